@@ -1,0 +1,66 @@
+# Declarative target helpers (after abseil's absl_cc_library):
+#   connectd_cc_library(NAME x SRCS ... HDRS ... DEPS ... [PUBLIC_DEPS ...])
+#   connectd_cc_binary(NAME x SRCS ... DEPS ...)
+#   connectd_cc_test(NAME x SRCS ... DEPS ... LABELS unit|integration|e2e|fault|abi [FIXTURES ...])
+#   connectd_plugin(NAME x SRCS ... DEPS ...)   -> build/plugins/<x>.so (MODULE, no undefined symbols)
+
+set(CONNECTD_WARNINGS -Wall -Wextra -Werror -Wno-missing-field-initializers)
+
+function(connectd_set_warnings target)
+  target_compile_options(${target} PRIVATE ${CONNECTD_WARNINGS})
+endfunction()
+
+function(connectd_cc_library)
+  cmake_parse_arguments(L "" "NAME" "SRCS;HDRS;DEPS;PUBLIC_DEPS" ${ARGN})
+  add_library(${L_NAME} STATIC ${L_SRCS} ${L_HDRS})
+  target_include_directories(${L_NAME} PUBLIC ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
+  target_link_libraries(${L_NAME} PUBLIC ${L_PUBLIC_DEPS} ${L_DEPS})
+  connectd_set_warnings(${L_NAME})
+endfunction()
+
+function(connectd_cc_binary)
+  cmake_parse_arguments(B "" "NAME" "SRCS;DEPS" ${ARGN})
+  add_executable(${B_NAME} ${B_SRCS})
+  target_include_directories(${B_NAME} PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
+  target_link_libraries(${B_NAME} PRIVATE ${B_DEPS})
+  connectd_set_warnings(${B_NAME})
+endfunction()
+
+# Each gtest case becomes its own ctest test carrying LABELS; FIXTURES names ctest fixtures
+# (for example kafka_a, kafka_b: a real broker started by tests/CMakeLists.txt).
+function(connectd_cc_test)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SRCS;DEPS;LABELS;FIXTURES" ${ARGN})
+  add_executable(${T_NAME} ${T_SRCS})
+  set_target_properties(${T_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+  target_include_directories(${T_NAME} PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
+  target_link_libraries(${T_NAME} PRIVATE ${T_DEPS} GTest::gmock GTest::gtest_main)
+  connectd_set_warnings(${T_NAME})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  # Tests find the tree, the build and the Kafka fixtures' run dir through compiled-in paths
+  # (an environment variable of the same name overrides each).
+  target_compile_definitions(${T_NAME} PRIVATE
+      CONNECTD_SOURCE_DIR="${PROJECT_SOURCE_DIR}" CONNECTD_BUILD_DIR="${PROJECT_BINARY_DIR}"
+      CONNECTD_KAFKA_RUN_DIR="${CONNECTD_KAFKA_RUN_DIR}")
+  set(props LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT})
+  if(T_FIXTURES)
+    list(APPEND props FIXTURES_REQUIRED "${T_FIXTURES}")
+  endif()
+  gtest_discover_tests(${T_NAME} DISCOVERY_TIMEOUT 30 PROPERTIES ${props})
+endfunction()
+
+function(connectd_plugin)
+  cmake_parse_arguments(P "" "NAME" "SRCS;DEPS" ${ARGN})
+  add_library(${P_NAME} MODULE ${P_SRCS})
+  set_target_properties(${P_NAME} PROPERTIES
+      PREFIX "lib"
+      LIBRARY_OUTPUT_DIRECTORY ${CONNECTD_PLUGIN_OUTPUT_DIRECTORY}
+      C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+  target_include_directories(${P_NAME} PRIVATE ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${P_NAME} PRIVATE connectd_sdk ${P_DEPS})
+  if(NOT CONNECTD_ASAN AND NOT CONNECTD_TSAN)
+    target_link_options(${P_NAME} PRIVATE -Wl,--no-undefined)
+  endif()
+  connectd_set_warnings(${P_NAME})
+endfunction()

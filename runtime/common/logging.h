@@ -1,0 +1,77 @@
+// File: logging.h
+//
+// Human-readable logging with named, hierarchical loggers whose levels can change at run time
+// (the REST API's /admin/loggers). A line looks like Java Connect's default layout:
+//
+//   [2026-11-30 10:00:00,123] INFO [my-connector|task-0] Committing offsets (connectd.worker) [task-thread-my-connector-0]
+//
+// Use:
+//   CONNECTD_LOG(kInfo, "connectd.worker") << "started " << name;
+//   LogContext ctx("my-connector|task-0");   // MDC-like, per thread, restored on scope exit
+//
+// Thread safety: every function here may be called from any thread.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+namespace connectd::log {
+
+enum class Level { kTrace = 0, kDebug = 1, kInfo = 2, kWarn = 3, kError = 4, kOff = 5 };
+
+// Parses "TRACE".."OFF" (any case; "WARNING" and "FATAL" as log4j aliases).
+std::optional<Level> ParseLevel(std::string_view text);
+std::string_view LevelName(Level level);
+
+// The effective level of `logger`: its own level if set, else its nearest ancestor's
+// ("a.b.c" -> "a.b" -> "a" -> root).
+Level EffectiveLevel(std::string_view logger);
+
+// Sets the level of `logger` and, as log4j does, its descendants that have no level of their own
+// follow it. An empty name (or "root") is the root logger.
+void SetLevel(std::string_view logger, Level level);
+
+// Every logger that has an explicit level, with that level (root included).
+std::map<std::string, Level> ExplicitLevels();
+
+bool IsEnabled(Level level, std::string_view logger);
+
+// Writes one formatted line to stderr (thread-safe, one write per line).
+void Write(Level level, std::string_view logger, std::string_view message);
+
+// Scoped per-thread context printed in brackets, like Connect's MDC `connector.context`.
+class LogContext {
+ public:
+  explicit LogContext(std::string context);
+  ~LogContext();
+  LogContext(const LogContext&) = delete;
+  LogContext& operator=(const LogContext&) = delete;
+
+  static const std::string& Current();
+
+ private:
+  std::string previous_;
+};
+
+// Collects one message and writes it when destroyed.
+class LogMessage {
+ public:
+  LogMessage(Level level, std::string_view logger) : level_(level), logger_(logger) {}
+  ~LogMessage() { Write(level_, logger_, stream_.str()); }
+  std::ostream& stream() { return stream_; }
+
+ private:
+  Level level_;
+  std::string_view logger_;
+  std::ostringstream stream_;
+};
+
+}  // namespace connectd::log
+
+#define CONNECTD_LOG(level, logger)                                                  \
+  if (!::connectd::log::IsEnabled(::connectd::log::Level::level, logger)) {          \
+  } else                                                                             \
+    ::connectd::log::LogMessage(::connectd::log::Level::level, logger).stream()

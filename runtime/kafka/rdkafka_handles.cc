@@ -1,0 +1,66 @@
+#include "runtime/kafka/rdkafka_handles.h"
+
+#include "absl/strings/str_cat.h"
+#include "runtime/common/strings.h"
+
+namespace connectd::kafka {
+
+absl::StatusOr<ConfPtr> MakeConf(const std::map<std::string, std::string>& properties) {
+  ConfPtr conf(rd_kafka_conf_new());
+  char errstr[512];
+  for (const auto& [key, value] : properties) {
+    if (rd_kafka_conf_set(conf.get(), key.c_str(), value.c_str(), errstr, sizeof(errstr)) !=
+        RD_KAFKA_CONF_OK) {
+      return absl::InvalidArgumentError(absl::StrCat("Kafka client config '", key, "': ", errstr));
+    }
+  }
+  return conf;
+}
+
+absl::StatusOr<RdKafkaPtr> MakeClient(rd_kafka_type_t type, ConfPtr conf) {
+  char errstr[512];
+  rd_kafka_t* rk = rd_kafka_new(type, conf.get(), errstr, sizeof(errstr));
+  if (rk == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot create Kafka client: ", errstr));
+  }
+  conf.release();  // rd_kafka_new took ownership on success
+  return RdKafkaPtr(rk);
+}
+
+absl::Status ToStatus(rd_kafka_resp_err_t err, std::string_view context) {
+  if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return absl::OkStatus();
+  std::string message = absl::StrCat(AsAbsl(context), ": ", rd_kafka_err2str(err));
+  switch (err) {
+    case RD_KAFKA_RESP_ERR__TIMED_OUT:
+    case RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT:
+    case RD_KAFKA_RESP_ERR__TRANSPORT:
+    case RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN:
+    case RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE:
+    case RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION:
+    case RD_KAFKA_RESP_ERR_NOT_COORDINATOR:
+    case RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE:
+    case RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS:
+    case RD_KAFKA_RESP_ERR_NOT_ENOUGH_REPLICAS:
+    case RD_KAFKA_RESP_ERR__QUEUE_FULL:
+      return absl::UnavailableError(message);
+    case RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART:
+    case RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC:
+    case RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION:
+      return absl::NotFoundError(message);
+    case RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS:
+      return absl::AlreadyExistsError(message);
+    case RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED:
+    case RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED:
+    case RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED:
+      return absl::PermissionDeniedError(message);
+    case RD_KAFKA_RESP_ERR_INVALID_CONFIG:
+    case RD_KAFKA_RESP_ERR__INVALID_ARG:
+    case RD_KAFKA_RESP_ERR_INVALID_REPLICATION_FACTOR:
+    case RD_KAFKA_RESP_ERR_INVALID_PARTITIONS:
+      return absl::InvalidArgumentError(message);
+    default:
+      return absl::InternalError(message);
+  }
+}
+
+}  // namespace connectd::kafka

@@ -1,0 +1,54 @@
+// File: rdkafka_handles.h
+//
+// Owning handles for librdkafka objects and a Status-returning way to build a client config.
+// librdkafka error codes never travel further than this module: they become absl::Status here
+// (retriable -> kUnavailable, anything else -> the closest canonical code).
+#pragma once
+
+#include <librdkafka/rdkafka.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace connectd::kafka {
+
+struct RdKafkaDeleter {
+  void operator()(rd_kafka_t* rk) const { rd_kafka_destroy(rk); }
+};
+struct ConfDeleter {
+  void operator()(rd_kafka_conf_t* conf) const { rd_kafka_conf_destroy(conf); }
+};
+struct TopicPartitionListDeleter {
+  void operator()(rd_kafka_topic_partition_list_t* list) const {
+    rd_kafka_topic_partition_list_destroy(list);
+  }
+};
+struct MessageDeleter {
+  void operator()(rd_kafka_message_t* message) const { rd_kafka_message_destroy(message); }
+};
+struct ErrorDeleter {
+  void operator()(rd_kafka_error_t* error) const { rd_kafka_error_destroy(error); }
+};
+
+using RdKafkaPtr = std::unique_ptr<rd_kafka_t, RdKafkaDeleter>;
+using ConfPtr = std::unique_ptr<rd_kafka_conf_t, ConfDeleter>;
+using TopicPartitionListPtr =
+    std::unique_ptr<rd_kafka_topic_partition_list_t, TopicPartitionListDeleter>;
+using MessagePtr = std::unique_ptr<rd_kafka_message_t, MessageDeleter>;
+using ErrorPtr = std::unique_ptr<rd_kafka_error_t, ErrorDeleter>;
+
+// Builds a librdkafka config from Kafka client properties. A key librdkafka rejects fails with
+// kInvalidArgument naming the key (its value is not echoed: it may be a secret).
+absl::StatusOr<ConfPtr> MakeConf(const std::map<std::string, std::string>& properties);
+
+// Creates a producer or consumer from `conf` (ownership taken).
+absl::StatusOr<RdKafkaPtr> MakeClient(rd_kafka_type_t type, ConfPtr conf);
+
+// Converts a librdkafka error code into a Status carrying `context`.
+absl::Status ToStatus(rd_kafka_resp_err_t err, std::string_view context);
+
+}  // namespace connectd::kafka

@@ -1,0 +1,35 @@
+// The connectd binary: the only code outside a library. It dispatches to one command.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "runtime/main/dev_kafka_command.h"
+
+namespace {
+
+constexpr char kUsage[] =
+    "usage: connectd <command> [args]\n"
+    "\n"
+    "commands:\n"
+    "  dev-kafka [--clusters A,B]   in-memory Kafka clusters for demos (librdkafka mock)\n"
+    "  version                      print the version\n"
+    "  help                         this text\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    std::cout << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  const std::string command = args[0];
+  args.erase(args.begin());
+  if (command == "version" || command == "--version") {
+    std::cout << "connectd " << CONNECTD_VERSION << "\n";
+    return 0;
+  }
+  if (command == "dev-kafka") return connectd::main::RunDevKafka(args);
+  std::cerr << "connectd: unknown command '" << command << "'\n\n" << kUsage;
+  return 2;
+}
