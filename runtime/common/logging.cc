@@ -56,12 +56,18 @@ std::optional<Level> ParseLevel(std::string_view text) {
 
 std::string_view LevelName(Level level) {
   switch (level) {
-    case Level::kTrace: return "TRACE";
-    case Level::kDebug: return "DEBUG";
-    case Level::kInfo: return "INFO";
-    case Level::kWarn: return "WARN";
-    case Level::kError: return "ERROR";
-    case Level::kOff: return "OFF";
+    case Level::kTrace:
+      return "TRACE";
+    case Level::kDebug:
+      return "DEBUG";
+    case Level::kInfo:
+      return "INFO";
+    case Level::kWarn:
+      return "WARN";
+    case Level::kError:
+      return "ERROR";
+    case Level::kOff:
+      return "OFF";
   }
   return "INFO";
 }
@@ -100,9 +106,9 @@ void Write(Level level, std::string_view logger, std::string_view message) {
   char stamp[32];
   std::strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm_utc);
   const std::string& context = current_context;
-  std::string line = absl::StrFormat("[%s,%03d] %s %s%s%s (%s)\n", stamp, millis, LevelName(level),
-                                     context.empty() ? "" : "[" + context + "] ", message, "",
-                                     logger);
+  std::string line =
+      absl::StrFormat("[%s,%03d] %s %s%s (%s)\n", stamp, millis, AsAbsl(LevelName(level)),
+                      context.empty() ? "" : "[" + context + "] ", AsAbsl(message), AsAbsl(logger));
   // One write(2) per line keeps lines from different threads whole.
   ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
   (void)ignored;

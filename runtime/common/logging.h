@@ -3,7 +3,8 @@
 // Human-readable logging with named, hierarchical loggers whose levels can change at run time
 // (the REST API's /admin/loggers). A line looks like Java Connect's default layout:
 //
-//   [2026-11-30 10:00:00,123] INFO [my-connector|task-0] Committing offsets (connectd.worker) [task-thread-my-connector-0]
+//   [2026-11-30 10:00:00,123] INFO [my-connector|task-0] Committing offsets (connectd.worker)
+//   [task-thread-my-connector-0]
 //
 // Use:
 //   CONNECTD_LOG(kInfo, "connectd.worker") << "started " << name;
@@ -71,7 +72,7 @@ class LogMessage {
 
 }  // namespace connectd::log
 
-#define CONNECTD_LOG(level, logger)                                                  \
-  if (!::connectd::log::IsEnabled(::connectd::log::Level::level, logger)) {          \
-  } else                                                                             \
+#define CONNECTD_LOG(level, logger)                                         \
+  if (!::connectd::log::IsEnabled(::connectd::log::Level::level, logger)) { \
+  } else                                                                    \
     ::connectd::log::LogMessage(::connectd::log::Level::level, logger).stream()

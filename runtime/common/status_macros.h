@@ -20,9 +20,8 @@ namespace connectd {
 // Annotate returns `status` with "`context`: " prepended to its message; OK stays OK.
 inline absl::Status Annotate(const absl::Status& status, std::string_view context) {
   if (status.ok()) return status;
-  return absl::Status(status.code(),
-                      absl::StrCat(absl::string_view(context.data(), context.size()), ": ",
-                                   status.message()));
+  return absl::Status(status.code(), absl::StrCat(absl::string_view(context.data(), context.size()),
+                                                  ": ", status.message()));
 }
 
 }  // namespace connectd
@@ -30,10 +29,10 @@ inline absl::Status Annotate(const absl::Status& status, std::string_view contex
 #define CONNECTD_STATUS_CONCAT_INNER_(a, b) a##b
 #define CONNECTD_STATUS_CONCAT_(a, b) CONNECTD_STATUS_CONCAT_INNER_(a, b)
 
-#define CONNECTD_RETURN_IF_ERROR(expr)                        \
-  do {                                                        \
-    ::absl::Status connectd_status_ = (expr);                 \
-    if (!connectd_status_.ok()) return connectd_status_;      \
+#define CONNECTD_RETURN_IF_ERROR(expr)                   \
+  do {                                                   \
+    ::absl::Status connectd_status_ = (expr);            \
+    if (!connectd_status_.ok()) return connectd_status_; \
   } while (false)
 
 #define CONNECTD_ASSIGN_OR_RETURN_IMPL_(statusor, lhs, rexpr) \

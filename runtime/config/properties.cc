@@ -91,10 +91,18 @@ absl::StatusOr<std::string> Unescape(std::string_view raw, int line_number) {
     }
     char next = raw[++i];
     switch (next) {
-      case 't': out.push_back('\t'); break;
-      case 'n': out.push_back('\n'); break;
-      case 'r': out.push_back('\r'); break;
-      case 'f': out.push_back('\f'); break;
+      case 't':
+        out.push_back('\t');
+        break;
+      case 'n':
+        out.push_back('\n');
+        break;
+      case 'r':
+        out.push_back('\r');
+        break;
+      case 'f':
+        out.push_back('\f');
+        break;
       case 'u': {
         if (i + 4 >= raw.size()) {
           return absl::InvalidArgumentError(
@@ -117,7 +125,9 @@ absl::StatusOr<std::string> Unescape(std::string_view raw, int line_number) {
         i += 4;
         break;
       }
-      default: out.push_back(next); break;
+      default:
+        out.push_back(next);
+        break;
     }
   }
   return out;

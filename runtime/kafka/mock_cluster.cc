@@ -26,9 +26,9 @@ MockKafkaCluster::~MockKafkaCluster() { rd_kafka_mock_cluster_destroy(cluster_);
 
 absl::Status MockKafkaCluster::CreateTopic(const std::string& topic, int partitions,
                                            int replication_factor) {
-  return ToStatus(rd_kafka_mock_topic_create(cluster_, topic.c_str(), partitions,
-                                             replication_factor),
-                  absl::StrCat("creating mock topic ", topic));
+  return ToStatus(
+      rd_kafka_mock_topic_create(cluster_, topic.c_str(), partitions, replication_factor),
+      absl::StrCat("creating mock topic ", topic));
 }
 
 absl::Status MockKafkaCluster::SetBrokerDown(int32_t broker_id) {
@@ -43,8 +43,7 @@ absl::Status MockKafkaCluster::SetBrokerRtt(int32_t broker_id, int rtt_ms) {
   return ToStatus(rd_kafka_mock_broker_set_rtt(cluster_, broker_id, rtt_ms), "mock broker rtt");
 }
 
-void MockKafkaCluster::PushRequestErrors(int16_t api_key, size_t count,
-                                         rd_kafka_resp_err_t error) {
+void MockKafkaCluster::PushRequestErrors(int16_t api_key, size_t count, rd_kafka_resp_err_t error) {
   std::vector<rd_kafka_resp_err_t> errors(count, error);
   rd_kafka_mock_push_request_errors_array(cluster_, api_key, count, errors.data());
 }

@@ -98,12 +98,12 @@ absl::Status ProduceRecords(const std::string& bootstrap, const std::string& top
   }
   CONNECTD_RETURN_IF_ERROR(kafka::ToStatus(rd_kafka_flush(producer.get(), 60000), "flush"));
   if (tally.failed > 0) {
-    return absl::UnavailableError(absl::StrCat(tally.failed.load(), " records failed: ",
-                                               tally.first_error));
+    return absl::UnavailableError(
+        absl::StrCat(tally.failed.load(), " records failed: ", tally.first_error));
   }
   if (tally.acknowledged != records.size()) {
-    return absl::InternalError(absl::StrCat("acknowledged ", tally.acknowledged.load(), " of ",
-                                            records.size()));
+    return absl::InternalError(
+        absl::StrCat("acknowledged ", tally.acknowledged.load(), " of ", records.size()));
   }
   return absl::OkStatus();
 }

@@ -18,7 +18,7 @@ struct TestRecord {
   std::string key;
   std::string value;
   std::vector<std::pair<std::string, std::string>> headers;
-  int32_t partition = -1;  // -1: the partitioner chooses
+  int32_t partition = -1;    // -1: the partitioner chooses
   int64_t timestamp_ms = 0;  // 0: the producer's clock
   int64_t offset = -1;       // filled in by ConsumeRecords
   bool operator==(const TestRecord&) const = default;
@@ -35,8 +35,8 @@ absl::Status ProduceRecords(const std::string& bootstrap, const std::string& top
 // Consumes `count` records from the start of `topic` in consumer group `group`, committing the
 // consumed offsets synchronously at the end. Fails if fewer arrive within `timeout`.
 absl::StatusOr<std::vector<TestRecord>> ConsumeRecords(
-    const std::string& bootstrap, const std::string& topic, const std::string& group,
-    size_t count, std::chrono::milliseconds timeout = std::chrono::seconds(30));
+    const std::string& bootstrap, const std::string& topic, const std::string& group, size_t count,
+    std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
 // The committed offset of `group` for topic-partition, or -1001 (RD_KAFKA_OFFSET_INVALID).
 absl::StatusOr<int64_t> CommittedOffset(const std::string& bootstrap, const std::string& group,

@@ -19,7 +19,7 @@ absl::StatusOr<std::string> TestKafkaBootstrap(const std::string& name) {
   if (const char* value = std::getenv(env_name.c_str()); value != nullptr && *value != '\0') {
     return std::string(value);
   }
-  const char* run_dir = std::getenv("CONNECTD_KAFKA_RUN_DIR");
+  const char* run_dir = std::getenv("CONNECTD_RUN_DIR");
   if (run_dir == nullptr) run_dir = CONNECTD_KAFKA_RUN_DIR;
   std::string path = absl::StrCat(run_dir, "/", name, "/bootstrap");
   std::ifstream in(path);

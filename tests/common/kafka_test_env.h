@@ -2,8 +2,9 @@
 //
 // Where integration tests find their real Apache Kafka clusters. tests/CMakeLists.txt declares
 // ctest fixtures that start clusters "ctest-a" and "ctest-b" with scripts/kafka; each writes its
-// bootstrap address to $CONNECTD_KAFKA_RUN_DIR/<name>/bootstrap. CONNECTD_TEST_KAFKA_<NAME>
-// (e.g. CONNECTD_TEST_KAFKA_CTEST_A=host:port) points a test at another broker instead.
+// bootstrap address to $CONNECTD_RUN_DIR/<name>/bootstrap (default: build/kafka-run).
+// CONNECTD_TEST_KAFKA_<NAME> (e.g. CONNECTD_TEST_KAFKA_CTEST_A=host:port) points a test at another
+// broker instead.
 #pragma once
 
 #include <string>

@@ -15,8 +15,10 @@ TEST(MockClusterTest, ProduceAndConsume) {
   ASSERT_TRUE((*cluster)->CreateTopic("orders", 4).ok());
   std::vector<TestRecord> sent;
   for (int i = 0; i < 100; ++i) {
-    sent.push_back({.key = std::to_string(i), .value = "v" + std::to_string(i),
-                    .headers = {{"h", "x"}}, .partition = i % 4});
+    sent.push_back({.key = std::to_string(i),
+                    .value = "v" + std::to_string(i),
+                    .headers = {{"h", "x"}},
+                    .partition = i % 4});
   }
   ASSERT_TRUE(ProduceRecords((*cluster)->bootstrap_servers(), "orders", sent).ok());
   auto received =
@@ -49,8 +51,7 @@ TEST(MockClusterTest, RetriableProduceErrorsLoseNothing) {
 }
 
 TEST(MockClusterTest, StartRejectsZeroBrokers) {
-  EXPECT_EQ(kafka::MockKafkaCluster::Start(0).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(kafka::MockKafkaCluster::Start(0).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace
