@@ -2,7 +2,8 @@
 #   connectd_cc_library(NAME x SRCS ... HDRS ... DEPS ... [PUBLIC_DEPS ...])
 #   connectd_cc_binary(NAME x SRCS ... DEPS ...)
 #   connectd_cc_test(NAME x SRCS ... DEPS ... LABELS unit|integration|e2e|fault|abi [FIXTURES ...])
-#   connectd_plugin(NAME x SRCS ... DEPS ...)   -> build/plugins/<x>.so (MODULE, no undefined symbols)
+#   connectd_plugin(NAME x SRCS ... DEPS ... [DEFINES ...] [OUTPUT_DIRECTORY dir])
+#       -> build/plugins/lib<x>.so (MODULE, hidden symbols but the entry, no undefined symbols)
 
 set(CONNECTD_WARNINGS -Wall -Wextra -Werror -Wno-missing-field-initializers)
 
@@ -51,11 +52,15 @@ function(connectd_cc_test)
 endfunction()
 
 function(connectd_plugin)
-  cmake_parse_arguments(P "" "NAME" "SRCS;DEPS" ${ARGN})
+  cmake_parse_arguments(P "" "NAME;OUTPUT_DIRECTORY" "SRCS;DEPS;DEFINES" ${ARGN})
+  if(NOT P_OUTPUT_DIRECTORY)
+    set(P_OUTPUT_DIRECTORY ${CONNECTD_PLUGIN_OUTPUT_DIRECTORY})
+  endif()
   add_library(${P_NAME} MODULE ${P_SRCS})
+  target_compile_definitions(${P_NAME} PRIVATE ${P_DEFINES})
   set_target_properties(${P_NAME} PROPERTIES
       PREFIX "lib"
-      LIBRARY_OUTPUT_DIRECTORY ${CONNECTD_PLUGIN_OUTPUT_DIRECTORY}
+      LIBRARY_OUTPUT_DIRECTORY ${P_OUTPUT_DIRECTORY}
       C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
   target_include_directories(${P_NAME} PRIVATE ${PROJECT_SOURCE_DIR})
   target_link_libraries(${P_NAME} PRIVATE connectd_sdk ${P_DEPS})

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "runtime/main/dev_kafka_command.h"
+#include "runtime/main/plugins_command.h"
 
 namespace {
 
@@ -12,6 +13,7 @@ constexpr char kUsage[] =
     "\n"
     "commands:\n"
     "  dev-kafka [--clusters A,B]   in-memory Kafka clusters for demos (librdkafka mock)\n"
+    "  plugins --plugin-path DIRS   list the connector plugins found on a plugin.path\n"
     "  version                      print the version\n"
     "  help                         this text\n";
 
@@ -30,6 +32,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command == "dev-kafka") return connectd::main::RunDevKafka(args);
+  if (command == "plugins") return connectd::main::RunPlugins(args);
   std::cerr << "connectd: unknown command '" << command << "'\n\n" << kUsage;
   return 2;
 }

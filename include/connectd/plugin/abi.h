@@ -1,0 +1,504 @@
+/*
+ * File: connectd/plugin/abi.h
+ *
+ * The connectd plugin ABI: the pure-C boundary between the worker (the host) and connector
+ * plugins (shared objects found on `plugin.path`). It mirrors Kafka Connect's `connect/api`:
+ * Connector, SourceTask, SinkTask, their contexts, records and ConfigDef.
+ *
+ * Plugin authors normally use the header-only C++ SDK (connectd/sdk/sdk.h) instead of this file.
+ *
+ * COMPATIBILITY POLICY
+ *   - The version is CONNECTD_PLUGIN_ABI_VERSION_MAJOR.CONNECTD_PLUGIN_ABI_VERSION_MINOR.
+ *   - The host refuses a plugin whose major differs from its own, naming both versions.
+ *   - Minor versions only append: new fields at the end of a struct, new hooks at the end of a
+ *     vtable, new functions at the end of the host table. Nothing is removed, reordered or
+ *     changed in meaning; a field is deprecated, never deleted.
+ *   - Every struct that crosses the boundary starts with `uint32_t struct_size`. A reader reads
+ *     a field only if struct_size covers it, so a host accepts plugins of older and newer minors,
+ *     and a plugin can use the host functions of any host of the same major.
+ *   - A plugin may compile against an older minor's layout by defining
+ *     CONNECTD_PLUGIN_ABI_TARGET_MINOR before including this header.
+ *   - tests/abi pins this header's content to its version: changing it without changing the
+ *     version fails the build's tests.
+ *
+ * HISTORY
+ *   1.0  Connector, SourceTask, SinkTask, contexts, records, ConfigDef.
+ *   1.1  connectd_connector_vtable.alter_offsets (KIP-875).
+ *
+ * OWNERSHIP
+ *   - `connectd_str` and `connectd_bytes` are views. A view handed to a callee is valid only for
+ *     the duration of that call, unless the struct carrying it says otherwise; a callee that
+ *     keeps data copies it.
+ *   - Handle types ending in `_plugin_ptr` belong to the plugin; the host releases them only
+ *     through the plugin's `destroy` hook. Types ending in `_host_ptr` belong to the host; the
+ *     plugin never frees them and uses them only during the call that handed them over (a
+ *     context handle lives as long as the object it was created with).
+ *   - A source record may hand its payload memory to the host with a `release` callback
+ *     (zero-copy): the host then keeps the views alive until the record is acknowledged or
+ *     dropped, and calls `release` exactly once, from any thread.
+ *
+ * ERRORS
+ *   Fallible hooks return a connectd_status whose integers equal absl::StatusCode. The plugin
+ *   puts a message into the `connectd_error_host_ptr` it was given (host->set_error).
+ *   CONNECTD_STATUS_UNAVAILABLE means retriable (Connect's RetriableException): the host retries
+ *   the call. Any other non-OK code is fatal for the connector or task, which becomes FAILED
+ *   with the message as its trace. No C++ exception may cross this boundary.
+ *
+ * THREADS
+ *   Each hook's doc block carries an `@thread` line. A task's hooks run on its own task thread,
+ *   except `stop`, which may arrive on another thread while `poll`/`put` is running: `stop` must
+ *   be thread-safe and only signal; `poll` must return regularly (within about its timeout).
+ *   Host functions may be called from any thread unless they say otherwise.
+ */
+#ifndef CONNECTD_PLUGIN_ABI_H_
+#define CONNECTD_PLUGIN_ABI_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CONNECTD_PLUGIN_ABI_VERSION_MAJOR 1
+#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 1
+
+/* The minor version whose layout this translation unit sees. */
+#ifndef CONNECTD_PLUGIN_ABI_TARGET_MINOR
+#define CONNECTD_PLUGIN_ABI_TARGET_MINOR CONNECTD_PLUGIN_ABI_VERSION_MINOR
+#endif
+
+/* The one symbol a plugin exports. */
+#define CONNECTD_PLUGIN_ENTRY_SYMBOL "connectd_plugin_entry"
+
+#if defined(__GNUC__)
+#define CONNECTD_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define CONNECTD_PLUGIN_EXPORT
+#endif
+
+/* ------------------------------------------------------------------------------------------ */
+/* Basic types                                                                                 */
+
+/* Status codes: the integers of absl::StatusCode. */
+typedef int32_t connectd_status;
+#define CONNECTD_STATUS_OK 0
+#define CONNECTD_STATUS_CANCELLED 1
+#define CONNECTD_STATUS_UNKNOWN 2
+#define CONNECTD_STATUS_INVALID_ARGUMENT 3
+#define CONNECTD_STATUS_DEADLINE_EXCEEDED 4
+#define CONNECTD_STATUS_NOT_FOUND 5
+#define CONNECTD_STATUS_ALREADY_EXISTS 6
+#define CONNECTD_STATUS_PERMISSION_DENIED 7
+#define CONNECTD_STATUS_RESOURCE_EXHAUSTED 8
+#define CONNECTD_STATUS_FAILED_PRECONDITION 9
+#define CONNECTD_STATUS_ABORTED 10
+#define CONNECTD_STATUS_OUT_OF_RANGE 11
+#define CONNECTD_STATUS_UNIMPLEMENTED 12
+#define CONNECTD_STATUS_INTERNAL 13
+#define CONNECTD_STATUS_UNAVAILABLE 14 /* retriable */
+#define CONNECTD_STATUS_DATA_LOSS 15
+#define CONNECTD_STATUS_UNAUTHENTICATED 16
+
+/* A string view: `size` bytes at `data`, not NUL-terminated. {NULL, 0} is an absent string. */
+typedef struct connectd_str {
+  const char* data;
+  size_t size;
+} connectd_str;
+
+/* A byte view. `data == NULL` is Kafka's null (a null key or a tombstone value); a non-NULL
+ * `data` with `size == 0` is an empty, non-null array. */
+typedef struct connectd_bytes {
+  const void* data;
+  size_t size;
+} connectd_bytes;
+
+/* One configuration entry; `props` are a connector's or task's string properties. */
+typedef struct connectd_kv {
+  connectd_str key;
+  connectd_str value;
+} connectd_kv;
+
+typedef struct connectd_props {
+  const connectd_kv* items;
+  size_t count;
+} connectd_props;
+
+/* A record header. */
+typedef struct connectd_header {
+  connectd_str key;
+  connectd_bytes value;
+} connectd_header;
+
+typedef struct connectd_topic_partition {
+  connectd_str topic;
+  int32_t partition;
+} connectd_topic_partition;
+
+typedef struct connectd_topic_partition_offset {
+  connectd_str topic;
+  int32_t partition;
+  int64_t offset;
+} connectd_topic_partition_offset;
+
+/* Opaque host-owned handles. */
+typedef struct connectd_error_host_ptr connectd_error_host_ptr;
+typedef struct connectd_connector_context_host_ptr connectd_connector_context_host_ptr;
+typedef struct connectd_task_configs_host_ptr connectd_task_configs_host_ptr;
+typedef struct connectd_validation_host_ptr connectd_validation_host_ptr;
+typedef struct connectd_source_task_context_host_ptr connectd_source_task_context_host_ptr;
+typedef struct connectd_source_batch_host_ptr connectd_source_batch_host_ptr;
+typedef struct connectd_sink_task_context_host_ptr connectd_sink_task_context_host_ptr;
+typedef struct connectd_offsets_host_ptr connectd_offsets_host_ptr;
+
+/* Opaque plugin-owned handles. */
+typedef struct connectd_connector_plugin_ptr connectd_connector_plugin_ptr;
+typedef struct connectd_task_plugin_ptr connectd_task_plugin_ptr;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Records                                                                                     */
+
+/* The timestamp of a record that has none. */
+#define CONNECTD_NO_TIMESTAMP (-1)
+/* The partition of a record that lets the producer's partitioner choose. */
+#define CONNECTD_ANY_PARTITION (-1)
+
+/* A record produced by a source task (Connect's SourceRecord, key and value already bytes).
+ *
+ * `source_partition` and `source_offset` are JSON objects (Connect's Map<String, ?>), for
+ * example {"filename":"/data/in.txt"} and {"position":1024}. The runtime stores the offset of
+ * the newest acknowledged record per source partition, exactly as Connect stores it.
+ *
+ * OWNERSHIP: without `release`, every view is valid only during batch_append, which copies.
+ * With `release`, the host keeps the views alive and calls release(release_opaque) once,
+ * after the record is acknowledged or dropped; the plugin must not change the memory before. */
+typedef struct connectd_source_record {
+  uint32_t struct_size;
+  connectd_str source_partition;
+  connectd_str source_offset;
+  connectd_str topic;
+  int32_t partition;
+  connectd_bytes key;
+  connectd_bytes value;
+  int64_t timestamp_ms;
+  const connectd_header* headers;
+  size_t header_count;
+  void (*release)(void* release_opaque);
+  void* release_opaque;
+} connectd_source_record;
+
+/* Where the target broker put a source record (Connect's RecordMetadata). */
+typedef struct connectd_record_metadata {
+  uint32_t struct_size;
+  connectd_str topic;
+  int32_t partition;
+  int64_t offset;
+  int64_t timestamp_ms;
+} connectd_record_metadata;
+
+#define CONNECTD_TIMESTAMP_NO_TYPE 0
+#define CONNECTD_TIMESTAMP_CREATE_TIME 1
+#define CONNECTD_TIMESTAMP_LOG_APPEND_TIME 2
+
+/* A record consumed for a sink task (Connect's SinkRecord). Views valid during `put` only. */
+typedef struct connectd_sink_record {
+  uint32_t struct_size;
+  connectd_str topic;
+  int32_t partition;
+  int64_t offset;
+  connectd_bytes key;
+  connectd_bytes value;
+  int64_t timestamp_ms;
+  int32_t timestamp_type;
+  const connectd_header* headers;
+  size_t header_count;
+} connectd_sink_record;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Configuration definitions (Connect's ConfigDef)                                             */
+
+#define CONNECTD_CONFIG_TYPE_BOOLEAN 0
+#define CONNECTD_CONFIG_TYPE_STRING 1
+#define CONNECTD_CONFIG_TYPE_INT 2
+#define CONNECTD_CONFIG_TYPE_SHORT 3
+#define CONNECTD_CONFIG_TYPE_LONG 4
+#define CONNECTD_CONFIG_TYPE_DOUBLE 5
+#define CONNECTD_CONFIG_TYPE_LIST 6
+#define CONNECTD_CONFIG_TYPE_CLASS 7
+#define CONNECTD_CONFIG_TYPE_PASSWORD 8
+
+#define CONNECTD_CONFIG_IMPORTANCE_HIGH 0
+#define CONNECTD_CONFIG_IMPORTANCE_MEDIUM 1
+#define CONNECTD_CONFIG_IMPORTANCE_LOW 2
+
+#define CONNECTD_CONFIG_WIDTH_NONE 0
+#define CONNECTD_CONFIG_WIDTH_SHORT 1
+#define CONNECTD_CONFIG_WIDTH_MEDIUM 2
+#define CONNECTD_CONFIG_WIDTH_LONG 3
+
+/* Validators the host applies before the connector sees its config. */
+#define CONNECTD_VALIDATOR_NONE 0
+#define CONNECTD_VALIDATOR_RANGE 1         /* numeric; range_min/range_max (inclusive) */
+#define CONNECTD_VALIDATOR_VALID_STRING 2  /* one of valid_values (ConfigDef.ValidString.in) */
+#define CONNECTD_VALIDATOR_NON_EMPTY_STRING 3
+#define CONNECTD_VALIDATOR_VALID_LIST 4    /* every element one of valid_values */
+
+/* One configuration key. Strings are NUL-terminated and live as long as the plugin is loaded.
+ * `default_value` is the default in Connect's string form; `has_default == 0` makes the key
+ * required, and `has_default != 0` with `default_value == NULL` is a null default. */
+typedef struct connectd_config_key {
+  uint32_t struct_size;
+  const char* name;
+  int32_t type;
+  int32_t has_default;
+  const char* default_value;
+  int32_t importance;
+  const char* documentation;
+  const char* group;
+  int32_t order_in_group;
+  int32_t width;
+  const char* display_name;
+  int32_t validator;
+  double range_min;
+  double range_max;
+  const char* const* valid_values;
+  size_t valid_value_count;
+} connectd_config_key;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Connector                                                                                   */
+
+#define CONNECTD_CONNECTOR_TYPE_SOURCE 0
+#define CONNECTD_CONNECTOR_TYPE_SINK 1
+
+struct connectd_host_api;
+
+typedef struct connectd_connector_vtable {
+  uint32_t struct_size;
+
+  /* Creates a connector instance. `context` lives until `destroy`.
+   * Returns NULL on failure with a message in `error`.
+   * @thread: a worker thread (never the task threads). */
+  connectd_connector_plugin_ptr* (*create)(connectd_connector_context_host_ptr* context,
+                                           connectd_error_host_ptr* error);
+
+  /* Connect's Connector.validate, after the host has validated every key against the config
+   * definition: the plugin may add errors with host->validation_add_error. Optional (NULL).
+   * Called on a fresh instance that is never started.
+   * @thread: a worker thread. */
+  connectd_status (*validate)(connectd_connector_plugin_ptr* connector, connectd_props props,
+                              connectd_validation_host_ptr* validation,
+                              connectd_error_host_ptr* error);
+
+  /* Connector.start. @thread: a worker thread. */
+  connectd_status (*start)(connectd_connector_plugin_ptr* connector, connectd_props props,
+                           connectd_error_host_ptr* error);
+
+  /* Connector.taskConfigs: adds at most `max_tasks` task configs with host->task_configs_add.
+   * @thread: a worker thread. */
+  connectd_status (*task_configs)(connectd_connector_plugin_ptr* connector, int32_t max_tasks,
+                                  connectd_task_configs_host_ptr* configs,
+                                  connectd_error_host_ptr* error);
+
+  /* Connector.stop. @thread: a worker thread. */
+  connectd_status (*stop)(connectd_connector_plugin_ptr* connector, connectd_error_host_ptr* error);
+
+  /* Frees the instance. @thread: a worker thread. */
+  void (*destroy)(connectd_connector_plugin_ptr* connector);
+
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 1
+  /* Since 1.1. SourceConnector/SinkConnector.alterOffsets (KIP-875): called on a fresh,
+   * unstarted instance before the runtime alters or resets (`offsets` empty values = null)
+   * the connector's offsets. For a source connector each entry's key is a source partition
+   * JSON object and its value a source offset JSON object, or {NULL,0} for a reset; for a sink
+   * connector the key is {"kafka_topic":..,"kafka_partition":..} and the value
+   * {"kafka_offset":..}. Set `*handled` to 1 if the connector accepted the change (Connect's
+   * `true`), 0 if it does not manage offsets itself. Optional (NULL: not handled).
+   * @thread: a worker thread. */
+  connectd_status (*alter_offsets)(connectd_connector_plugin_ptr* connector, connectd_props config,
+                                   connectd_props offsets, int32_t* handled,
+                                   connectd_error_host_ptr* error);
+#endif
+} connectd_connector_vtable;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Tasks                                                                                       */
+
+typedef struct connectd_source_task_vtable {
+  uint32_t struct_size;
+
+  /* Creates a task instance. `context` lives until `destroy`. @thread: the task thread. */
+  connectd_task_plugin_ptr* (*create)(connectd_source_task_context_host_ptr* context,
+                                      connectd_error_host_ptr* error);
+
+  /* SourceTask.start. @thread: the task thread. */
+  connectd_status (*start)(connectd_task_plugin_ptr* task, connectd_props props,
+                           connectd_error_host_ptr* error);
+
+  /* SourceTask.poll: appends zero or more records with host->source_batch_append and returns
+   * within about `timeout_ms`. Returning OK with no records is normal.
+   * @thread: the task thread. */
+  connectd_status (*poll)(connectd_task_plugin_ptr* task, int32_t timeout_ms,
+                          connectd_source_batch_host_ptr* batch, connectd_error_host_ptr* error);
+
+  /* SourceTask.commit: offsets of acknowledged records were just committed. Optional.
+   * @thread: the task thread. */
+  connectd_status (*commit)(connectd_task_plugin_ptr* task, connectd_error_host_ptr* error);
+
+  /* SourceTask.commitRecord: `record` (the same views the plugin handed over) was acknowledged
+   * by the broker at `metadata`, or dropped by a transform or error tolerance when `metadata`
+   * is NULL. Optional. @thread: the task thread. */
+  connectd_status (*commit_record)(connectd_task_plugin_ptr* task,
+                                   const connectd_source_record* record,
+                                   const connectd_record_metadata* metadata,
+                                   connectd_error_host_ptr* error);
+
+  /* SourceTask.stop: asks the task to stop; must be thread-safe and must not block for long.
+   * @thread: any thread, possibly while `poll` runs. */
+  void (*stop)(connectd_task_plugin_ptr* task);
+
+  /* Frees the instance after `poll` has returned for the last time. @thread: the task thread. */
+  void (*destroy)(connectd_task_plugin_ptr* task);
+} connectd_source_task_vtable;
+
+typedef struct connectd_sink_task_vtable {
+  uint32_t struct_size;
+
+  /* @thread: the task thread (for every hook but `stop`). */
+  connectd_task_plugin_ptr* (*create)(connectd_sink_task_context_host_ptr* context,
+                                      connectd_error_host_ptr* error);
+  connectd_status (*start)(connectd_task_plugin_ptr* task, connectd_props props,
+                           connectd_error_host_ptr* error);
+
+  /* SinkTask.open / close: partitions assigned to / revoked from this task. Optional. */
+  connectd_status (*open)(connectd_task_plugin_ptr* task,
+                          const connectd_topic_partition* partitions, size_t count,
+                          connectd_error_host_ptr* error);
+  connectd_status (*close)(connectd_task_plugin_ptr* task,
+                           const connectd_topic_partition* partitions, size_t count,
+                           connectd_error_host_ptr* error);
+
+  /* SinkTask.put: a batch of consumed records (possibly empty). */
+  connectd_status (*put)(connectd_task_plugin_ptr* task, const connectd_sink_record* records,
+                         size_t count, connectd_error_host_ptr* error);
+
+  /* SinkTask.preCommit: `current` are the offsets of everything passed to `put` (next offset
+   * to consume). The task adds the offsets that are safe to commit with host->offsets_add.
+   * Optional: when NULL the host calls `flush` and commits `current`. */
+  connectd_status (*pre_commit)(connectd_task_plugin_ptr* task,
+                                const connectd_topic_partition_offset* current, size_t count,
+                                connectd_offsets_host_ptr* committable,
+                                connectd_error_host_ptr* error);
+
+  /* SinkTask.flush: make everything passed to `put` durable. Optional. */
+  connectd_status (*flush)(connectd_task_plugin_ptr* task,
+                           const connectd_topic_partition_offset* current, size_t count,
+                           connectd_error_host_ptr* error);
+
+  /* SinkTask.stop. @thread: any thread, possibly while `put` runs. */
+  void (*stop)(connectd_task_plugin_ptr* task);
+  void (*destroy)(connectd_task_plugin_ptr* task);
+} connectd_sink_task_vtable;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Descriptors                                                                                 */
+
+/* One connector class. The host registers it under `class_name` (Connect's fully qualified
+ * Java class name, e.g. "org.apache.kafka.connect.file.FileStreamSourceConnector") and the
+ * aliases Connect derives from it (the simple name, and the simple name without "Connector").
+ * All pointers live as long as the plugin is loaded. */
+typedef struct connectd_connector_descriptor {
+  uint32_t struct_size;
+  const char* class_name;
+  int32_t type; /* CONNECTD_CONNECTOR_TYPE_* */
+  const char* version;
+  const connectd_config_key* config_keys;
+  size_t config_key_count;
+  const connectd_connector_vtable* connector;
+  const connectd_source_task_vtable* source_task; /* type == SOURCE, else NULL */
+  const connectd_sink_task_vtable* sink_task;     /* type == SINK, else NULL */
+} connectd_connector_descriptor;
+
+/* `struct_size`, `abi_major` and `abi_minor` lead this struct in every major version, so a
+ * host can always read them and refuse a plugin of another major by name. */
+typedef struct connectd_plugin_descriptor {
+  uint32_t struct_size;
+  uint32_t abi_major;
+  uint32_t abi_minor;
+  const char* name;
+  const char* version;
+  const connectd_connector_descriptor* const* connectors;
+  size_t connector_count;
+} connectd_plugin_descriptor;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Host API: the functions the host offers the plugin.                                         */
+
+#define CONNECTD_LOG_TRACE 0
+#define CONNECTD_LOG_DEBUG 1
+#define CONNECTD_LOG_INFO 2
+#define CONNECTD_LOG_WARN 3
+#define CONNECTD_LOG_ERROR 4
+
+typedef struct connectd_host_api {
+  uint32_t struct_size;
+  uint32_t abi_major;
+  uint32_t abi_minor;
+
+  /* Sets the message of a failing call (copied; a second call replaces it). */
+  void (*set_error)(connectd_error_host_ptr* error, connectd_str message);
+
+  /* Writes a log line under `logger` (e.g. the plugin's class name) with the calling task's
+   * context. Cheap when the level is disabled: check log_enabled first for costly messages. */
+  void (*log)(int32_t level, connectd_str logger, connectd_str message);
+  int32_t (*log_enabled)(int32_t level, connectd_str logger);
+
+  /* ConnectorContext. */
+  void (*connector_request_task_reconfiguration)(connectd_connector_context_host_ptr* context);
+  void (*connector_raise_error)(connectd_connector_context_host_ptr* context, connectd_str message);
+
+  /* Connector.taskConfigs output: appends one task's config (copied). */
+  void (*task_configs_add)(connectd_task_configs_host_ptr* configs, connectd_props props);
+
+  /* Connector.validate output: adds an error message to key `name` (copied). */
+  void (*validation_add_error)(connectd_validation_host_ptr* validation, connectd_str name,
+                               connectd_str message);
+
+  /* SourceTask.poll output: appends one record (see connectd_source_record's OWNERSHIP).
+   * Fails with CONNECTD_STATUS_INVALID_ARGUMENT for a malformed record, which the host
+   * releases. */
+  connectd_status (*source_batch_append)(connectd_source_batch_host_ptr* batch,
+                                         const connectd_source_record* record);
+
+  /* OffsetStorageReader.offset: looks up the stored offset of a source partition (a JSON
+   * object; key order irrelevant). If one is stored, calls receive(opaque, offset JSON) once,
+   * during this call, and returns 1; returns 0 if none is stored. */
+  int32_t (*source_task_offset)(connectd_source_task_context_host_ptr* context,
+                                connectd_str source_partition,
+                                void (*receive)(void* opaque, connectd_str offset), void* opaque);
+
+  /* SinkTaskContext. */
+  void (*sink_task_request_commit)(connectd_sink_task_context_host_ptr* context);
+  void (*sink_task_seek)(connectd_sink_task_context_host_ptr* context,
+                         connectd_topic_partition partition, int64_t offset);
+  void (*sink_task_pause)(connectd_sink_task_context_host_ptr* context,
+                          connectd_topic_partition partition);
+  void (*sink_task_resume)(connectd_sink_task_context_host_ptr* context,
+                           connectd_topic_partition partition);
+
+  /* SinkTask.preCommit output: an offset safe to commit (the next offset to consume). */
+  void (*offsets_add)(connectd_offsets_host_ptr* offsets, connectd_topic_partition_offset offset);
+
+} connectd_host_api;
+
+/* The plugin's entry point, exported as CONNECTD_PLUGIN_ENTRY_SYMBOL. Called once per process,
+ * on a worker thread, before anything else. `host` lives as long as the process. Returns the
+ * plugin's descriptor (static, never freed), or NULL with a message in `error`. */
+typedef const connectd_plugin_descriptor* (*connectd_plugin_entry_fn)(const connectd_host_api* host,
+                                                                      connectd_error_host_ptr* error);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CONNECTD_PLUGIN_ABI_H_ */

@@ -1,0 +1,328 @@
+// File: connectd/sdk/plugin.h
+//
+// Declares a plugin: one line in one .cc file of the shared object,
+//
+//   CONNECTD_PLUGIN("connect-file", "4.4.0", FileStreamSourceConnector, FileStreamSinkConnector)
+//
+// expands to the exported C entry point and static descriptors built from each connector's
+// kClassName, kVersion, configDef() and TaskType. The trampolines below are the only code that
+// touches the C vtables: they turn every exception into a status code plus message, so no C++
+// exception ever crosses the ABI.
+#pragma once
+
+#include <exception>
+#include <string>
+#include <type_traits>
+#include <typeinfo>
+#include <vector>
+
+#include "connectd/plugin/abi.h"
+#include "connectd/sdk/config_def.h"
+#include "connectd/sdk/connector.h"
+#include "connectd/sdk/errors.h"
+#include "connectd/sdk/host.h"
+#include "connectd/sdk/records.h"
+#include "connectd/sdk/task.h"
+
+namespace connectd::sdk {
+namespace internal {
+
+inline connectd_status Fail(connectd_error_host_ptr* error, connectd_status code,
+                            std::string_view message) {
+  Host().set_error(error, ToStr(message));
+  return code;
+}
+
+// Runs `body`; converts any exception into a status and message.
+template <typename Body>
+connectd_status Guard(connectd_error_host_ptr* error, Body&& body) {
+  try {
+    body();
+    return CONNECTD_STATUS_OK;
+  } catch (const ConnectException& e) {
+    return Fail(error, e.code(), e.what());
+  } catch (const std::exception& e) {
+    return Fail(error, CONNECTD_STATUS_INTERNAL, std::string(e.what()));
+  } catch (...) {
+    return Fail(error, CONNECTD_STATUS_INTERNAL, "unknown exception thrown by plugin");
+  }
+}
+
+// For hooks that cannot report (stop, destroy): an exception is logged and swallowed.
+template <typename Body>
+void GuardNoThrow(const char* what, Body&& body) noexcept {
+  try {
+    body();
+  } catch (const std::exception& e) {
+    Log(CONNECTD_LOG_ERROR, "connectd.sdk", std::string(what) + " threw: " + e.what());
+  } catch (...) {
+    Log(CONNECTD_LOG_ERROR, "connectd.sdk", std::string(what) + " threw an unknown exception");
+  }
+}
+
+inline std::vector<TopicPartition> ToPartitions(const connectd_topic_partition* p, size_t n) {
+  std::vector<TopicPartition> out;
+  out.reserve(n);
+  for (size_t i = 0; i < n; ++i) out.push_back({std::string(FromStr(p[i].topic)), p[i].partition});
+  return out;
+}
+
+inline OffsetMap ToOffsetMap(const connectd_topic_partition_offset* p, size_t n) {
+  OffsetMap out;
+  for (size_t i = 0; i < n; ++i) out[{std::string(FromStr(p[i].topic)), p[i].partition}] = p[i].offset;
+  return out;
+}
+
+}  // namespace internal
+
+template <typename C>
+struct ConnectorTrampolines {
+  static C* Self(connectd_connector_plugin_ptr* p) {
+    return static_cast<C*>(reinterpret_cast<Connector*>(p));
+  }
+  static connectd_connector_plugin_ptr* Create(connectd_connector_context_host_ptr* context,
+                                               connectd_error_host_ptr* error) {
+    C* connector = nullptr;
+    internal::Guard(error, [&] {
+      connector = new C();
+      connector->context_.emplace(context);
+    });
+    return reinterpret_cast<connectd_connector_plugin_ptr*>(static_cast<Connector*>(connector));
+  }
+  static connectd_status Validate(connectd_connector_plugin_ptr* p, connectd_props props,
+                                  connectd_validation_host_ptr* validation,
+                                  connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] {
+      Validation v(validation);
+      Self(p)->validate(FromAbi(props), v);
+    });
+  }
+  static connectd_status Start(connectd_connector_plugin_ptr* p, connectd_props props,
+                               connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] { Self(p)->start(FromAbi(props)); });
+  }
+  static connectd_status TaskConfigs(connectd_connector_plugin_ptr* p, int32_t max_tasks,
+                                     connectd_task_configs_host_ptr* configs,
+                                     connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] {
+      std::vector<connectd_kv> items;
+      for (const Props& props : Self(p)->taskConfigs(max_tasks)) {
+        items.clear();
+        for (const auto& [k, v] : props) items.push_back({ToStr(k), ToStr(v)});
+        Host().task_configs_add(configs, {items.data(), items.size()});
+      }
+    });
+  }
+  static connectd_status Stop(connectd_connector_plugin_ptr* p, connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] { Self(p)->stop(); });
+  }
+  static void Destroy(connectd_connector_plugin_ptr* p) {
+    internal::GuardNoThrow("Connector destructor", [&] { delete Self(p); });
+  }
+  static connectd_status AlterOffsets(connectd_connector_plugin_ptr* p, connectd_props config,
+                                      connectd_props offsets, int32_t* handled,
+                                      connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] {
+      std::vector<OffsetChange> changes;
+      for (size_t i = 0; i < offsets.count; ++i) {
+        OffsetChange change{std::string(FromStr(offsets.items[i].key)), std::nullopt};
+        if (offsets.items[i].value.data != nullptr) {
+          change.offset = std::string(FromStr(offsets.items[i].value));
+        }
+        changes.push_back(std::move(change));
+      }
+      *handled = Self(p)->alterOffsets(FromAbi(config), changes) ? 1 : 0;
+    });
+  }
+
+  static constexpr connectd_connector_vtable kVtable = {
+      sizeof(connectd_connector_vtable), &Create, &Validate, &Start, &TaskConfigs, &Stop, &Destroy,
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 1
+      &AlterOffsets,
+#endif
+  };
+};
+
+template <typename T>
+struct SourceTaskTrampolines {
+  static T* Self(connectd_task_plugin_ptr* p) {
+    return static_cast<T*>(reinterpret_cast<SourceTask*>(p));
+  }
+  static connectd_task_plugin_ptr* Create(connectd_source_task_context_host_ptr* context,
+                                          connectd_error_host_ptr* error) {
+    T* task = nullptr;
+    internal::Guard(error, [&] {
+      task = new T();
+      task->context_.emplace(context);
+    });
+    return reinterpret_cast<connectd_task_plugin_ptr*>(static_cast<SourceTask*>(task));
+  }
+  static connectd_status Start(connectd_task_plugin_ptr* p, connectd_props props,
+                               connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] { Self(p)->start(FromAbi(props)); });
+  }
+  static connectd_status Poll(connectd_task_plugin_ptr* p, int32_t timeout_ms,
+                              connectd_source_batch_host_ptr* batch,
+                              connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] {
+      SourceBatch out(batch, timeout_ms);
+      Self(p)->poll(out);
+    });
+  }
+  static connectd_status Commit(connectd_task_plugin_ptr* p, connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] { Self(p)->commit(); });
+  }
+  static connectd_status CommitRecord(connectd_task_plugin_ptr* p,
+                                      const connectd_source_record* record,
+                                      const connectd_record_metadata* metadata,
+                                      connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] {
+      if (metadata == nullptr) {
+        Self(p)->commitRecord(SourceRecordView(*record), nullptr);
+        return;
+      }
+      RecordMetadata m{FromStr(metadata->topic), metadata->partition, metadata->offset,
+                       metadata->timestamp_ms};
+      Self(p)->commitRecord(SourceRecordView(*record), &m);
+    });
+  }
+  static void Stop(connectd_task_plugin_ptr* p) {
+    internal::GuardNoThrow("SourceTask.stop", [&] { Self(p)->stop(); });
+  }
+  static void Destroy(connectd_task_plugin_ptr* p) {
+    internal::GuardNoThrow("SourceTask destructor", [&] { delete Self(p); });
+  }
+
+  static constexpr connectd_source_task_vtable kVtable = {
+      sizeof(connectd_source_task_vtable), &Create, &Start, &Poll, &Commit, &CommitRecord,
+      &Stop, &Destroy};
+};
+
+template <typename T>
+struct SinkTaskTrampolines {
+  static T* Self(connectd_task_plugin_ptr* p) {
+    return static_cast<T*>(reinterpret_cast<SinkTask*>(p));
+  }
+  static connectd_task_plugin_ptr* Create(connectd_sink_task_context_host_ptr* context,
+                                          connectd_error_host_ptr* error) {
+    T* task = nullptr;
+    internal::Guard(error, [&] {
+      task = new T();
+      task->context_.emplace(context);
+    });
+    return reinterpret_cast<connectd_task_plugin_ptr*>(static_cast<SinkTask*>(task));
+  }
+  static connectd_status Start(connectd_task_plugin_ptr* p, connectd_props props,
+                               connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] { Self(p)->start(FromAbi(props)); });
+  }
+  static connectd_status Open(connectd_task_plugin_ptr* p, const connectd_topic_partition* tps,
+                              size_t n, connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] { Self(p)->open(internal::ToPartitions(tps, n)); });
+  }
+  static connectd_status Close(connectd_task_plugin_ptr* p, const connectd_topic_partition* tps,
+                               size_t n, connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] { Self(p)->close(internal::ToPartitions(tps, n)); });
+  }
+  static connectd_status Put(connectd_task_plugin_ptr* p, const connectd_sink_record* records,
+                             size_t n, connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] { Self(p)->put(SinkRecords(records, n)); });
+  }
+  static connectd_status PreCommit(connectd_task_plugin_ptr* p,
+                                   const connectd_topic_partition_offset* current, size_t n,
+                                   connectd_offsets_host_ptr* committable,
+                                   connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] {
+      for (const auto& [tp, offset] : Self(p)->preCommit(internal::ToOffsetMap(current, n))) {
+        Host().offsets_add(committable, {ToStr(tp.topic), tp.partition, offset});
+      }
+    });
+  }
+  static connectd_status Flush(connectd_task_plugin_ptr* p,
+                               const connectd_topic_partition_offset* current, size_t n,
+                               connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] { Self(p)->flush(internal::ToOffsetMap(current, n)); });
+  }
+  static void Stop(connectd_task_plugin_ptr* p) {
+    internal::GuardNoThrow("SinkTask.stop", [&] { Self(p)->stop(); });
+  }
+  static void Destroy(connectd_task_plugin_ptr* p) {
+    internal::GuardNoThrow("SinkTask destructor", [&] { delete Self(p); });
+  }
+
+  static constexpr connectd_sink_task_vtable kVtable = {
+      sizeof(connectd_sink_task_vtable), &Create, &Start, &Open, &Close, &Put, &PreCommit, &Flush,
+      &Stop, &Destroy};
+};
+
+namespace internal {
+
+template <typename C>
+const connectd_connector_descriptor* Describe() {
+  static_assert(std::is_base_of_v<Connector, C>, "a connector derives from SourceConnector or "
+                                                 "SinkConnector");
+  static const ConfigDef def = C::configDef();
+  static const std::vector<connectd_config_key> keys = [] {
+    std::vector<connectd_config_key> out;
+    for (const ConfigKey& key : def.keys()) out.push_back(key.ToAbi());
+    return out;
+  }();
+  static const connectd_connector_descriptor descriptor = [] {
+    connectd_connector_descriptor d{};
+    d.struct_size = sizeof(connectd_connector_descriptor);
+    d.class_name = C::kClassName;
+    d.type = C::kType;
+    d.version = C::kVersion;
+    d.config_keys = keys.data();
+    d.config_key_count = keys.size();
+    d.connector = &ConnectorTrampolines<C>::kVtable;
+    if constexpr (C::kType == CONNECTD_CONNECTOR_TYPE_SOURCE) {
+      static_assert(std::is_base_of_v<SourceTask, typename C::TaskType>,
+                    "a source connector's TaskType derives from SourceTask");
+      d.source_task = &SourceTaskTrampolines<typename C::TaskType>::kVtable;
+    } else {
+      static_assert(std::is_base_of_v<SinkTask, typename C::TaskType>,
+                    "a sink connector's TaskType derives from SinkTask");
+      d.sink_task = &SinkTaskTrampolines<typename C::TaskType>::kVtable;
+    }
+    return d;
+  }();
+  return &descriptor;
+}
+
+template <typename... Connectors>
+const connectd_plugin_descriptor* PluginEntry(const connectd_host_api* host,
+                                              connectd_error_host_ptr* error, const char* name,
+                                              const char* version) noexcept {
+  // With another major, return the descriptor untouched by the host: its leading version
+  // fields are the same in every major, and the host refuses us naming both versions.
+  const bool same_major = host != nullptr && host->abi_major == CONNECTD_PLUGIN_ABI_VERSION_MAJOR;
+  if (same_major) internal::g_host = host;
+  if (same_major && host->struct_size < sizeof(connectd_host_api)) {
+    Fail(error, CONNECTD_STATUS_FAILED_PRECONDITION,
+         "the worker's plugin ABI is older than the one this plugin needs");
+    return nullptr;
+  }
+  try {
+    static const connectd_connector_descriptor* const connectors[] = {Describe<Connectors>()...};
+    static const connectd_plugin_descriptor descriptor = {
+        sizeof(connectd_plugin_descriptor), CONNECTD_PLUGIN_ABI_VERSION_MAJOR,
+        CONNECTD_PLUGIN_ABI_TARGET_MINOR,   name,
+        version,                            connectors,
+        sizeof...(Connectors)};
+    return &descriptor;
+  } catch (const std::exception& e) {
+    Fail(error, CONNECTD_STATUS_INTERNAL, std::string("plugin initialisation failed: ") + e.what());
+    return nullptr;
+  }
+}
+
+}  // namespace internal
+}  // namespace connectd::sdk
+
+// Exports the plugin's entry point. Use once per shared object, in one .cc file.
+#define CONNECTD_PLUGIN(name, version, ...)                                                     \
+  extern "C" CONNECTD_PLUGIN_EXPORT const connectd_plugin_descriptor* connectd_plugin_entry(    \
+      const connectd_host_api* host, connectd_error_host_ptr* error) {                          \
+    return ::connectd::sdk::internal::PluginEntry<__VA_ARGS__>(host, error, name, version);     \
+  }

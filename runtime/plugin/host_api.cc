@@ -1,0 +1,95 @@
+#include "runtime/plugin/host_api.h"
+
+#include <string_view>
+
+#include "runtime/common/logging.h"
+
+namespace connectd::plugin {
+namespace {
+
+std::string_view View(connectd_str s) {
+  return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
+}
+
+log::Level ToLevel(int32_t level) {
+  switch (level) {
+    case CONNECTD_LOG_TRACE: return log::Level::kTrace;
+    case CONNECTD_LOG_DEBUG: return log::Level::kDebug;
+    case CONNECTD_LOG_WARN: return log::Level::kWarn;
+    case CONNECTD_LOG_ERROR: return log::Level::kError;
+    default: return log::Level::kInfo;
+  }
+}
+
+connectd_host_api MakeHostApi() {
+  connectd_host_api api{};
+  api.struct_size = sizeof(connectd_host_api);
+  api.abi_major = CONNECTD_PLUGIN_ABI_VERSION_MAJOR;
+  api.abi_minor = CONNECTD_PLUGIN_ABI_VERSION_MINOR;
+  api.set_error = [](connectd_error_host_ptr* error, connectd_str message) {
+    reinterpret_cast<HookError*>(error)->message.assign(View(message));
+  };
+  api.log = [](int32_t level, connectd_str logger, connectd_str message) {
+    std::string name(View(logger));
+    if (log::IsEnabled(ToLevel(level), name)) log::Write(ToLevel(level), name, View(message));
+  };
+  api.log_enabled = [](int32_t level, connectd_str logger) -> int32_t {
+    return log::IsEnabled(ToLevel(level), std::string(View(logger))) ? 1 : 0;
+  };
+  api.connector_request_task_reconfiguration = [](connectd_connector_context_host_ptr* c) {
+    reinterpret_cast<ConnectorContextHost*>(c)->RequestTaskReconfiguration();
+  };
+  api.connector_raise_error = [](connectd_connector_context_host_ptr* c, connectd_str message) {
+    reinterpret_cast<ConnectorContextHost*>(c)->RaiseError(std::string(View(message)));
+  };
+  api.task_configs_add = [](connectd_task_configs_host_ptr* out, connectd_props props) {
+    std::map<std::string, std::string> config;
+    for (size_t i = 0; i < props.count; ++i) {
+      config[std::string(View(props.items[i].key))] = std::string(View(props.items[i].value));
+    }
+    reinterpret_cast<TaskConfigList*>(out)->push_back(std::move(config));
+  };
+  api.validation_add_error = [](connectd_validation_host_ptr* v, connectd_str name,
+                                connectd_str message) {
+    (*reinterpret_cast<ValidationErrors*>(v))[std::string(View(name))].emplace_back(View(message));
+  };
+  api.source_batch_append = [](connectd_source_batch_host_ptr* batch,
+                               const connectd_source_record* record) -> connectd_status {
+    return reinterpret_cast<SourceBatchHost*>(batch)->Append(*record);
+  };
+  api.source_task_offset = [](connectd_source_task_context_host_ptr* c, connectd_str partition,
+                              void (*receive)(void*, connectd_str), void* opaque) -> int32_t {
+    std::optional<std::string> offset =
+        reinterpret_cast<SourceTaskContextHost*>(c)->Offset(View(partition));
+    if (!offset) return 0;
+    receive(opaque, connectd_str{offset->data(), offset->size()});
+    return 1;
+  };
+  api.sink_task_request_commit = [](connectd_sink_task_context_host_ptr* c) {
+    reinterpret_cast<SinkTaskContextHost*>(c)->RequestCommit();
+  };
+  api.sink_task_seek = [](connectd_sink_task_context_host_ptr* c, connectd_topic_partition tp,
+                          int64_t offset) {
+    reinterpret_cast<SinkTaskContextHost*>(c)->Seek(View(tp.topic), tp.partition, offset);
+  };
+  api.sink_task_pause = [](connectd_sink_task_context_host_ptr* c, connectd_topic_partition tp) {
+    reinterpret_cast<SinkTaskContextHost*>(c)->Pause(View(tp.topic), tp.partition);
+  };
+  api.sink_task_resume = [](connectd_sink_task_context_host_ptr* c, connectd_topic_partition tp) {
+    reinterpret_cast<SinkTaskContextHost*>(c)->Resume(View(tp.topic), tp.partition);
+  };
+  api.offsets_add = [](connectd_offsets_host_ptr* out, connectd_topic_partition_offset o) {
+    reinterpret_cast<CommittableOffsets*>(out)->push_back(
+        {std::string(View(o.topic)), o.partition, o.offset});
+  };
+  return api;
+}
+
+}  // namespace
+
+const connectd_host_api* HostApi() {
+  static const connectd_host_api api = MakeHostApi();
+  return &api;
+}
+
+}  // namespace connectd::plugin

@@ -1,0 +1,54 @@
+// File: host_interfaces.h
+//
+// The C++ side of the plugin ABI's host handles. Each opaque `connectd_*_host_ptr` the worker
+// hands a plugin is a pointer to one of these interfaces (reinterpret_cast at the boundary, in
+// host_api.cc only); the worker implements them. Every method may be called from the thread the
+// handle was given on, and the context ones from any thread (a connector may raise an error
+// from its own thread).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "connectd/plugin/abi.h"
+
+namespace connectd::plugin {
+
+// The message a failing hook reports (host->set_error).
+struct HookError {
+  std::string message;
+};
+
+class ConnectorContextHost {
+ public:
+  virtual ~ConnectorContextHost() = default;
+  virtual void RequestTaskReconfiguration() = 0;
+  virtual void RaiseError(std::string message) = 0;
+};
+
+class SourceTaskContextHost {
+ public:
+  virtual ~SourceTaskContextHost() = default;
+  // The stored offset JSON of a source partition JSON, if any.
+  virtual std::optional<std::string> Offset(std::string_view source_partition) = 0;
+};
+
+class SourceBatchHost {
+ public:
+  virtual ~SourceBatchHost() = default;
+  // Takes one record (copying it, or keeping it if it carries `release`); see abi.h.
+  virtual connectd_status Append(const connectd_source_record& record) = 0;
+};
+
+class SinkTaskContextHost {
+ public:
+  virtual ~SinkTaskContextHost() = default;
+  virtual void RequestCommit() = 0;
+  virtual void Seek(std::string_view topic, int32_t partition, int64_t offset) = 0;
+  virtual void Pause(std::string_view topic, int32_t partition) = 0;
+  virtual void Resume(std::string_view topic, int32_t partition) = 0;
+};
+
+}  // namespace connectd::plugin

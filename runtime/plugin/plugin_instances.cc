@@ -1,0 +1,197 @@
+#include "runtime/plugin/plugin_instances.h"
+
+#include <cstddef>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/common/strings.h"
+
+namespace connectd::plugin {
+
+PropsView::PropsView(const Props& props) {
+  items_.reserve(props.size());
+  for (const auto& [k, v] : props) {
+    items_.push_back({{k.data(), k.size()}, {v.data(), v.size()}});
+  }
+}
+
+absl::Status HookStatus(connectd_status code, const HookError& error, std::string_view hook) {
+  if (code == CONNECTD_STATUS_OK) return absl::OkStatus();
+  absl::StatusCode status_code = (code > 0 && code <= CONNECTD_STATUS_UNAUTHENTICATED)
+                                     ? static_cast<absl::StatusCode>(code)
+                                     : absl::StatusCode::kUnknown;
+  std::string message = error.message.empty()
+                            ? absl::StrCat(AsAbsl(hook), " failed with code ", code)
+                            : error.message;
+  return absl::Status(status_code, message);
+}
+
+// ---- ConnectorInstance ---------------------------------------------------------------------
+
+absl::StatusOr<std::unique_ptr<ConnectorInstance>> ConnectorInstance::Create(
+    const ConnectorPlugin& plugin, ConnectorContextHost* context) {
+  HookError error;
+  connectd_connector_plugin_ptr* ptr =
+      plugin.descriptor->connector->create(ToHandle(context), ToHandle(&error));
+  if (ptr == nullptr) {
+    return absl::InternalError(absl::StrCat("Failed to create connector ", plugin.class_name, ": ",
+                                            error.message));
+  }
+  return std::unique_ptr<ConnectorInstance>(new ConnectorInstance(plugin, ptr));
+}
+
+ConnectorInstance::~ConnectorInstance() { plugin_.descriptor->connector->destroy(ptr_); }
+
+absl::Status ConnectorInstance::Start(const Props& props) {
+  HookError error;
+  PropsView view(props);
+  return HookStatus(plugin_.descriptor->connector->start(ptr_, view.get(), ToHandle(&error)), error,
+                    "Connector.start");
+}
+
+absl::StatusOr<TaskConfigList> ConnectorInstance::TaskConfigs(int max_tasks) {
+  HookError error;
+  TaskConfigList configs;
+  absl::Status status = HookStatus(
+      plugin_.descriptor->connector->task_configs(ptr_, max_tasks, ToHandle(&configs),
+                                                  ToHandle(&error)),
+      error, "Connector.taskConfigs");
+  if (!status.ok()) return status;
+  return configs;
+}
+
+absl::Status ConnectorInstance::Stop() {
+  HookError error;
+  return HookStatus(plugin_.descriptor->connector->stop(ptr_, ToHandle(&error)), error,
+                    "Connector.stop");
+}
+
+absl::StatusOr<ValidationErrors> ConnectorInstance::Validate(const Props& props) {
+  ValidationErrors errors;
+  if (plugin_.descriptor->connector->validate == nullptr) return errors;
+  HookError error;
+  PropsView view(props);
+  absl::Status status =
+      HookStatus(plugin_.descriptor->connector->validate(ptr_, view.get(), ToHandle(&errors),
+                                                          ToHandle(&error)),
+                 error, "Connector.validate");
+  if (!status.ok()) return status;
+  return errors;
+}
+
+// ---- SourceTaskInstance --------------------------------------------------------------------
+
+absl::StatusOr<std::unique_ptr<SourceTaskInstance>> SourceTaskInstance::Create(
+    const ConnectorPlugin& plugin, SourceTaskContextHost* context) {
+  const connectd_source_task_vtable* vtable = plugin.descriptor->source_task;
+  if (vtable == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(plugin.class_name, " is not a source connector"));
+  }
+  HookError error;
+  connectd_task_plugin_ptr* ptr = vtable->create(ToHandle(context), ToHandle(&error));
+  if (ptr == nullptr) {
+    return absl::InternalError(absl::StrCat("Failed to create task of ", plugin.class_name, ": ",
+                                            error.message));
+  }
+  return std::unique_ptr<SourceTaskInstance>(new SourceTaskInstance(vtable, ptr, plugin.class_name));
+}
+
+SourceTaskInstance::~SourceTaskInstance() { vtable_->destroy(ptr_); }
+
+absl::Status SourceTaskInstance::Start(const Props& props) {
+  HookError error;
+  PropsView view(props);
+  return HookStatus(vtable_->start(ptr_, view.get(), ToHandle(&error)), error, "SourceTask.start");
+}
+
+absl::Status SourceTaskInstance::Poll(int32_t timeout_ms, SourceBatchHost* batch) {
+  HookError error;
+  return HookStatus(vtable_->poll(ptr_, timeout_ms, ToHandle(batch), ToHandle(&error)), error,
+                    "SourceTask.poll");
+}
+
+absl::Status SourceTaskInstance::Commit() {
+  if (vtable_->commit == nullptr) return absl::OkStatus();
+  HookError error;
+  return HookStatus(vtable_->commit(ptr_, ToHandle(&error)), error, "SourceTask.commit");
+}
+
+absl::Status SourceTaskInstance::CommitRecord(const connectd_source_record& record,
+                                              const connectd_record_metadata* metadata) {
+  if (vtable_->commit_record == nullptr) return absl::OkStatus();
+  HookError error;
+  return HookStatus(vtable_->commit_record(ptr_, &record, metadata, ToHandle(&error)), error,
+                    "SourceTask.commitRecord");
+}
+
+void SourceTaskInstance::Stop() { vtable_->stop(ptr_); }
+
+// ---- SinkTaskInstance ----------------------------------------------------------------------
+
+absl::StatusOr<std::unique_ptr<SinkTaskInstance>> SinkTaskInstance::Create(
+    const ConnectorPlugin& plugin, SinkTaskContextHost* context) {
+  const connectd_sink_task_vtable* vtable = plugin.descriptor->sink_task;
+  if (vtable == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(plugin.class_name, " is not a sink connector"));
+  }
+  HookError error;
+  connectd_task_plugin_ptr* ptr = vtable->create(ToHandle(context), ToHandle(&error));
+  if (ptr == nullptr) {
+    return absl::InternalError(absl::StrCat("Failed to create task of ", plugin.class_name, ": ",
+                                            error.message));
+  }
+  return std::unique_ptr<SinkTaskInstance>(new SinkTaskInstance(vtable, ptr, plugin.class_name));
+}
+
+SinkTaskInstance::~SinkTaskInstance() { vtable_->destroy(ptr_); }
+
+absl::Status SinkTaskInstance::Start(const Props& props) {
+  HookError error;
+  PropsView view(props);
+  return HookStatus(vtable_->start(ptr_, view.get(), ToHandle(&error)), error, "SinkTask.start");
+}
+
+absl::Status SinkTaskInstance::Open(const std::vector<connectd_topic_partition>& partitions) {
+  if (vtable_->open == nullptr) return absl::OkStatus();
+  HookError error;
+  return HookStatus(vtable_->open(ptr_, partitions.data(), partitions.size(), ToHandle(&error)),
+                    error, "SinkTask.open");
+}
+
+absl::Status SinkTaskInstance::Close(const std::vector<connectd_topic_partition>& partitions) {
+  if (vtable_->close == nullptr) return absl::OkStatus();
+  HookError error;
+  return HookStatus(vtable_->close(ptr_, partitions.data(), partitions.size(), ToHandle(&error)),
+                    error, "SinkTask.close");
+}
+
+absl::Status SinkTaskInstance::Put(const connectd_sink_record* records, size_t count) {
+  HookError error;
+  return HookStatus(vtable_->put(ptr_, records, count, ToHandle(&error)), error, "SinkTask.put");
+}
+
+absl::StatusOr<CommittableOffsets> SinkTaskInstance::PreCommit(
+    const std::vector<connectd_topic_partition_offset>& current) {
+  HookError error;
+  CommittableOffsets committable;
+  if (vtable_->pre_commit != nullptr) {
+    absl::Status status = HookStatus(vtable_->pre_commit(ptr_, current.data(), current.size(),
+                                                         ToHandle(&committable), ToHandle(&error)),
+                                     error, "SinkTask.preCommit");
+    if (!status.ok()) return status;
+    return committable;
+  }
+  if (vtable_->flush != nullptr) {
+    absl::Status status = HookStatus(
+        vtable_->flush(ptr_, current.data(), current.size(), ToHandle(&error)), error,
+        "SinkTask.flush");
+    if (!status.ok()) return status;
+  }
+  for (const auto& o : current) {
+    committable.push_back({std::string(o.topic.data, o.topic.size), o.partition, o.offset});
+  }
+  return committable;
+}
+
+void SinkTaskInstance::Stop() { vtable_->stop(ptr_); }
+
+}  // namespace connectd::plugin

@@ -1,0 +1,211 @@
+#include "runtime/plugin/plugin_registry.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <system_error>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "runtime/common/logging.h"
+#include "runtime/common/strings.h"
+#include "runtime/plugin/host_api.h"
+
+namespace connectd::plugin {
+namespace {
+
+constexpr char kLogger[] = "connectd.plugin";
+constexpr int kMaxScanDepth = 4;
+
+bool IsSharedObject(const std::filesystem::path& path) {
+  return path.extension() == ".so" || path.filename().string().find(".so.") != std::string::npos;
+}
+
+void CollectLibraries(const std::filesystem::path& dir, int depth,
+                      std::vector<std::string>& out) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> entries;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    entries.push_back(entry.path());
+  }
+  std::sort(entries.begin(), entries.end());  // deterministic load order
+  for (const auto& path : entries) {
+    if (path.filename().string().starts_with(".")) continue;
+    if (std::filesystem::is_directory(path, ec)) {
+      if (depth < kMaxScanDepth) CollectLibraries(path, depth + 1, out);
+    } else if (IsSharedObject(path)) {
+      out.push_back(path.string());
+    }
+  }
+}
+
+std::string TypeName(int32_t type) {
+  return type == CONNECTD_CONNECTOR_TYPE_SOURCE ? "source" : "sink";
+}
+
+}  // namespace
+
+std::vector<std::string> ConnectAliases(std::string_view class_name) {
+  std::vector<std::string> aliases;
+  size_t dot = class_name.rfind('.');
+  std::string simple(dot == std::string_view::npos ? class_name : class_name.substr(dot + 1));
+  if (simple.empty()) return aliases;
+  if (simple != class_name) aliases.push_back(simple);
+  constexpr std::string_view kSuffix = "Connector";
+  if (simple.size() > kSuffix.size() && simple.ends_with(kSuffix)) {
+    aliases.push_back(simple.substr(0, simple.size() - kSuffix.size()));
+  }
+  return aliases;
+}
+
+void PluginRegistry::LoadPluginPath(std::string_view plugin_path) {
+  for (absl::string_view raw : absl::StrSplit(AsAbsl(plugin_path), ',', absl::SkipWhitespace())) {
+    std::filesystem::path entry(std::string(absl::StripAsciiWhitespace(raw)));
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(entry, ec)) {
+      (void)LoadLibrary(entry.string());
+      continue;
+    }
+    if (!std::filesystem::is_directory(entry, ec)) {
+      (void)Record(entry.string(), absl::NotFoundError("plugin.path entry is not a directory"));
+      continue;
+    }
+    std::vector<std::string> libraries;
+    CollectLibraries(entry, 0, libraries);
+    for (const std::string& library : libraries) (void)LoadLibrary(library);
+  }
+}
+
+absl::Status PluginRegistry::Record(const std::string& path, absl::Status status) {
+  if (!status.ok()) {
+    CONNECTD_LOG(kError, kLogger) << "Skipping plugin " << path << ": " << status.message();
+    problems_.push_back({path, std::string(status.message())});
+  }
+  return status;
+}
+
+absl::Status PluginRegistry::LoadLibrary(const std::string& path) {
+  std::error_code ec;
+  std::string real = std::filesystem::weakly_canonical(path, ec).string();
+  if (ec) real = path;
+  if (loaded_files_.count(real) != 0) return absl::OkStatus();  // same file via two routes
+
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  if (handle == nullptr) {
+    const char* why = dlerror();
+    return Record(path, absl::FailedPreconditionError(
+                            absl::StrCat("cannot load library: ", why ? why : "unknown error")));
+  }
+  dlerror();
+  auto entry =
+      reinterpret_cast<connectd_plugin_entry_fn>(dlsym(handle, CONNECTD_PLUGIN_ENTRY_SYMBOL));
+  if (entry == nullptr) {
+    dlclose(handle);  // RTLD_NODELETE keeps it mapped; nothing of it is used
+    return Record(path, absl::NotFoundError(absl::StrCat("no entry symbol '",
+                                                         CONNECTD_PLUGIN_ENTRY_SYMBOL, "'")));
+  }
+  loaded_files_[real] = path;
+  HookError error;
+  const connectd_plugin_descriptor* descriptor = entry(HostApi(), ToHandle(&error));
+  if (descriptor == nullptr) {
+    return Record(path, absl::FailedPreconditionError(absl::StrCat(
+                            "plugin entry failed: ",
+                            error.message.empty() ? "no descriptor returned" : error.message)));
+  }
+  return Record(path, AddDescriptor(descriptor, path));
+}
+
+absl::Status PluginRegistry::AddDescriptor(const connectd_plugin_descriptor* descriptor,
+                                           const std::string& origin) {
+  if (descriptor->struct_size < 3 * sizeof(uint32_t)) {
+    return absl::InvalidArgumentError("plugin descriptor too small to carry a version");
+  }
+  if (descriptor->abi_major != CONNECTD_PLUGIN_ABI_VERSION_MAJOR) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "plugin ABI version ", descriptor->abi_major, ".", descriptor->abi_minor,
+        " is not compatible with the worker's ABI version ", CONNECTD_PLUGIN_ABI_VERSION_MAJOR,
+        ".", CONNECTD_PLUGIN_ABI_VERSION_MINOR, " (the major versions differ)"));
+  }
+  if (descriptor->struct_size < sizeof(connectd_plugin_descriptor)) {
+    return absl::InvalidArgumentError("plugin descriptor is shorter than ABI 1.0's");
+  }
+  const char* plugin_name = descriptor->name ? descriptor->name : "(unnamed)";
+  if (descriptor->abi_minor > CONNECTD_PLUGIN_ABI_VERSION_MINOR) {
+    CONNECTD_LOG(kWarn, kLogger) << "Plugin " << plugin_name << " (" << origin
+                                 << ") was built for ABI 1." << descriptor->abi_minor
+                                 << ", newer than the worker's 1."
+                                 << CONNECTD_PLUGIN_ABI_VERSION_MINOR
+                                 << "; features newer than the worker's are unused";
+  }
+  absl::Status first_error;
+  for (size_t i = 0; i < descriptor->connector_count; ++i) {
+    const connectd_connector_descriptor* c = descriptor->connectors[i];
+    absl::Status status;
+    if (c == nullptr || c->struct_size < sizeof(connectd_connector_descriptor) ||
+        c->class_name == nullptr || c->connector == nullptr) {
+      status = absl::InvalidArgumentError(absl::StrCat("connector #", i, " is malformed"));
+    } else if (c->type != CONNECTD_CONNECTOR_TYPE_SOURCE && c->type != CONNECTD_CONNECTOR_TYPE_SINK) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat(c->class_name, ": unknown connector type ", c->type));
+    } else if ((c->type == CONNECTD_CONNECTOR_TYPE_SOURCE && c->source_task == nullptr) ||
+               (c->type == CONNECTD_CONNECTOR_TYPE_SINK && c->sink_task == nullptr)) {
+      status = absl::InvalidArgumentError(absl::StrCat(c->class_name, ": no task vtable"));
+    } else if (auto it = by_class_.find(c->class_name); it != by_class_.end()) {
+      status = absl::AlreadyExistsError(absl::StrCat(
+          "connector class ", c->class_name, " is already provided by ",
+          it->second->library_path, "; this copy is ignored"));
+    }
+    if (!status.ok()) {
+      if (first_error.ok()) first_error = status;
+      continue;
+    }
+    auto plugin = std::make_unique<ConnectorPlugin>();
+    plugin->class_name = c->class_name;
+    plugin->type = c->type == CONNECTD_CONNECTOR_TYPE_SOURCE ? ConnectorType::kSource
+                                                             : ConnectorType::kSink;
+    plugin->version = c->version ? c->version : "";
+    plugin->library_path = origin;
+    plugin->plugin_name = plugin_name;
+    plugin->abi_minor = descriptor->abi_minor;
+    plugin->descriptor = c;
+    CONNECTD_LOG(kInfo, kLogger) << "Loaded " << TypeName(c->type) << " connector "
+                                 << plugin->class_name << " " << plugin->version << " from "
+                                 << origin << " (ABI " << descriptor->abi_major << "."
+                                 << descriptor->abi_minor << ")";
+    by_class_[plugin->class_name] = std::move(plugin);
+  }
+  RecomputeAliases();
+  return first_error;
+}
+
+void PluginRegistry::RecomputeAliases() {
+  std::map<std::string, std::vector<ConnectorPlugin*>> candidates;
+  for (auto& [name, plugin] : by_class_) {
+    plugin->aliases.clear();
+    for (std::string& alias : ConnectAliases(name)) candidates[alias].push_back(plugin.get());
+  }
+  by_alias_.clear();
+  for (auto& [alias, plugins] : candidates) {
+    if (plugins.size() == 1 && by_class_.count(alias) == 0) {
+      plugins[0]->aliases.push_back(alias);
+      by_alias_[alias] = plugins[0];
+    }
+  }
+}
+
+const ConnectorPlugin* PluginRegistry::Find(std::string_view name) const {
+  if (auto it = by_class_.find(name); it != by_class_.end()) return it->second.get();
+  if (auto it = by_alias_.find(name); it != by_alias_.end()) return it->second;
+  return nullptr;
+}
+
+std::vector<const ConnectorPlugin*> PluginRegistry::Connectors() const {
+  std::vector<const ConnectorPlugin*> out;
+  for (const auto& [name, plugin] : by_class_) out.push_back(plugin.get());
+  return out;
+}
+
+}  // namespace connectd::plugin

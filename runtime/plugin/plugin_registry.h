@@ -1,0 +1,87 @@
+// File: plugin_registry.h
+//
+// PluginRegistry: finds connector plugins on `plugin.path`, loads them and answers "which
+// connector is class X?". Loading follows Kafka Connect:
+//   - `plugin.path` is a comma-separated list of directories; a plugin is a shared object (.so)
+//     in one of them or in their sub-directories (or a path to a .so itself).
+//   - Each connector is registered under its full class name and under the aliases Connect
+//     derives: the simple name (after the last '.') and, for names ending in "Connector", the
+//     simple name without it (MirrorSourceConnector -> MirrorSource). An alias two classes
+//     share is registered for neither (Connect does the same).
+// A bad plugin never stops the worker: a library that fails to dlopen, has no entry symbol,
+// speaks another ABI major or declares a class already registered is logged with its file and
+// reason, recorded in problems(), and the others load.
+//
+// Libraries stay loaded for the process's life (RTLD_NODELETE): descriptors point into them.
+// Thread safety: build on one thread; afterwards the const methods may be called from any.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "connectd/plugin/abi.h"
+
+namespace connectd::plugin {
+
+enum class ConnectorType { kSource, kSink };
+
+// One loaded connector class.
+struct ConnectorPlugin {
+  std::string class_name;
+  std::vector<std::string> aliases;  // those registered (unique ones only)
+  ConnectorType type;
+  std::string version;
+  std::string library_path;
+  std::string plugin_name;     // the descriptor's name
+  uint32_t abi_minor;          // the minor the plugin was built against
+  const connectd_connector_descriptor* descriptor;  // lives as long as the process
+};
+
+// A plugin (or one connector of it) that did not load.
+struct LoadProblem {
+  std::string path;
+  std::string reason;
+};
+
+class PluginRegistry {
+ public:
+  PluginRegistry() = default;
+  PluginRegistry(const PluginRegistry&) = delete;
+  PluginRegistry& operator=(const PluginRegistry&) = delete;
+
+  // Scans every directory of a `plugin.path` value ("dir1, dir2"); never fails as a whole.
+  void LoadPluginPath(std::string_view plugin_path);
+
+  // Loads one shared object. An error names the file and the reason; it is also recorded.
+  absl::Status LoadLibrary(const std::string& path);
+
+  // Registers a plugin already in memory (built-in connectors, tests).
+  absl::Status AddDescriptor(const connectd_plugin_descriptor* descriptor,
+                             const std::string& origin);
+
+  // The connector whose class name or alias is `name`, or nullptr.
+  const ConnectorPlugin* Find(std::string_view name) const;
+
+  // Every loaded connector, sorted by class name.
+  std::vector<const ConnectorPlugin*> Connectors() const;
+
+  const std::vector<LoadProblem>& problems() const { return problems_; }
+
+ private:
+  absl::Status Record(const std::string& path, absl::Status status);
+  void RecomputeAliases();
+
+  std::map<std::string, std::unique_ptr<ConnectorPlugin>, std::less<>> by_class_;
+  std::map<std::string, const ConnectorPlugin*, std::less<>> by_alias_;
+  std::map<std::string, std::string> loaded_files_;  // real path -> as given
+  std::vector<LoadProblem> problems_;
+};
+
+// Connect's aliases for a class name: {simple name, simple name without "Connector"}.
+std::vector<std::string> ConnectAliases(std::string_view class_name);
+
+}  // namespace connectd::plugin

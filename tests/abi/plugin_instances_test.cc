@@ -1,0 +1,186 @@
+// Calling plugins through the host wrappers: lifecycle, records, offsets, errors as Status,
+// exceptions contained by the SDK, and the zero-copy release contract.
+#include "runtime/plugin/plugin_instances.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace connectd::plugin {
+namespace {
+
+using ::testing::HasSubstr;
+
+class FakeSourceContext : public SourceTaskContextHost {
+ public:
+  std::map<std::string, std::string> offsets;
+  std::optional<std::string> Offset(std::string_view partition) override {
+    auto it = offsets.find(std::string(partition));
+    if (it == offsets.end()) return std::nullopt;
+    return it->second;
+  }
+};
+
+class FakeConnectorContext : public ConnectorContextHost {
+ public:
+  void RequestTaskReconfiguration() override { ++reconfigurations; }
+  void RaiseError(std::string message) override { errors.push_back(std::move(message)); }
+  int reconfigurations = 0;
+  std::vector<std::string> errors;
+};
+
+// Keeps every appended record's value; holds zero-copy records until Release().
+class FakeBatch : public SourceBatchHost {
+ public:
+  connectd_status Append(const connectd_source_record& r) override {
+    values.emplace_back(static_cast<const char*>(r.value.data), r.value.size);
+    offsets.emplace_back(r.source_offset.data, r.source_offset.size);
+    if (r.release != nullptr) pending.push_back({r.release, r.release_opaque});
+    return CONNECTD_STATUS_OK;
+  }
+  void Release() {
+    for (auto& [release, opaque] : pending) release(opaque);
+    released += pending.size();
+    pending.clear();
+  }
+  std::vector<std::string> values, offsets;
+  std::vector<std::pair<void (*)(void*), void*>> pending;
+  size_t released = 0;
+};
+
+class PluginInstancesTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    registry_ = new PluginRegistry();
+    registry_->LoadPluginPath(std::string(CONNECTD_TEST_PLUGIN_DIR) + "/good");
+  }
+  const ConnectorPlugin& Plugin(const std::string& name) {
+    const ConnectorPlugin* plugin = registry_->Find(name);
+    EXPECT_NE(plugin, nullptr) << name;
+    return *plugin;
+  }
+  static PluginRegistry* registry_;
+};
+PluginRegistry* PluginInstancesTest::registry_ = nullptr;
+
+TEST_F(PluginInstancesTest, ConnectorLifecycleAndTaskConfigs) {
+  FakeConnectorContext context;
+  auto connector = ConnectorInstance::Create(Plugin("VerifiableSource"), &context);
+  ASSERT_TRUE(connector.ok()) << connector.status();
+  ASSERT_TRUE((*connector)->Start({{"topic", "t"}}).ok());
+  auto configs = (*connector)->TaskConfigs(3);
+  ASSERT_TRUE(configs.ok()) << configs.status();
+  ASSERT_EQ(configs->size(), 3u);
+  EXPECT_EQ((*configs)[2].at("task.id"), "2");
+  EXPECT_EQ((*configs)[2].at("topic"), "t");
+  EXPECT_TRUE((*connector)->Stop().ok());
+}
+
+TEST_F(PluginInstancesTest, SourceTaskResumesFromItsStoredOffset) {
+  FakeSourceContext context;
+  context.offsets["{\"id\":0}"] = "{\"seqno\":41}";
+  auto task = SourceTaskInstance::Create(Plugin("VerifiableSource"), &context);
+  ASSERT_TRUE(task.ok()) << task.status();
+  ASSERT_TRUE((*task)->Start({{"topic", "t"}, {"task.id", "0"}, {"max.records", "45"}}).ok());
+  FakeBatch batch;
+  ASSERT_TRUE((*task)->Poll(100, &batch).ok());
+  ASSERT_EQ(batch.values.size(), 3u);
+  EXPECT_EQ(batch.values[0], "{\"task\":0,\"seqno\":42}");
+  EXPECT_EQ(batch.offsets[2], "{\"seqno\":44}");
+}
+
+TEST_F(PluginInstancesTest, ExceptionsBecomeStatusesWithTheirMessage) {
+  FakeSourceContext context;
+  auto task = SourceTaskInstance::Create(Plugin("ThrowingSource"), &context);
+  ASSERT_TRUE(task.ok());
+  ASSERT_TRUE((*task)->Start({{"retriable.first", "1"}}).ok());
+  FakeBatch batch;
+  absl::Status first = (*task)->Poll(10, &batch);
+  EXPECT_EQ(first.code(), absl::StatusCode::kUnavailable);  // RetriableException
+  EXPECT_EQ(first.message(), "try again");
+  absl::Status second = (*task)->Poll(10, &batch);
+  EXPECT_EQ(second.code(), absl::StatusCode::kInternal);
+  EXPECT_EQ(second.message(), "poll exploded");
+
+  FakeConnectorContext connector_context;
+  auto connector = ConnectorInstance::Create(Plugin("ThrowingSource"), &connector_context);
+  ASSERT_TRUE(connector.ok());
+  absl::Status start = (*connector)->Start({{"fail.start", "1"}});
+  EXPECT_EQ(start.code(), absl::StatusCode::kInternal);
+  EXPECT_EQ(start.message(), "start refused");
+}
+
+TEST_F(PluginInstancesTest, OlderMinorPluginWorks) {
+  FakeConnectorContext connector_context;
+  auto connector = ConnectorInstance::Create(Plugin("OlderMinorSource"), &connector_context);
+  ASSERT_TRUE(connector.ok());
+  ASSERT_TRUE((*connector)->Start({}).ok());
+  auto configs = (*connector)->TaskConfigs(1);
+  ASSERT_TRUE(configs.ok());
+  EXPECT_EQ(configs->at(0).at("written.in"), "C");
+  FakeSourceContext context;
+  auto task = SourceTaskInstance::Create(Plugin("OlderMinorSource"), &context);
+  ASSERT_TRUE(task.ok());
+  FakeBatch batch;
+  ASSERT_TRUE((*task)->Poll(10, &batch).ok());
+  EXPECT_EQ(batch.values.at(0), "c-record");
+}
+
+TEST_F(PluginInstancesTest, ZeroCopyRecordsAreReleasedOnceByTheHost) {
+  FakeSourceContext context;
+  auto task = SourceTaskInstance::Create(Plugin("NoopSource"), &context);
+  ASSERT_TRUE(task.ok());
+  ASSERT_TRUE((*task)->Start({{"batch.size", "50"}, {"zero.copy", "1"}, {"record.size", "8"}}).ok());
+  FakeBatch batch;
+  ASSERT_TRUE((*task)->Poll(10, &batch).ok());
+  EXPECT_EQ(batch.values.size(), 50u);
+  EXPECT_EQ(batch.values[0], "xxxxxxxx");
+  EXPECT_EQ(batch.pending.size(), 50u);
+  batch.Release();
+  EXPECT_EQ(batch.released, 50u);
+}
+
+TEST_F(PluginInstancesTest, SinkTaskPutFlushAndValidate) {
+  std::filesystem::path out = std::filesystem::temp_directory_path() / "connectd-recording-sink.txt";
+  std::filesystem::remove(out);
+  FakeConnectorContext connector_context;
+  auto connector = ConnectorInstance::Create(Plugin("RecordingSink"), &connector_context);
+  ASSERT_TRUE(connector.ok());
+  auto errors = (*connector)->Validate({{"file", ""}});
+  ASSERT_TRUE(errors.ok());
+  EXPECT_EQ(errors->at("file").at(0), "must not be empty");
+
+  class NoContext : public SinkTaskContextHost {
+    void RequestCommit() override {}
+    void Seek(std::string_view, int32_t, int64_t) override {}
+    void Pause(std::string_view, int32_t) override {}
+    void Resume(std::string_view, int32_t) override {}
+  } sink_context;
+  auto task = SinkTaskInstance::Create(Plugin("RecordingSink"), &sink_context);
+  ASSERT_TRUE(task.ok());
+  ASSERT_TRUE((*task)->Start({{"file", out.string()}}).ok());
+  connectd_sink_record records[2] = {};
+  for (int i = 0; i < 2; ++i) {
+    records[i].struct_size = sizeof(connectd_sink_record);
+    records[i].topic = {"t", 1};
+    records[i].partition = 0;
+    records[i].offset = 10 + i;
+    records[i].value = {i == 0 ? "a" : "b", 1};
+  }
+  ASSERT_TRUE((*task)->Put(records, 2).ok());
+  auto committable = (*task)->PreCommit({{{"t", 1}, 0, 12}});
+  ASSERT_TRUE(committable.ok());
+  ASSERT_EQ(committable->size(), 1u);
+  EXPECT_EQ(committable->at(0).offset, 12);
+  std::ifstream in(out);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(), "t/0/10 null=a\nt/0/11 null=b\n");
+  std::filesystem::remove(out);
+}
+
+}  // namespace
+}  // namespace connectd::plugin

@@ -1,0 +1,119 @@
+// The loader: plugin.path scanning, the version handshake, aliases, and bad plugins contained.
+#include "runtime/plugin/plugin_registry.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace connectd::plugin {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+const std::string kGood = std::string(CONNECTD_TEST_PLUGIN_DIR) + "/good";
+const std::string kBad = std::string(CONNECTD_TEST_PLUGIN_DIR) + "/bad";
+
+std::string ProblemsText(const PluginRegistry& registry) {
+  std::string text;
+  for (const LoadProblem& p : registry.problems()) text += p.path + ": " + p.reason + "\n";
+  return text;
+}
+
+TEST(ConnectAliasesTest, SimpleNameAndPrunedName) {
+  EXPECT_THAT(ConnectAliases("org.apache.kafka.connect.mirror.MirrorSourceConnector"),
+              ElementsAre("MirrorSourceConnector", "MirrorSource"));
+  EXPECT_THAT(ConnectAliases("org.example.Replicator"), ElementsAre("Replicator"));
+  EXPECT_THAT(ConnectAliases("Connector"), IsEmpty());
+}
+
+TEST(PluginRegistryTest, LoadsEveryConnectorUnderItsClassNameAndAliases) {
+  PluginRegistry registry;
+  registry.LoadPluginPath(kGood);
+  EXPECT_THAT(registry.problems(), IsEmpty()) << ProblemsText(registry);
+
+  const ConnectorPlugin* mock = registry.Find("org.apache.kafka.connect.tools.MockSourceConnector");
+  ASSERT_NE(mock, nullptr);
+  EXPECT_EQ(registry.Find("MockSourceConnector"), mock);
+  EXPECT_EQ(registry.Find("MockSource"), mock);
+  EXPECT_EQ(mock->type, ConnectorType::kSource);
+  EXPECT_EQ(mock->plugin_name, "connectd-test-plugins");
+  EXPECT_THAT(mock->aliases, ElementsAre("MockSource", "MockSourceConnector"));
+
+  const ConnectorPlugin* sink = registry.Find("RecordingSink");
+  ASSERT_NE(sink, nullptr);
+  EXPECT_EQ(sink->type, ConnectorType::kSink);
+  EXPECT_EQ(registry.Find("NoSuchConnector"), nullptr);
+}
+
+TEST(PluginRegistryTest, OlderAndNewerMinorVersionsLoad) {
+  PluginRegistry registry;
+  registry.LoadPluginPath(kGood);
+  const ConnectorPlugin* older = registry.Find("OlderMinorSource");
+  ASSERT_NE(older, nullptr) << ProblemsText(registry);
+  EXPECT_EQ(older->abi_minor, 0u);
+  EXPECT_LT(older->descriptor->connector->struct_size, sizeof(connectd_connector_vtable));
+  const ConnectorPlugin* newer = registry.Find("NewerMinorSource");
+  ASSERT_NE(newer, nullptr);
+  EXPECT_EQ(newer->abi_minor, 9u);
+  EXPECT_EQ(newer->version, "9.9.9");
+}
+
+TEST(PluginRegistryTest, BadPluginsAreReportedAndTheRestLoad) {
+  std::filesystem::path junk_dir = std::filesystem::temp_directory_path() / "connectd-junk-plugin";
+  std::filesystem::create_directories(junk_dir);
+  std::ofstream(junk_dir / "libjunk.so") << "not an ELF file";
+
+  PluginRegistry registry;
+  registry.LoadPluginPath(kGood + ", " + kBad + "," + junk_dir.string() + ",/nonexistent/dir");
+  std::string problems = ProblemsText(registry);
+  EXPECT_THAT(problems, HasSubstr("plugin ABI version 2.1 is not compatible with the worker's ABI "
+                                  "version 1.1"));
+  EXPECT_THAT(problems, HasSubstr("no entry symbol 'connectd_plugin_entry'"));
+  EXPECT_THAT(problems, HasSubstr("connector class org.apache.kafka.connect.tools."
+                                  "MockSourceConnector is already provided by"));
+  EXPECT_THAT(problems, HasSubstr("libjunk.so: cannot load library"));
+  EXPECT_THAT(problems, HasSubstr("/nonexistent/dir: plugin.path entry is not a directory"));
+  EXPECT_EQ(registry.problems().size(), 5u) << problems;
+  // Everything good still loaded; nothing of the refused major did.
+  EXPECT_NE(registry.Find("VerifiableSource"), nullptr);
+  EXPECT_NE(registry.Find("org.connectd.test.CSourceConnector"), nullptr);
+  EXPECT_EQ(registry.Find("FutureMajorSource"), nullptr);
+  std::filesystem::remove_all(junk_dir);
+}
+
+TEST(PluginRegistryTest, LoadingTheSameFileTwiceIsHarmless) {
+  PluginRegistry registry;
+  registry.LoadPluginPath(kGood);
+  size_t count = registry.Connectors().size();
+  registry.LoadPluginPath(kGood);
+  EXPECT_EQ(registry.Connectors().size(), count);
+  EXPECT_THAT(registry.problems(), IsEmpty()) << ProblemsText(registry);
+}
+
+// Two classes with the same simple name: neither gets the alias; both keep their class names.
+TEST(PluginRegistryTest, AmbiguousAliasesAreRegisteredForNeither) {
+  static const connectd_connector_vtable vtable{sizeof(connectd_connector_vtable)};
+  static const connectd_source_task_vtable task{sizeof(connectd_source_task_vtable)};
+  static const connectd_connector_descriptor a{sizeof(connectd_connector_descriptor),
+                                               "org.a.DupConnector", CONNECTD_CONNECTOR_TYPE_SOURCE,
+                                               "1", nullptr, 0, &vtable, &task, nullptr};
+  static const connectd_connector_descriptor b{sizeof(connectd_connector_descriptor),
+                                               "org.b.DupConnector", CONNECTD_CONNECTOR_TYPE_SOURCE,
+                                               "1", nullptr, 0, &vtable, &task, nullptr};
+  static const connectd_connector_descriptor* const list[] = {&a, &b};
+  static const connectd_plugin_descriptor plugin{sizeof(connectd_plugin_descriptor), 1, 1, "dups",
+                                                 "1", list, 2};
+  PluginRegistry registry;
+  ASSERT_TRUE(registry.AddDescriptor(&plugin, "memory").ok());
+  EXPECT_NE(registry.Find("org.a.DupConnector"), nullptr);
+  EXPECT_NE(registry.Find("org.b.DupConnector"), nullptr);
+  EXPECT_EQ(registry.Find("Dup"), nullptr);
+  EXPECT_EQ(registry.Find("DupConnector"), nullptr);
+}
+
+}  // namespace
+}  // namespace connectd::plugin

@@ -1,0 +1,287 @@
+// Test connectors after Kafka Connect's connect/test-plugins, built with the SDK as one plugin:
+//   MockSourceConnector          a source that emits nothing (lifecycle tests)
+//   VerifiableSourceConnector    emits {"task":T,"seqno":N} per record, resumes from its offset
+//   ThrowingSourceConnector      its task throws in poll (a RetriableException first if asked)
+//   HangingSourceConnector       its task's stop() blocks for `stop.hang.ms`
+//   NoopSourceConnector          `batch.size` records of `record.size` bytes per poll, copied or
+//                                zero-copy (`zero.copy`), for the ABI cost benchmark
+//   RecordingSinkConnector       appends "topic/partition/offset key=value" lines to `file`
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "connectd/sdk/sdk.h"
+
+namespace testplugins {
+
+using connectd::sdk::ConfigDef;
+using connectd::sdk::ConfigKey;
+using connectd::sdk::Props;
+
+int IntProp(const Props& props, const std::string& key, int fallback) {
+  auto it = props.find(key);
+  return it == props.end() ? fallback : std::stoi(it->second);
+}
+
+std::vector<Props> SameConfigForEachTask(const Props& props, int max_tasks) {
+  std::vector<Props> configs;
+  for (int i = 0; i < max_tasks; ++i) {
+    Props config = props;
+    config["task.id"] = std::to_string(i);
+    configs.push_back(config);
+  }
+  return configs;
+}
+
+// ---- MockSource --------------------------------------------------------------------------
+class MockSourceTask : public connectd::sdk::SourceTask {
+ public:
+  void start(const Props&) override {}
+  void poll(connectd::sdk::SourceBatch& batch) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(batch.timeoutMs(), 10)));
+  }
+  void stop() override {}
+};
+
+class MockSourceConnector : public connectd::sdk::SourceConnector {
+ public:
+  static constexpr char kClassName[] = "org.apache.kafka.connect.tools.MockSourceConnector";
+  static constexpr char kVersion[] = "1.0.0";
+  using TaskType = MockSourceTask;
+  static ConfigDef configDef() { return ConfigDef(); }
+  void start(const Props& props) override { props_ = props; }
+  std::vector<Props> taskConfigs(int max_tasks) override {
+    return SameConfigForEachTask(props_, max_tasks);
+  }
+  void stop() override {}
+
+ private:
+  Props props_;
+};
+
+// ---- VerifiableSource --------------------------------------------------------------------
+class VerifiableSourceTask : public connectd::sdk::SourceTask {
+ public:
+  void start(const Props& props) override {
+    topic_ = props.at("topic");
+    task_ = props.count("task.id") ? props.at("task.id") : "0";
+    partition_ = "{\"id\":" + task_ + "}";
+    if (auto offset = context().offset(partition_)) {
+      // {"seqno":N}: resume after N.
+      size_t colon = offset->find(':');
+      next_ = std::stoll(offset->substr(colon + 1)) + 1;
+    }
+    max_ = IntProp(props, "max.records", -1);
+  }
+  void poll(connectd::sdk::SourceBatch& batch) override {
+    for (int i = 0; i < 100 && (max_ < 0 || next_ < max_); ++i, ++next_) {
+      connectd::sdk::SourceRecord record;
+      record.source_partition = partition_;
+      record.source_offset = "{\"seqno\":" + std::to_string(next_) + "}";
+      record.topic = topic_;
+      record.key = task_;
+      record.value = "{\"task\":" + task_ + ",\"seqno\":" + std::to_string(next_) + "}";
+      batch.add(record);
+    }
+  }
+  void stop() override {}
+
+ private:
+  std::string topic_, task_, partition_;
+  long long next_ = 0;
+  long long max_ = -1;
+};
+
+class VerifiableSourceConnector : public connectd::sdk::SourceConnector {
+ public:
+  static constexpr char kClassName[] = "org.apache.kafka.connect.tools.VerifiableSourceConnector";
+  static constexpr char kVersion[] = "1.0.0";
+  using TaskType = VerifiableSourceTask;
+  static ConfigDef configDef() {
+    return ConfigDef()
+        .define(ConfigKey("topic", ConfigKey::kString).importance(ConfigKey::kHigh).doc("Topic."))
+        .define(ConfigKey("max.records", ConfigKey::kLong)
+                    .withDefault("-1")
+                    .importance(ConfigKey::kLow)
+                    .doc("Records per task, -1 for unbounded."));
+  }
+  void start(const Props& props) override { props_ = props; }
+  std::vector<Props> taskConfigs(int max_tasks) override {
+    return SameConfigForEachTask(props_, max_tasks);
+  }
+  void stop() override {}
+
+ private:
+  Props props_;
+};
+
+// ---- ThrowingSource ----------------------------------------------------------------------
+class ThrowingSourceTask : public connectd::sdk::SourceTask {
+ public:
+  void start(const Props& props) override { retriable_first_ = IntProp(props, "retriable.first", 0); }
+  void poll(connectd::sdk::SourceBatch&) override {
+    if (retriable_first_-- > 0) throw connectd::sdk::RetriableException("try again");
+    throw std::runtime_error("poll exploded");
+  }
+  void stop() override {}
+
+ private:
+  int retriable_first_ = 0;
+};
+
+class ThrowingSourceConnector : public connectd::sdk::SourceConnector {
+ public:
+  static constexpr char kClassName[] = "org.connectd.test.ThrowingSourceConnector";
+  static constexpr char kVersion[] = "1.0.0";
+  using TaskType = ThrowingSourceTask;
+  static ConfigDef configDef() { return ConfigDef(); }
+  void start(const Props& props) override {
+    if (props.count("fail.start")) throw connectd::sdk::ConnectException("start refused");
+    props_ = props;
+  }
+  std::vector<Props> taskConfigs(int max_tasks) override {
+    return SameConfigForEachTask(props_, max_tasks);
+  }
+  void stop() override {}
+
+ private:
+  Props props_;
+};
+
+// ---- HangingSource -----------------------------------------------------------------------
+class HangingSourceTask : public connectd::sdk::SourceTask {
+ public:
+  void start(const Props& props) override { hang_ms_ = IntProp(props, "stop.hang.ms", 3600000); }
+  void poll(connectd::sdk::SourceBatch&) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  void stop() override { std::this_thread::sleep_for(std::chrono::milliseconds(hang_ms_)); }
+
+ private:
+  int hang_ms_ = 0;
+};
+
+class HangingSourceConnector : public connectd::sdk::SourceConnector {
+ public:
+  static constexpr char kClassName[] = "org.connectd.test.HangingSourceConnector";
+  static constexpr char kVersion[] = "1.0.0";
+  using TaskType = HangingSourceTask;
+  static ConfigDef configDef() { return ConfigDef(); }
+  void start(const Props& props) override { props_ = props; }
+  std::vector<Props> taskConfigs(int max_tasks) override {
+    return SameConfigForEachTask(props_, max_tasks);
+  }
+  void stop() override {}
+
+ private:
+  Props props_;
+};
+
+// ---- NoopSource (benchmark) --------------------------------------------------------------
+class NoopSourceTask : public connectd::sdk::SourceTask {
+ public:
+  void start(const Props& props) override {
+    batch_size_ = IntProp(props, "batch.size", 1000);
+    zero_copy_ = IntProp(props, "zero.copy", 0) != 0;
+    payload_.assign(static_cast<size_t>(IntProp(props, "record.size", 100)), 'x');
+    topic_ = props.count("topic") ? props.at("topic") : "noop";
+  }
+  void poll(connectd::sdk::SourceBatch& batch) override {
+    static constexpr char kPartition[] = "{\"p\":0}";
+    char offset[32];
+    for (int i = 0; i < batch_size_; ++i, ++seq_) {
+      int n = std::snprintf(offset, sizeof(offset), "{\"o\":%lld}", seq_);
+      connectd_source_record r = connectd::sdk::SourceBatch::MakeAbi(
+          kPartition, std::string_view(offset, static_cast<size_t>(n)), topic_,
+          CONNECTD_ANY_PARTITION, connectd_bytes{nullptr, 0},
+          connectd_bytes{payload_.data(), payload_.size()}, CONNECTD_NO_TIMESTAMP);
+      if (zero_copy_) {
+        // The payload is immutable for the task's life; the offset text is not, so a real
+        // zero-copy source would keep it alive too. The benchmark host never reads it later.
+        batch.addZeroCopy(r, [](void* opaque) { static_cast<NoopSourceTask*>(opaque)->released_++; },
+                          this);
+      } else {
+        connectd::sdk::SourceRecord copy;  // exercise the owning path
+        copy.source_partition = kPartition;
+        copy.source_offset.assign(offset, static_cast<size_t>(n));
+        copy.topic = topic_;
+        copy.value = payload_;
+        batch.add(copy);
+      }
+    }
+  }
+  void stop() override {}
+
+ private:
+  int batch_size_ = 1000;
+  bool zero_copy_ = false;
+  std::string payload_, topic_;
+  long long seq_ = 0;
+  std::atomic<long long> released_{0};
+};
+
+class NoopSourceConnector : public connectd::sdk::SourceConnector {
+ public:
+  static constexpr char kClassName[] = "org.connectd.test.NoopSourceConnector";
+  static constexpr char kVersion[] = "1.0.0";
+  using TaskType = NoopSourceTask;
+  static ConfigDef configDef() { return ConfigDef(); }
+  void start(const Props& props) override { props_ = props; }
+  std::vector<Props> taskConfigs(int max_tasks) override {
+    return SameConfigForEachTask(props_, max_tasks);
+  }
+  void stop() override {}
+
+ private:
+  Props props_;
+};
+
+// ---- RecordingSink -----------------------------------------------------------------------
+class RecordingSinkTask : public connectd::sdk::SinkTask {
+ public:
+  void start(const Props& props) override { out_.open(props.at("file"), std::ios::app); }
+  void put(const connectd::sdk::SinkRecords& records) override {
+    for (auto record : records) {
+      out_ << record.topic() << "/" << record.kafkaPartition() << "/" << record.kafkaOffset()
+           << " " << record.key().value_or("null") << "=" << record.value().value_or("null")
+           << "\n";
+    }
+  }
+  void flush(const connectd::sdk::OffsetMap&) override { out_.flush(); }
+  void stop() override {}
+
+ private:
+  std::ofstream out_;
+};
+
+class RecordingSinkConnector : public connectd::sdk::SinkConnector {
+ public:
+  static constexpr char kClassName[] = "org.connectd.test.RecordingSinkConnector";
+  static constexpr char kVersion[] = "1.0.0";
+  using TaskType = RecordingSinkTask;
+  static ConfigDef configDef() {
+    return ConfigDef().define(
+        ConfigKey("file", ConfigKey::kString).importance(ConfigKey::kHigh).doc("Output file."));
+  }
+  void start(const Props& props) override { props_ = props; }
+  std::vector<Props> taskConfigs(int max_tasks) override {
+    return SameConfigForEachTask(props_, max_tasks);
+  }
+  void stop() override {}
+  void validate(const Props& props, connectd::sdk::Validation& validation) override {
+    auto it = props.find("file");
+    if (it != props.end() && it->second.empty()) validation.addError("file", "must not be empty");
+  }
+
+ private:
+  Props props_;
+};
+
+}  // namespace testplugins
+
+CONNECTD_PLUGIN("connectd-test-plugins", "1.0.0", testplugins::MockSourceConnector,
+                testplugins::VerifiableSourceConnector, testplugins::ThrowingSourceConnector,
+                testplugins::HangingSourceConnector, testplugins::NoopSourceConnector,
+                testplugins::RecordingSinkConnector)
