@@ -27,8 +27,9 @@ function(connectd_cc_binary)
   connectd_set_warnings(${B_NAME})
 endfunction()
 
-# Each gtest case becomes its own ctest test carrying LABELS; FIXTURES names ctest fixtures
-# (for example kafka_a, kafka_b: a real broker started by tests/CMakeLists.txt).
+# Each gtest case becomes its own ctest test carrying LABELS; FIXTURES names one ctest fixture
+# (`kafka`: two real brokers started by tests/CMakeLists.txt). One name only: gtest_discover_tests
+# would split a list into separate property names.
 function(connectd_cc_test)
   cmake_parse_arguments(T "" "NAME;TIMEOUT" "SRCS;DEPS;LABELS;FIXTURES" ${ARGN})
   add_executable(${T_NAME} ${T_SRCS})
