@@ -1,0 +1,98 @@
+// File: herder.h
+//
+// Herder: the interface the REST API (and the CLI) uses to manage a worker's connectors, as
+// Kafka Connect's Herder does. StandaloneHerder and DistributedHerder implement it; rest/ sees
+// only this header.
+//
+// Calls that Connect runs on its herder thread complete through a callback; the callback may be
+// invoked on any thread (the REST layer posts the result back to its own executor) and is
+// invoked exactly once. Calls that Connect answers from its local snapshot are synchronous and
+// thread-safe.
+//
+// Errors: absl::Status with the most specific code (kNotFound 404, kAlreadyExists 409,
+// kInvalidArgument 400, kFailedPrecondition 409, kUnavailable 503, others 500). Where Connect
+// answers with a status the code cannot express (for example 400 for offsets of a running
+// connector, 403 for disabled topic tracking), the Status carries it with WithHttpStatus().
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "runtime/herder/herder_types.h"
+
+namespace connectd::herder {
+
+template <typename T>
+using Callback = std::function<void(absl::StatusOr<T>)>;
+using DoneCallback = std::function<void(absl::Status)>;
+
+// Attaches the exact HTTP status a REST client must see; HttpStatusOf reads it back.
+absl::Status WithHttpStatus(absl::Status status, int http_status);
+std::optional<int> HttpStatusOf(const absl::Status& status);
+
+class Herder {
+ public:
+  virtual ~Herder() = default;
+
+  // ---- Connectors ---------------------------------------------------------------------------
+  virtual void ListConnectors(Callback<std::vector<std::string>> done) = 0;
+  virtual void GetConnectorInfo(const std::string& name, Callback<ConnectorInfo> done) = 0;
+  virtual void GetConnectorConfig(const std::string& name, Callback<ConfigMap> done) = 0;
+
+  // Creates (allow_replace false: kAlreadyExists if present) or creates-or-updates a connector.
+  // `config` includes "name". `initial_state` only applies to a new connector.
+  virtual void PutConnectorConfig(const std::string& name, const ConfigMap& config,
+                                  std::optional<TargetState> initial_state, bool allow_replace,
+                                  Callback<Created> done) = 0;
+  // Applies a partial update: a value of nullopt removes the key.
+  virtual void PatchConnectorConfig(const std::string& name,
+                                    const std::map<std::string, std::optional<std::string>>& patch,
+                                    Callback<ConnectorInfo> done) = 0;
+  virtual void DeleteConnector(const std::string& name, DoneCallback done) = 0;
+
+  virtual void GetTaskConfigs(const std::string& name, Callback<std::vector<TaskInfo>> done) = 0;
+
+  // ---- Status (local snapshot) ---------------------------------------------------------------
+  virtual absl::StatusOr<ConnectorStateInfo> ConnectorStatus(const std::string& name) = 0;
+  virtual absl::StatusOr<TaskStateInfo> TaskStatus(const ConnectorTaskId& id) = 0;
+
+  // ---- Lifecycle -----------------------------------------------------------------------------
+  // Legacy restart of the connector instance only (204).
+  virtual void RestartConnector(const std::string& name, DoneCallback done) = 0;
+  // KIP-745 restart; answers the plan (202).
+  virtual void Restart(const RestartRequest& request, Callback<ConnectorStateInfo> done) = 0;
+  virtual void RestartTask(const ConnectorTaskId& id, DoneCallback done) = 0;
+  virtual absl::Status PauseConnector(const std::string& name) = 0;
+  virtual absl::Status ResumeConnector(const std::string& name) = 0;
+  virtual void StopConnector(const std::string& name, DoneCallback done) = 0;
+
+  // ---- Topics and offsets --------------------------------------------------------------------
+  virtual absl::StatusOr<std::vector<std::string>> ConnectorActiveTopics(const std::string& name) = 0;
+  virtual absl::Status ResetConnectorActiveTopics(const std::string& name) = 0;
+  virtual void GetConnectorOffsets(const std::string& name, Callback<ConnectorOffsets> done) = 0;
+  // Answers Connect's success message.
+  virtual void AlterConnectorOffsets(const std::string& name, const ConnectorOffsets& offsets,
+                                     Callback<std::string> done) = 0;
+  virtual void ResetConnectorOffsets(const std::string& name, Callback<std::string> done) = 0;
+
+  // ---- Plugins and validation ----------------------------------------------------------------
+  virtual std::vector<PluginInfo> ConnectorPlugins(bool connectors_only) = 0;
+  virtual absl::StatusOr<std::vector<ConfigKeyInfo>> ConnectorPluginConfig(
+      const std::string& plugin) = 0;
+  virtual void ValidateConnectorConfig(const ConfigMap& config, Callback<ConfigInfos> done) = 0;
+
+  // ---- Worker --------------------------------------------------------------------------------
+  virtual ServerInfo GetServerInfo() = 0;
+  // Runs a no-op through the herder's own thread: OK if it is alive.
+  virtual void Health(DoneCallback done) = 0;
+  // True once startup finished (before that /health answers 503 "starting").
+  virtual bool Ready() = 0;
+  // Cluster-scope logger level (distributed: a config-topic record; standalone: this worker).
+  virtual absl::Status SetClusterLoggerLevel(const std::string& logger, const std::string& level) = 0;
+};
+
+}  // namespace connectd::herder
