@@ -1,0 +1,191 @@
+#include "runtime/config/worker_config.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace connectd::config {
+namespace {
+
+ConfigKey Key(std::string name, Type type, std::optional<std::string> default_value,
+              Importance importance, std::string doc, bool required = false) {
+  ConfigKey key;
+  key.name = std::move(name);
+  key.type = type;
+  key.has_default = !required;
+  key.default_value = std::move(default_value);
+  key.importance = importance;
+  key.documentation = std::move(doc);
+  return key;
+}
+
+void DefineCommon(ConfigDef& def) {
+  using I = Importance;
+  def.Define(Key("bootstrap.servers", Type::kList, "localhost:9092", I::kHigh,
+                 "A list of host/port pairs used to establish the initial connection to Kafka."))
+      .Define(Key("client.dns.lookup", Type::kString, "use_all_dns_ips", I::kMedium,
+                  "How the client uses DNS lookups."))
+      .Define(Key("key.converter", Type::kClass, std::nullopt, I::kHigh,
+                  "Converter class for record keys.", /*required=*/true))
+      .Define(Key("value.converter", Type::kClass, std::nullopt, I::kHigh,
+                  "Converter class for record values.", /*required=*/true))
+      .Define(Key("header.converter", Type::kClass,
+                  "org.apache.kafka.connect.storage.SimpleHeaderConverter", I::kLow,
+                  "Converter class for record headers."))
+      .Define(Key("task.shutdown.graceful.timeout.ms", Type::kLong, "5000", I::kLow,
+                  "How long to wait for tasks to shut down gracefully."))
+      .Define(Key("offset.flush.interval.ms", Type::kLong, "60000", I::kLow,
+                  "Interval at which to try committing offsets for tasks."))
+      .Define(Key("offset.flush.timeout.ms", Type::kLong, "5000", I::kLow,
+                  "How long to wait for offsets to be flushed before cancelling the attempt."))
+      .Define(Key("plugin.path", Type::kList, std::nullopt, I::kLow,
+                  "Comma-separated directories that contain plugins."))
+      .Define(
+          Key("plugin.discovery", Type::kString, "hybrid_warn", I::kLow,
+              "Plugin discovery mode (Java class scanning; shared objects are always scanned)."))
+      .Define(Key("config.providers", Type::kList, "", I::kLow,
+                  "Names of ConfigProviders to load, configured with config.providers.<name>.*"))
+      .Define(Key("connector.client.config.override.policy", Type::kString, "All", I::kMedium,
+                  "Which client configs connectors may override: None, Principal or All."))
+      .Define(Key("topic.creation.enable", Type::kBoolean, "true", I::kLow,
+                  "Whether source connectors may create topics (topic.creation.*)."))
+      .Define(Key("topic.tracking.enable", Type::kBoolean, "true", I::kLow,
+                  "Track the topics each connector uses."))
+      .Define(Key("topic.tracking.allow.reset", Type::kBoolean, "true", I::kLow,
+                  "Allow resetting the tracked topics."))
+      .Define(Key("metrics.sample.window.ms", Type::kLong, "30000", I::kLow, "Metrics window."))
+      .Define(Key("metrics.num.samples", Type::kInt, "2", I::kLow, "Metrics samples."))
+      .Define(Key("metrics.recording.level", Type::kString, "INFO", I::kLow, "Metrics level."))
+      .Define(Key("metric.reporters", Type::kList, "", I::kLow, "Java metrics reporter classes."))
+      .Define(Key("listeners", Type::kList, "http://:8083", I::kLow, "REST listeners."))
+      .Define(Key("rest.advertised.host.name", Type::kString, std::nullopt, I::kLow,
+                  "Host name given to other workers."))
+      .Define(Key("rest.advertised.port", Type::kInt, std::nullopt, I::kLow,
+                  "Port given to other workers."))
+      .Define(Key("rest.advertised.listener", Type::kString, std::nullopt, I::kLow,
+                  "Listener protocol given to other workers."))
+      .Define(
+          Key("rest.extension.classes", Type::kList, "", I::kLow, "Java REST extension classes."))
+      .Define(Key("access.control.allow.origin", Type::kString, "", I::kLow, "CORS origin."))
+      .Define(Key("access.control.allow.methods", Type::kString, "", I::kLow, "CORS methods."))
+      .Define(Key("response.http.headers.config", Type::kString, "", I::kLow,
+                  "Rules for REST response headers."))
+      .Define(Key("admin.listeners", Type::kList, std::nullopt, I::kLow,
+                  "Listeners for the /admin endpoints."));
+}
+
+// Keys Connect acts on that connectd does not: warned about when set to a non-default value.
+const std::map<std::string, std::string>& UnsupportedKeys() {
+  static const auto* keys = new std::map<std::string, std::string>{
+      {"rest.extension.classes", "Java REST extensions cannot be loaded by connectd"},
+      {"metric.reporters", "Java metrics reporters cannot be loaded by connectd"},
+      {"plugin.discovery", "Java class-path scanning does not apply to shared-object plugins"},
+  };
+  return *keys;
+}
+
+}  // namespace
+
+const ConfigDef& WorkerConfigDef(WorkerMode mode) {
+  static const ConfigDef* standalone = [] {
+    auto* def = new ConfigDef();
+    DefineCommon(*def);
+    def->Define(Key("offset.storage.file.filename", Type::kString, std::nullopt, Importance::kHigh,
+                    "File to store source connector offsets in.",
+                    /*required=*/true));
+    return def;
+  }();
+  static const ConfigDef* distributed = [] {
+    auto* def = new ConfigDef();
+    DefineCommon(*def);
+    for (const char* key :
+         {"group.id", "config.storage.topic", "offset.storage.topic", "status.storage.topic"}) {
+      def->Define(Key(key, Type::kString, std::nullopt, Importance::kHigh,
+                      absl::StrCat("Kafka Connect distributed-mode setting ", key, "."),
+                      /*required=*/true));
+    }
+    def->Define(Key("config.storage.replication.factor", Type::kShort, "3", Importance::kLow,
+                    "Replication factor of the config topic."))
+        .Define(Key("offset.storage.partitions", Type::kInt, "25", Importance::kLow,
+                    "Partitions of the offsets topic."))
+        .Define(Key("offset.storage.replication.factor", Type::kShort, "3", Importance::kLow,
+                    "Replication factor of the offsets topic."))
+        .Define(Key("status.storage.partitions", Type::kInt, "5", Importance::kLow,
+                    "Partitions of the status topic."))
+        .Define(Key("status.storage.replication.factor", Type::kShort, "3", Importance::kLow,
+                    "Replication factor of the status topic."))
+        .Define(Key("session.timeout.ms", Type::kInt, "10000", Importance::kHigh,
+                    "Group session timeout."))
+        .Define(Key("heartbeat.interval.ms", Type::kInt, "3000", Importance::kHigh,
+                    "Group heartbeat interval."))
+        .Define(Key("rebalance.timeout.ms", Type::kInt, "60000", Importance::kHigh,
+                    "Group rebalance timeout."))
+        .Define(Key("connect.protocol", Type::kString, "sessioned", Importance::kLow,
+                    "eager, compatible or sessioned."))
+        .Define(Key("scheduled.rebalance.max.delay.ms", Type::kInt, "300000", Importance::kLow,
+                    "Delay before reassigning a departed worker's work."))
+        .Define(Key("exactly.once.source.support", Type::kString, "disabled", Importance::kHigh,
+                    "disabled, preparing or enabled."));
+    return def;
+  }();
+  return mode == WorkerMode::kStandalone ? *standalone : *distributed;
+}
+
+absl::StatusOr<WorkerConfig> WorkerConfig::Create(const std::map<std::string, std::string>& props,
+                                                  WorkerMode mode) {
+  absl::StatusOr<ParsedConfig> parsed = WorkerConfigDef(mode).Parse(props);
+  if (!parsed.ok()) return parsed.status();
+  WorkerConfig config;
+  config.parsed_ = *std::move(parsed);
+  config.mode_ = mode;
+  for (const auto& [key, why] : UnsupportedKeys()) {
+    auto it = props.find(key);
+    const ConfigKey* def = WorkerConfigDef(mode).Find(key);
+    if (it != props.end() && def != nullptr && it->second != def->default_value.value_or("")) {
+      config.warnings_.push_back(absl::StrCat("'", key, "' is not supported: ", why, "; ignored"));
+    }
+  }
+  for (const char* removed : {"internal.key.converter", "internal.value.converter"}) {
+    if (props.count(removed)) {
+      config.warnings_.push_back(
+          absl::StrCat("'", removed,
+                       "' was removed from Kafka Connect; internal topics always "
+                       "use the JSON converter without schemas; ignored"));
+    }
+  }
+  return config;
+}
+
+std::string WorkerConfig::bootstrap_servers() const {
+  return absl::StrJoin(parsed_.GetList("bootstrap.servers"), ",");
+}
+
+std::map<std::string, std::string> WorkerConfig::ClientConfig(const std::string& prefix) const {
+  // Worker-level client settings that every client shares (Connect copies them into the
+  // producer/consumer/admin configs it builds).
+  static const char* const kInherited[] = {"bootstrap.servers",
+                                           "client.dns.lookup",
+                                           "security.protocol",
+                                           "sasl.mechanism",
+                                           "sasl.jaas.config",
+                                           "ssl.truststore.location",
+                                           "ssl.truststore.type",
+                                           "ssl.truststore.password",
+                                           "ssl.truststore.certificates",
+                                           "ssl.keystore.location",
+                                           "ssl.keystore.type",
+                                           "ssl.keystore.password",
+                                           "ssl.key.password",
+                                           "ssl.keystore.certificate.chain",
+                                           "ssl.keystore.key",
+                                           "ssl.endpoint.identification.algorithm"};
+  std::map<std::string, std::string> out;
+  for (const char* key : kInherited) {
+    auto it = parsed_.originals().find(key);
+    if (it != parsed_.originals().end()) out[key] = it->second;
+  }
+  out["bootstrap.servers"] = bootstrap_servers();
+  for (const auto& [key, value] : parsed_.OriginalsWithPrefix(prefix)) out[key] = value;
+  return out;
+}
+
+}  // namespace connectd::config

@@ -1,0 +1,50 @@
+// File: worker_config.h
+//
+// WorkerConfig: the keys of a Kafka Connect worker (connect-standalone.properties,
+// connect-distributed.properties) with Connect's names, types and defaults, in one table per
+// mode. Keys not in the table are kept (clients and plugins may use them). Keys Connect knows
+// that connectd does not act on are named in warnings(), never silently dropped.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/config/config_def.h"
+
+namespace connectd::config {
+
+enum class WorkerMode { kStandalone, kDistributed };
+
+const ConfigDef& WorkerConfigDef(WorkerMode mode);
+
+class WorkerConfig {
+ public:
+  // Parses and validates; the first invalid or missing required key is an error.
+  static absl::StatusOr<WorkerConfig> Create(const std::map<std::string, std::string>& props,
+                                             WorkerMode mode);
+
+  const ParsedConfig& parsed() const { return parsed_; }
+  WorkerMode mode() const { return mode_; }
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+  std::string bootstrap_servers() const;
+  int64_t offset_flush_interval_ms() const { return parsed_.GetLong("offset.flush.interval.ms"); }
+  int64_t offset_flush_timeout_ms() const { return parsed_.GetLong("offset.flush.timeout.ms"); }
+  int64_t task_shutdown_graceful_timeout_ms() const {
+    return parsed_.GetLong("task.shutdown.graceful.timeout.ms");
+  }
+  std::string plugin_path() const { return parsed_.GetString("plugin.path").value_or(""); }
+
+  // The worker-level settings every client inherits (bootstrap, security, client.dns...), then
+  // `prefix`-prefixed ones ("producer.", "consumer.", "admin.") on top, as Connect builds them.
+  std::map<std::string, std::string> ClientConfig(const std::string& prefix) const;
+
+ private:
+  ParsedConfig parsed_;
+  WorkerMode mode_ = WorkerMode::kStandalone;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace connectd::config

@@ -1,0 +1,112 @@
+#include "runtime/config/config_def.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "runtime/config/worker_config.h"
+
+namespace connectd::config {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+ConfigDef TestDef() {
+  ConfigDef def;
+  def.Define({.name = "name",
+              .type = Type::kString,
+              .has_default = false,
+              .validator = Validator::NonEmpty(),
+              .importance = Importance::kHigh,
+              .group = "Common"});
+  def.Define({.name = "tasks.max",
+              .type = Type::kInt,
+              .default_value = "1",
+              .validator = Validator::AtLeast(1),
+              .group = "Common"});
+  def.Define({.name = "errors.tolerance",
+              .type = Type::kString,
+              .default_value = "none",
+              .validator = Validator::In({"none", "all"}),
+              .group = "Error Handling"});
+  def.Define({.name = "enabled", .type = Type::kBoolean, .default_value = "true"});
+  def.Define({.name = "topics", .type = Type::kList, .default_value = ""});
+  def.Define({.name = "nullable", .type = Type::kString, .default_value = std::nullopt});
+  return def;
+}
+
+TEST(ConfigDefTest, ParseAppliesDefaultsAndTypes) {
+  auto parsed = TestDef().Parse({{"name", "c"}, {"topics", " a , b,c "}, {"enabled", " FALSE "}});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->GetInt("tasks.max"), 1);
+  EXPECT_EQ(parsed->GetString("errors.tolerance"), "none");
+  EXPECT_FALSE(parsed->GetBool("enabled"));
+  EXPECT_THAT(parsed->GetList("topics"), ElementsAre("a", "b", "c"));
+  EXPECT_EQ(parsed->GetString("nullable"), std::nullopt);
+}
+
+TEST(ConfigDefTest, ErrorsUseKafkasMessages) {
+  ConfigDef def = TestDef();
+  EXPECT_EQ(def.Parse({}).status().message(),
+            "Missing required configuration \"name\" which has no default value.");
+  EXPECT_EQ(def.Parse({{"name", "c"}, {"tasks.max", "x"}}).status().message(),
+            "Invalid value x for configuration tasks.max: Not a number of type INT");
+  EXPECT_EQ(def.Parse({{"name", "c"}, {"tasks.max", "0"}}).status().message(),
+            "Invalid value 0 for configuration tasks.max: Value must be at least 1");
+  EXPECT_EQ(
+      def.Parse({{"name", "c"}, {"errors.tolerance", "some"}}).status().message(),
+      "Invalid value some for configuration errors.tolerance: String must be one of: none, all");
+  EXPECT_EQ(
+      def.Parse({{"name", "c"}, {"enabled", "yes"}}).status().message(),
+      "Invalid value yes for configuration enabled: Expected value to be either true or false");
+  EXPECT_EQ(def.Parse({{"name", " "}}).status().message(),
+            "Invalid value   for configuration name: String must be non-empty");
+}
+
+TEST(ConfigDefTest, ValidateReportsEveryKeyInOrder) {
+  auto values = TestDef().Validate({{"tasks.max", "-1"}});
+  ASSERT_EQ(values.size(), 6u);
+  EXPECT_EQ(values[0].name, "name");
+  EXPECT_THAT(values[0].errors, ElementsAre(HasSubstr("Missing required configuration")));
+  EXPECT_THAT(values[1].errors, ElementsAre(HasSubstr("Value must be at least 1")));
+  EXPECT_THAT(values[2].errors, IsEmpty());
+  EXPECT_THAT(values[2].recommended_values, ElementsAre("none", "all"));
+  EXPECT_THAT(TestDef().Groups(), ElementsAre("Common", "Error Handling"));
+}
+
+TEST(ConfigDefTest, OriginalsWithPrefixStripsThePrefix) {
+  auto parsed = TestDef().Parse(
+      {{"name", "c"}, {"producer.acks", "all"}, {"producer.linger.ms", "5"}, {"producerx", "no"}});
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->OriginalsWithPrefix("producer."),
+            (std::map<std::string, std::string>{{"acks", "all"}, {"linger.ms", "5"}}));
+}
+
+TEST(WorkerConfigTest, StandaloneNeedsConvertersAndOffsetFile) {
+  auto missing = WorkerConfig::Create({{"key.converter", "x"}, {"value.converter", "y"}},
+                                      WorkerMode::kStandalone);
+  EXPECT_THAT(std::string(missing.status().message()), HasSubstr("offset.storage.file.filename"));
+  auto config =
+      WorkerConfig::Create({{"key.converter", "org.apache.kafka.connect.storage.StringConverter"},
+                            {"value.converter", "org.apache.kafka.connect.storage.StringConverter"},
+                            {"offset.storage.file.filename", "/tmp/o"},
+                            {"bootstrap.servers", "a:1, b:2"},
+                            {"security.protocol", "SSL"},
+                            {"producer.linger.ms", "7"},
+                            {"rest.extension.classes", "com.example.Ext"},
+                            {"internal.key.converter", "x"}},
+                           WorkerMode::kStandalone);
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->bootstrap_servers(), "a:1,b:2");
+  EXPECT_EQ(config->offset_flush_interval_ms(), 60000);
+  EXPECT_EQ(
+      config->ClientConfig("producer."),
+      (std::map<std::string, std::string>{
+          {"bootstrap.servers", "a:1,b:2"}, {"security.protocol", "SSL"}, {"linger.ms", "7"}}));
+  EXPECT_THAT(config->warnings(), ElementsAre(HasSubstr("rest.extension.classes"),
+                                              HasSubstr("internal.key.converter")));
+}
+
+}  // namespace
+}  // namespace connectd::config

@@ -1,0 +1,52 @@
+#include "runtime/kafka/client_config.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace connectd::kafka {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(ClientConfigTest, TranslatesJavaNamesAndDropsJavaOnlyOnes) {
+  TranslatedConfig out = TranslateJavaClientConfig({
+      {"bootstrap.servers", "a:1"},
+      {"sasl.mechanism", "SCRAM-SHA-512"},
+      {"sasl.jaas.config",
+       "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" "
+       "password=\"p w\";"},
+      {"key.serializer", "org.apache.kafka.common.serialization.ByteArraySerializer"},
+      {"partition.assignment.strategy",
+       "org.apache.kafka.clients.consumer.CooperativeStickyAssignor"},
+      {"buffer.memory", "33554432"},
+      {"ssl.truststore.location", "/etc/ca.pem"},
+      {"ssl.truststore.type", "PEM"},
+      {"ssl.keystore.location", "/etc/ks.jks"},
+      {"ssl.endpoint.identification.algorithm", ""},
+  });
+  EXPECT_EQ(out.properties, (std::map<std::string, std::string>{
+                                {"bootstrap.servers", "a:1"},
+                                {"sasl.mechanisms", "SCRAM-SHA-512"},
+                                {"sasl.username", "u"},
+                                {"sasl.password", "p w"},
+                                {"partition.assignment.strategy", "cooperative-sticky"},
+                                {"queue.buffering.max.kbytes", "32768"},
+                                {"ssl.ca.location", "/etc/ca.pem"},
+                                {"ssl.endpoint.identification.algorithm", "none"},
+                            }));
+  EXPECT_THAT(out.warnings, ElementsAre(HasSubstr("ssl.keystore.location: only PKCS12 and PEM")));
+}
+
+TEST(ClientConfigTest, UnknownKeysAreDroppedWithAWarningAndBadValuesFail) {
+  std::vector<std::string> warnings;
+  auto conf = MakeConfWithWarnings({{"linger.ms", "5"}, {"no.such.key", "1"}}, warnings);
+  ASSERT_TRUE(conf.ok()) << conf.status();
+  EXPECT_THAT(warnings,
+              ElementsAre(HasSubstr("'no.such.key' was supplied but isn't a known config")));
+  auto bad = MakeConfWithWarnings({{"linger.ms", "not-a-number"}}, warnings);
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace connectd::kafka
