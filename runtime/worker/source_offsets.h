@@ -1,0 +1,67 @@
+// File: source_offsets.h
+//
+// What source tasks need of offset storage, per connector: read the stored offset of a source
+// partition and durably commit new ones. The worker adapts the process's OffsetBackingStore
+// (file in standalone mode, Kafka topic in distributed mode) to it, serializing exactly as
+// Connect does.
+//
+// SubmittedRecords: which source offsets may be committed. A record's offset becomes committable
+// once the broker acknowledged it and every earlier record of the same source partition
+// (Connect's per-partition in-order rule), so a crash never skips an unacknowledged record.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+
+namespace connectd::worker {
+
+class ConnectorOffsetStore {
+ public:
+  virtual ~ConnectorOffsetStore() = default;
+  // The stored offset JSON of a source partition JSON (any key order), if any.
+  virtual std::optional<std::string> Offset(std::string_view partition_json) = 0;
+  // Stores partition JSON -> offset JSON durably; waits at most `timeout`.
+  virtual absl::Status Commit(const std::map<std::string, std::string>& offsets,
+                              std::chrono::milliseconds timeout) = 0;
+};
+
+// Not thread-safe: the task thread submits and acknowledges (delivery callbacks run in
+// rd_kafka_poll on the task thread).
+class SubmittedRecords {
+ public:
+  struct Entry {
+    std::string partition;  // source partition JSON
+    std::string offset;     // source offset JSON
+    bool acked = false;
+  };
+
+  // Registers a record in submission order; the pointer stays valid until it is acknowledged
+  // and drained, or the tracker is cleared.
+  Entry* Submit(std::string partition, std::string offset);
+  // Marks `entry` acknowledged and advances its partition's committable offset over every
+  // acknowledged record at the head of that partition's queue.
+  void Ack(Entry* entry);
+
+  // Offsets that became committable since the last call (partition -> newest offset).
+  std::map<std::string, std::string> TakeCommittable();
+  // Puts offsets back after a failed commit (newer ones taken since win).
+  void Restore(std::map<std::string, std::string> offsets);
+
+  size_t in_flight() const { return in_flight_; }
+
+ private:
+  std::map<std::string, std::deque<std::unique_ptr<Entry>>, std::less<>> queues_;
+  std::map<std::string, std::string> committable_;
+  size_t in_flight_ = 0;
+};
+
+}  // namespace connectd::worker

@@ -1,0 +1,242 @@
+#include "runtime/worker/worker.h"
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "runtime/common/logging.h"
+#include "runtime/config/connector_config.h"
+#include "runtime/kafka/client_config.h"
+#include "runtime/worker/worker_sink_task.h"
+#include "runtime/worker/worker_source_task.h"
+
+namespace connectd::worker {
+namespace {
+
+constexpr char kLogger[] = "connectd.worker.Worker";
+
+std::string Get(const herder::ConfigMap& config, const std::string& key,
+                const std::string& fallback = "") {
+  auto it = config.find(key);
+  return it == config.end() ? fallback : it->second;
+}
+
+}  // namespace
+
+Worker::Worker(const config::WorkerConfig& config, const plugin::PluginRegistry& plugins,
+               config::ConfigProviders providers, OffsetStoreFactory offsets,
+               StatusListener& listener, ConnectorEvents& events, std::string worker_id)
+    : config_(config),
+      plugins_(plugins),
+      providers_(std::move(providers)),
+      offsets_(std::move(offsets)),
+      listener_(listener),
+      events_(events),
+      worker_id_(std::move(worker_id)) {}
+
+Worker::~Worker() { StopAll(); }
+
+absl::Status Worker::StartConnector(const std::string& name, const herder::ConfigMap& config,
+                                    herder::TargetState state) {
+  if (connectors_.count(name) != 0) {
+    return absl::AlreadyExistsError(absl::StrCat("Connector ", name, " already running"));
+  }
+  const std::string cls = Get(config, "connector.class");
+  const plugin::ConnectorPlugin* plugin = plugins_.Find(cls);
+  if (plugin == nullptr) {
+    absl::Status missing = absl::NotFoundError(absl::StrCat(
+        "Failed to find any class that implements Connector and which name matches ", cls));
+    listener_.OnConnectorState(name, State::kFailed, std::string(missing.message()));
+    return missing;
+  }
+  absl::StatusOr<herder::ConfigMap> resolved = providers_.Transform(config);
+  if (!resolved.ok()) {
+    listener_.OnConnectorState(name, State::kFailed, std::string(resolved.status().message()));
+    return resolved.status();
+  }
+  auto connector =
+      std::make_unique<WorkerConnector>(name, *plugin, *std::move(resolved), listener_, events_);
+  absl::Status started = connector->Initialize(state);
+  connectors_[name] = std::move(connector);
+  return started;
+}
+
+bool Worker::IsConnectorRunning(const std::string& name) const {
+  auto it = connectors_.find(name);
+  return it != connectors_.end() && it->second->running();
+}
+
+void Worker::SetConnectorTargetState(const std::string& name, herder::TargetState state) {
+  auto it = connectors_.find(name);
+  if (it != connectors_.end()) it->second->Transition(state);
+}
+
+absl::StatusOr<std::vector<herder::ConfigMap>> Worker::ConnectorTaskConfigs(
+    const std::string& name, const herder::ConfigMap& config) {
+  auto it = connectors_.find(name);
+  if (it == connectors_.end()) {
+    return absl::NotFoundError(absl::StrCat("Connector ", name, " is not running here"));
+  }
+  int max_tasks = 1;
+  (void)absl::SimpleAtoi(Get(config, "tasks.max", "1"), &max_tasks);
+  bool enforce = Get(config, "tasks.max.enforce", "true") != "false";
+  absl::StatusOr<plugin::TaskConfigList> configs = it->second->TaskConfigs(max_tasks, enforce);
+  if (!configs.ok()) return configs.status();
+  // Sink tasks see the connector's topic selection, as Connect adds it to every task config.
+  std::vector<herder::ConfigMap> out;
+  for (herder::ConfigMap task : *configs) {
+    if (it->second->plugin().type == plugin::ConnectorType::kSink) {
+      for (const char* key : {"topics", "topics.regex"}) {
+        if (config.count(key)) task[key] = config.at(key);
+      }
+    }
+    out.push_back(std::move(task));
+  }
+  return out;
+}
+
+void Worker::StopConnector(const std::string& name) {
+  auto it = connectors_.find(name);
+  if (it == connectors_.end()) return;
+  it->second->Shutdown();
+  connectors_.erase(it);
+}
+
+absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
+    const herder::ConnectorTaskId& id, const plugin::ConnectorPlugin& plugin,
+    const herder::ConfigMap& connector_config, const herder::ConfigMap& task_config,
+    herder::TargetState state) {
+  for (const char* key : {"key.converter", "value.converter"}) {
+    std::string cls = Get(connector_config, key,
+                          config_.parsed().GetString(key).value_or(config::kByteArrayConverter));
+    if (!config::IsSupportedConverter(cls)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          key, "=", cls, " is not supported by connectd yet: use ", config::kByteArrayConverter,
+          " or ", config::kStringConverter, " (records pass through as bytes)"));
+    }
+  }
+  absl::StatusOr<herder::ConfigMap> resolved_task = providers_.Transform(task_config);
+  if (!resolved_task.ok()) return resolved_task.status();
+  absl::StatusOr<herder::ConfigMap> resolved_connector = providers_.Transform(connector_config);
+  if (!resolved_connector.ok()) return resolved_connector.status();
+  const std::string policy =
+      config_.parsed().GetString("connector.client.config.override.policy").value_or("All");
+  auto client_config =
+      [&](const std::string& client) -> absl::StatusOr<std::map<std::string, std::string>> {
+    std::map<std::string, std::string> java = config_.ClientConfig(client + ".");
+    absl::StatusOr<std::map<std::string, std::string>> overrides =
+        config::ClientOverrides(*resolved_connector, client, policy);
+    if (!overrides.ok()) return overrides.status();
+    for (const auto& [k, v] : *overrides) java[k] = v;
+    kafka::TranslatedConfig translated = kafka::TranslateJavaClientConfig(java);
+    for (const std::string& warning : translated.warnings) {
+      CONNECTD_LOG(kWarn, kLogger) << "[" << id.connector << "|task-" << id.task << "] " << warning;
+    }
+    return translated.properties;
+  };
+  const std::string task_suffix = absl::StrCat(id.connector, "-", id.task);
+  if (plugin.type == plugin::ConnectorType::kSource) {
+    SourceTaskOptions options;
+    options.task_config = *std::move(resolved_task);
+    // Connect's source producer defaults, then producer.*, then producer.override.*.
+    options.producer = {{"acks", "all"},
+                        {"max.in.flight.requests.per.connection", "1"},
+                        {"enable.idempotence", "false"},
+                        {"message.timeout.ms", "2147483647"},
+                        {"partitioner", "murmur2_random"},
+                        {"client.id", "connector-producer-" + task_suffix}};
+    absl::StatusOr<std::map<std::string, std::string>> producer = client_config("producer");
+    if (!producer.ok()) return producer.status();
+    for (const auto& [k, v] : *producer) options.producer[k] = v;
+    options.offset_flush_interval = std::chrono::milliseconds(config_.offset_flush_interval_ms());
+    options.offset_flush_timeout = std::chrono::milliseconds(config_.offset_flush_timeout_ms());
+    return std::unique_ptr<WorkerTask>(new WorkerSourceTask(
+        id, listener_, state, plugin, std::move(options), offsets_(id.connector)));
+  }
+  if (absl::Status topics = config::ValidateSinkTopics(connector_config); !topics.ok()) {
+    return topics;
+  }
+  SinkTaskOptions options;
+  options.task_config = *std::move(resolved_task);
+  options.consumer = {{"group.id", "connect-" + id.connector},
+                      {"enable.auto.commit", "false"},
+                      {"auto.offset.reset", "earliest"},
+                      {"client.id", "connector-consumer-" + task_suffix}};
+  absl::StatusOr<std::map<std::string, std::string>> consumer = client_config("consumer");
+  if (!consumer.ok()) return consumer.status();
+  for (const auto& [k, v] : *consumer) options.consumer[k] = v;
+  options.topics = config::SplitList(Get(connector_config, "topics"));
+  options.topics_regex = Get(connector_config, "topics.regex");
+  options.offset_flush_interval = std::chrono::milliseconds(config_.offset_flush_interval_ms());
+  options.offset_flush_timeout = std::chrono::milliseconds(config_.offset_flush_timeout_ms());
+  return std::unique_ptr<WorkerTask>(
+      new WorkerSinkTask(id, listener_, state, plugin, std::move(options)));
+}
+
+absl::Status Worker::StartTask(const herder::ConnectorTaskId& id,
+                               const herder::ConfigMap& connector_config,
+                               const herder::ConfigMap& task_config, herder::TargetState state) {
+  if (tasks_.count(id) != 0) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("Task ", id.connector, "-", id.task, " already running"));
+  }
+  const plugin::ConnectorPlugin* plugin = plugins_.Find(Get(connector_config, "connector.class"));
+  absl::StatusOr<std::unique_ptr<WorkerTask>> task =
+      plugin == nullptr
+          ? absl::StatusOr<std::unique_ptr<WorkerTask>>(absl::NotFoundError(
+                absl::StrCat("Failed to find any class that implements Connector and which name "
+                             "matches ",
+                             Get(connector_config, "connector.class"))))
+          : BuildTask(id, *plugin, connector_config, task_config, state);
+  if (!task.ok()) {
+    CONNECTD_LOG(kError, kLogger) << "Failed to start task " << id.connector << "-" << id.task
+                                  << ": " << task.status().message();
+    listener_.OnTaskState(id, State::kFailed, std::string(task.status().message()));
+    return task.status();
+  }
+  (*task)->Start();
+  tasks_[id] = *std::move(task);
+  return absl::OkStatus();
+}
+
+void Worker::SetTaskTargetState(const herder::ConnectorTaskId& id, herder::TargetState state) {
+  auto it = tasks_.find(id);
+  if (it != tasks_.end()) it->second->Transition(state);
+}
+
+void Worker::StopAndAwaitTasks(const std::vector<herder::ConnectorTaskId>& ids) {
+  std::vector<std::unique_ptr<WorkerTask>> stopping;
+  for (const auto& id : ids) {
+    auto it = tasks_.find(id);
+    if (it == tasks_.end()) continue;
+    it->second->Stop();
+    stopping.push_back(std::move(it->second));
+    tasks_.erase(it);
+  }
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::milliseconds(config_.task_shutdown_graceful_timeout_ms());
+  for (auto& task : stopping) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (!task->AwaitStop(std::max(left, std::chrono::milliseconds(0)))) {
+      // The thread was detached; the task object must outlive it.
+      task.release();
+    }
+  }
+}
+
+std::vector<herder::ConnectorTaskId> Worker::TaskIds(const std::string& connector) const {
+  std::vector<herder::ConnectorTaskId> ids;
+  for (const auto& [id, task] : tasks_) {
+    if (id.connector == connector) ids.push_back(id);
+  }
+  return ids;
+}
+
+void Worker::StopAll() {
+  std::vector<herder::ConnectorTaskId> ids;
+  for (const auto& [id, task] : tasks_) ids.push_back(id);
+  StopAndAwaitTasks(ids);
+  for (auto& [name, connector] : connectors_) connector->Shutdown();
+  connectors_.clear();
+}
+
+}  // namespace connectd::worker

@@ -1,0 +1,96 @@
+// File: worker_sink_task.h
+//
+// WorkerSinkTask: runs one sink task (Connect's WorkerSinkTask): a consumer in group
+// `connect-<connector>` (or consumer.override.group.id) subscribed to `topics` or
+// `topics.regex`; consumed batches go to put(); every offset.flush.interval.ms (or on
+// requestCommit) preCommit() says which offsets are safe and they are committed. Partitions
+// assigned and revoked in a rebalance are opened and closed in the plugin, with a synchronous
+// commit before revocation. At-least-once: a record's offset is committed only after the plugin
+// flushed it.
+//
+// Threads: the task thread; the plugin's context calls (seek, pause, resume, requestCommit) may
+// come from any thread and are applied on the task thread.
+#pragma once
+
+#include <librdkafka/rdkafka.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/kafka/rdkafka_handles.h"
+#include "runtime/plugin/plugin_instances.h"
+#include "runtime/plugin/plugin_registry.h"
+#include "runtime/worker/worker_task.h"
+
+namespace connectd::worker {
+
+struct SinkTaskOptions {
+  plugin::Props task_config;                    // resolved
+  std::map<std::string, std::string> consumer;  // librdkafka properties, final (group.id set)
+  std::vector<std::string> topics;              // or
+  std::string topics_regex;
+  std::chrono::milliseconds offset_flush_interval{60000};
+  std::chrono::milliseconds offset_flush_timeout{5000};
+  int max_batch = 500;
+};
+
+class WorkerSinkTask : public WorkerTask, private plugin::SinkTaskContextHost {
+ public:
+  WorkerSinkTask(herder::ConnectorTaskId id, StatusListener& listener,
+                 herder::TargetState initial_state, const plugin::ConnectorPlugin& plugin,
+                 SinkTaskOptions options);
+  ~WorkerSinkTask() override;
+
+  int64_t records_put() const { return records_put_.load(); }
+
+ private:
+  using TopicPartition = std::pair<std::string, int32_t>;
+
+  absl::Status Initialize() override;
+  absl::Status Iterate() override;
+  void OnPause() override;
+  void OnResume() override;
+  void IdleWhilePaused() override;
+  void Close() override;
+  void SignalPluginStop() override;
+
+  // SinkTaskContextHost (any thread).
+  void RequestCommit() override;
+  void Seek(std::string_view topic, int32_t partition, int64_t offset) override;
+  void Pause(std::string_view topic, int32_t partition) override;
+  void Resume(std::string_view topic, int32_t partition) override;
+
+  static void RebalanceCallback(rd_kafka_t* rk, rd_kafka_resp_err_t err,
+                                rd_kafka_topic_partition_list_t* partitions, void* opaque);
+  void OnRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* partitions);
+  void ApplyContextRequests();
+  // Commits what preCommit allows; `sync` waits for the broker.
+  absl::Status Commit(bool sync);
+  void PauseAll(bool pause);
+
+  const plugin::ConnectorPlugin& plugin_;
+  SinkTaskOptions options_;
+
+  std::mutex instance_mu_;
+  std::shared_ptr<plugin::SinkTaskInstance> instance_;  // guarded by instance_mu_
+
+  // Task thread only.
+  kafka::RdKafkaPtr consumer_;
+  std::map<TopicPartition, int64_t> assigned_;  // partition -> next offset to consume (-1 none)
+  absl::Status rebalance_failure_;
+  std::chrono::steady_clock::time_point next_commit_;
+  bool paused_ = false;
+
+  std::mutex requests_mu_;
+  bool commit_requested_ = false;                  // guarded by requests_mu_
+  std::map<TopicPartition, int64_t> seeks_;        // guarded by requests_mu_
+  std::map<TopicPartition, bool> pause_requests_;  // guarded by requests_mu_
+
+  std::atomic<int64_t> records_put_{0};
+};
+
+}  // namespace connectd::worker

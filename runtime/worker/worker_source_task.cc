@@ -1,0 +1,269 @@
+#include "runtime/worker/worker_source_task.h"
+
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/common/logging.h"
+#include "runtime/kafka/client_config.h"
+
+namespace connectd::worker {
+namespace {
+constexpr char kLogger[] = "connectd.worker.WorkerSourceTask";
+
+std::string_view View(connectd_str s) {
+  return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
+}
+}  // namespace
+
+// One record between poll and its delivery report. Owns copies of the record's bytes, or holds
+// the plugin's memory until release (zero-copy); `view` is what commitRecord sees.
+struct WorkerSourceTask::InFlight {
+  WorkerSourceTask* task = nullptr;
+  SubmittedRecords::Entry* entry = nullptr;  // null: the record has no source offset
+  connectd_source_record view{};
+  std::string owned_partition, owned_offset, owned_topic;
+  std::optional<std::string> owned_key, owned_value;
+  std::vector<std::string> owned_header_keys;
+  std::vector<std::optional<std::string>> owned_header_values;
+  std::vector<connectd_header> headers;
+
+  ~InFlight() {
+    if (view.release != nullptr) view.release(view.release_opaque);
+  }
+};
+
+// The host side of SourceTask.poll: turns each appended record into an InFlight.
+class WorkerSourceTask::Batch : public plugin::SourceBatchHost {
+ public:
+  connectd_status Append(const connectd_source_record& r) override {
+    if (r.struct_size < offsetof(connectd_source_record, release) || r.topic.size == 0) {
+      if (r.struct_size >= sizeof(connectd_source_record) && r.release) r.release(r.release_opaque);
+      return CONNECTD_STATUS_INVALID_ARGUMENT;
+    }
+    auto f = std::make_unique<InFlight>();
+    bool zero_copy = r.struct_size >= sizeof(connectd_source_record) && r.release != nullptr;
+    f->view = r;
+    f->view.struct_size = sizeof(connectd_source_record);
+    if (!zero_copy) {
+      f->view.release = nullptr;
+      f->owned_topic.assign(View(r.topic));
+      f->owned_partition.assign(View(r.source_partition));
+      f->owned_offset.assign(View(r.source_offset));
+      f->view.topic = {f->owned_topic.data(), f->owned_topic.size()};
+      f->view.source_partition = {f->owned_partition.data(), f->owned_partition.size()};
+      f->view.source_offset = {f->owned_offset.data(), f->owned_offset.size()};
+      if (r.key.data) {
+        f->owned_key.emplace(static_cast<const char*>(r.key.data), r.key.size);
+        f->view.key = {f->owned_key->data(), f->owned_key->size()};
+      }
+      if (r.value.data) {
+        f->owned_value.emplace(static_cast<const char*>(r.value.data), r.value.size);
+        f->view.value = {f->owned_value->data(), f->owned_value->size()};
+      }
+      f->owned_header_keys.reserve(r.header_count);
+      f->owned_header_values.reserve(r.header_count);
+      for (size_t i = 0; i < r.header_count; ++i) {
+        f->owned_header_keys.emplace_back(View(r.headers[i].key));
+        if (r.headers[i].value.data) {
+          f->owned_header_values.emplace_back(std::string(
+              static_cast<const char*>(r.headers[i].value.data), r.headers[i].value.size));
+        } else {
+          f->owned_header_values.emplace_back(std::nullopt);
+        }
+      }
+      for (size_t i = 0; i < r.header_count; ++i) {
+        const auto& value = f->owned_header_values[i];
+        f->headers.push_back(
+            {{f->owned_header_keys[i].data(), f->owned_header_keys[i].size()},
+             value ? connectd_bytes{value->data(), value->size()} : connectd_bytes{nullptr, 0}});
+      }
+      f->view.headers = f->headers.data();
+    }
+    records.push_back(std::move(f));
+    return CONNECTD_STATUS_OK;
+  }
+  std::vector<std::unique_ptr<InFlight>> records;
+};
+
+WorkerSourceTask::WorkerSourceTask(herder::ConnectorTaskId id, StatusListener& listener,
+                                   herder::TargetState initial_state,
+                                   const plugin::ConnectorPlugin& plugin, SourceTaskOptions options,
+                                   std::shared_ptr<ConnectorOffsetStore> offsets)
+    : WorkerTask(std::move(id), listener, initial_state),
+      plugin_(plugin),
+      options_(std::move(options)),
+      offsets_(std::move(offsets)) {}
+
+WorkerSourceTask::~WorkerSourceTask() = default;
+
+std::optional<std::string> WorkerSourceTask::Offset(std::string_view source_partition) {
+  return offsets_->Offset(source_partition);
+}
+
+absl::Status WorkerSourceTask::Initialize() {
+  std::vector<std::string> warnings;
+  absl::StatusOr<kafka::ConfPtr> conf = kafka::MakeConfWithWarnings(options_.producer, warnings);
+  if (!conf.ok()) return conf.status();
+  for (const std::string& warning : warnings) CONNECTD_LOG(kWarn, kLogger) << warning;
+  rd_kafka_conf_set_dr_msg_cb(conf->get(), &WorkerSourceTask::DeliveryCallback);
+  rd_kafka_conf_set_opaque(conf->get(), this);
+  absl::StatusOr<kafka::RdKafkaPtr> producer =
+      kafka::MakeClient(RD_KAFKA_PRODUCER, *std::move(conf));
+  if (!producer.ok()) return producer.status();
+  producer_ = *std::move(producer);
+
+  absl::StatusOr<std::unique_ptr<plugin::SourceTaskInstance>> instance =
+      plugin::SourceTaskInstance::Create(plugin_, this);
+  if (!instance.ok()) return instance.status();
+  {
+    std::lock_guard lock(instance_mu_);
+    instance_ = std::shared_ptr<plugin::SourceTaskInstance>(std::move(*instance));
+  }
+  if (stopping()) return absl::OkStatus();
+  absl::Status started = instance_->Start(options_.task_config);
+  next_commit_ = std::chrono::steady_clock::now() + options_.offset_flush_interval;
+  return started;
+}
+
+absl::Status WorkerSourceTask::Iterate() {
+  Batch batch;
+  absl::Status polled =
+      instance_->Poll(static_cast<int32_t>(options_.poll_timeout.count()), &batch);
+  if (!polled.ok() && polled.code() != absl::StatusCode::kUnavailable) return polled;
+  if (!polled.ok()) {
+    CONNECTD_LOG(kWarn, kLogger) << "Retriable error in poll: " << polled.message();
+  }
+  records_polled_ += static_cast<int64_t>(batch.records.size());
+  for (auto& record : batch.records) {
+    absl::Status sent = Send(std::move(record));
+    if (!sent.ok()) return sent;
+  }
+  rd_kafka_poll(producer_.get(), 0);
+  if (!send_failure_.ok()) return send_failure_;
+  if (std::chrono::steady_clock::now() >= next_commit_) {
+    CommitOffsets();
+    next_commit_ = std::chrono::steady_clock::now() + options_.offset_flush_interval;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
+  record->task = this;
+  const connectd_source_record& r = record->view;
+  if (r.source_partition.size > 0 && r.source_offset.size > 0) {
+    record->entry = submitted_.Submit(std::string(View(r.source_partition)),
+                                      std::string(View(r.source_offset)));
+  }
+  std::string topic(View(r.topic));
+  while (true) {
+    rd_kafka_headers_t* headers = nullptr;
+    if (r.header_count > 0) {
+      headers = rd_kafka_headers_new(r.header_count);
+      for (size_t i = 0; i < r.header_count; ++i) {
+        rd_kafka_header_add(
+            headers, r.headers[i].key.data, static_cast<ssize_t>(r.headers[i].key.size),
+            r.headers[i].value.data,
+            r.headers[i].value.data ? static_cast<ssize_t>(r.headers[i].value.size) : 0);
+      }
+    }
+    // No copy flag: librdkafka reads the key and value in place until the delivery report.
+    rd_kafka_resp_err_t err = rd_kafka_producev(
+        producer_.get(), RD_KAFKA_V_TOPIC(topic.c_str()),
+        RD_KAFKA_V_PARTITION(r.partition == CONNECTD_ANY_PARTITION ? RD_KAFKA_PARTITION_UA
+                                                                   : r.partition),
+        RD_KAFKA_V_KEY(r.key.data, r.key.size),
+        RD_KAFKA_V_VALUE(const_cast<void*>(r.value.data), r.value.size),
+        RD_KAFKA_V_TIMESTAMP(r.timestamp_ms < 0 ? 0 : r.timestamp_ms), RD_KAFKA_V_HEADERS(headers),
+        RD_KAFKA_V_OPAQUE(record.get()), RD_KAFKA_V_END);
+    if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      record.release();  // owned by librdkafka until OnDelivery
+      return absl::OkStatus();
+    }
+    if (headers) rd_kafka_headers_destroy(headers);
+    if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+      return kafka::ToStatus(err, absl::StrCat("failed to send a record to topic ", topic));
+    }
+    rd_kafka_poll(producer_.get(), 100);  // queue full: serve delivery reports, then retry
+    if (!send_failure_.ok()) return send_failure_;
+  }
+}
+
+void WorkerSourceTask::DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* message,
+                                        void* opaque) {
+  static_cast<WorkerSourceTask*>(opaque)->OnDelivery(message);
+}
+
+void WorkerSourceTask::OnDelivery(const rd_kafka_message_t* message) {
+  std::unique_ptr<InFlight> record(static_cast<InFlight*>(message->_private));
+  if (message->err) {
+    if (message->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE &&
+        message->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT && send_failure_.ok()) {
+      send_failure_ = kafka::ToStatus(
+          message->err,
+          absl::StrCat("Unrecoverable exception from producer send callback for topic ",
+                       rd_kafka_topic_name(message->rkt)));
+    }
+    return;  // not acknowledged: its offset is never committed
+  }
+  ++records_acked_;
+  if (record->entry) submitted_.Ack(record->entry);
+  if (instance_->has_commit_record()) {
+    const char* topic = rd_kafka_topic_name(message->rkt);
+    connectd_record_metadata metadata{sizeof(connectd_record_metadata),
+                                      {topic, std::strlen(topic)},
+                                      message->partition,
+                                      message->offset,
+                                      rd_kafka_message_timestamp(message, nullptr)};
+    absl::Status committed = instance_->CommitRecord(record->view, &metadata);
+    if (!committed.ok()) {
+      CONNECTD_LOG(kWarn, kLogger)
+          << "Exception thrown while calling task.commitRecord(): " << committed.message();
+    }
+  }
+}
+
+void WorkerSourceTask::CommitOffsets() {
+  std::map<std::string, std::string> offsets = submitted_.TakeCommittable();
+  if (offsets.empty()) return;
+  absl::Status committed = offsets_->Commit(offsets, options_.offset_flush_timeout);
+  if (!committed.ok()) {
+    CONNECTD_LOG(kError, kLogger) << "Failed to commit offsets: " << committed.message();
+    submitted_.Restore(std::move(offsets));
+    return;
+  }
+  ++offset_commits_;
+  CONNECTD_LOG(kDebug, kLogger) << "Committed offsets for " << offsets.size() << " partitions";
+  absl::Status plugin_commit = instance_->Commit();
+  if (!plugin_commit.ok()) {
+    CONNECTD_LOG(kError, kLogger) << "Exception thrown while calling task.commit(): "
+                                  << plugin_commit.message();
+  }
+}
+
+void WorkerSourceTask::Close() {
+  if (producer_) {
+    // Deliver what was sent, commit what was acknowledged, drop (uncommitted) the rest.
+    rd_kafka_flush(producer_.get(), static_cast<int>(options_.offset_flush_timeout.count()));
+    if (instance_) CommitOffsets();
+    rd_kafka_purge(producer_.get(), RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
+    rd_kafka_poll(producer_.get(), 0);
+    producer_.reset();
+  }
+  std::lock_guard lock(instance_mu_);
+  instance_.reset();  // destroyed here unless a hanging stop() still holds it
+}
+
+void WorkerSourceTask::SignalPluginStop() {
+  std::shared_ptr<plugin::SourceTaskInstance> instance;
+  {
+    std::lock_guard lock(instance_mu_);
+    instance = instance_;
+  }
+  if (!instance) return;
+  // The plugin's stop() may block; it runs on its own thread, which keeps the instance alive,
+  // so a hanging plugin cannot hold the caller (the herder) hostage.
+  std::thread([instance] { instance->Stop(); }).detach();
+}
+
+}  // namespace connectd::worker

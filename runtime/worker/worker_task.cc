@@ -1,0 +1,123 @@
+#include "runtime/worker/worker_task.h"
+
+#include "absl/strings/str_cat.h"
+#include "runtime/common/logging.h"
+
+namespace connectd::worker {
+namespace {
+constexpr char kLogger[] = "connectd.worker.WorkerTask";
+}  // namespace
+
+std::string_view StateName(State state) {
+  switch (state) {
+    case State::kUnassigned:
+      return "UNASSIGNED";
+    case State::kRunning:
+      return "RUNNING";
+    case State::kPaused:
+      return "PAUSED";
+    case State::kFailed:
+      return "FAILED";
+    case State::kRestarting:
+      return "RESTARTING";
+    case State::kStopped:
+      return "STOPPED";
+    case State::kDestroyed:
+      return "DESTROYED";
+  }
+  return "UNASSIGNED";
+}
+
+WorkerTask::WorkerTask(herder::ConnectorTaskId id, StatusListener& listener,
+                       herder::TargetState initial_state)
+    : id_(std::move(id)), listener_(listener), target_state_(initial_state) {}
+
+WorkerTask::~WorkerTask() {
+  if (thread_.joinable()) {
+    Stop();
+    thread_.join();
+  }
+}
+
+void WorkerTask::Start() {
+  thread_ = std::thread([this, done = done_] {
+    Run();
+    done->store(true);
+  });
+}
+
+void WorkerTask::Transition(herder::TargetState state) {
+  {
+    std::lock_guard lock(mu_);
+    target_state_ = state;
+  }
+  cv_.notify_all();
+}
+
+void WorkerTask::Stop() {
+  stopping_ = true;
+  cv_.notify_all();
+  SignalPluginStop();
+}
+
+bool WorkerTask::AwaitStop(std::chrono::milliseconds timeout) {
+  if (!thread_.joinable()) return true;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!done_->load() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (done_->load()) {
+    thread_.join();
+    return true;
+  }
+  CONNECTD_LOG(kError, kLogger) << "Graceful stop of task " << id_.connector << "-" << id_.task
+                                << " failed: it did not stop within " << timeout.count()
+                                << " ms; abandoning its thread";
+  thread_.detach();
+  return false;
+}
+
+void WorkerTask::WaitFor(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mu_);
+  cv_.wait_for(lock, timeout);
+}
+
+void WorkerTask::Run() {
+  log::LogContext context(absl::StrCat(id_.connector, "|task-", id_.task));
+  absl::Status status = Initialize();
+  bool paused = false;
+  if (status.ok()) {
+    CONNECTD_LOG(kInfo, kLogger) << "Task started";
+    if (target_state_.load() == herder::TargetState::kStarted) {
+      listener_.OnTaskState(id_, State::kRunning, std::nullopt);
+    }
+    while (!stopping_) {
+      herder::TargetState target = target_state_.load();
+      if (target != herder::TargetState::kStarted) {
+        if (!paused) {
+          paused = true;
+          OnPause();
+          listener_.OnTaskState(id_, State::kPaused, std::nullopt);
+        }
+        IdleWhilePaused();
+        continue;
+      }
+      if (paused) {
+        paused = false;
+        OnResume();
+        listener_.OnTaskState(id_, State::kRunning, std::nullopt);
+      }
+      status = Iterate();
+      if (!status.ok()) break;
+    }
+  }
+  Close();
+  if (!status.ok()) {
+    CONNECTD_LOG(kError, kLogger) << "Task threw an uncaught and unrecoverable exception. Task is "
+                                     "being killed and will not recover until manually restarted: "
+                                  << status.message();
+    listener_.OnTaskState(id_, State::kFailed, std::string(status.message()));
+  }
+}
+
+}  // namespace connectd::worker

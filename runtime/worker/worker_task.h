@@ -1,0 +1,84 @@
+// File: worker_task.h
+//
+// WorkerTask: the thread and lifecycle shared by source and sink tasks (Connect's WorkerTask).
+// One std::thread per task runs Execute(); pause, resume and stop arrive from other threads
+// through an atomic target state and a condition variable.
+//
+// Lifecycle: Start() spawns the thread -> Initialize() (plugin start) -> Execute() loop until
+// stop -> Close() (flush, commit, release). The thread reports RUNNING/PAUSED/FAILED through the
+// StatusListener; after a clean stop it reports nothing (the worker reports UNASSIGNED or the
+// task is destroyed). Stop() signals; AwaitStop(timeout) joins or gives up (a plugin that hangs
+// in stop is abandoned: the thread is detached and its status stays as it was).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "absl/status/status.h"
+#include "runtime/herder/herder_types.h"
+#include "runtime/worker/task_status.h"
+
+namespace connectd::worker {
+
+class WorkerTask {
+ public:
+  WorkerTask(herder::ConnectorTaskId id, StatusListener& listener,
+             herder::TargetState initial_state);
+  virtual ~WorkerTask();
+  WorkerTask(const WorkerTask&) = delete;
+  WorkerTask& operator=(const WorkerTask&) = delete;
+
+  const herder::ConnectorTaskId& id() const { return id_; }
+
+  // Spawns the task thread.
+  void Start();
+  // Any thread. kPaused idles the task (clients stay open), kStarted resumes it.
+  void Transition(herder::TargetState state);
+  // Any thread: asks the task to stop; returns at once.
+  void Stop();
+  // Waits for the thread to finish; false if it did not within `timeout` (then it is detached
+  // and left to finish on its own: its plugin hung).
+  bool AwaitStop(std::chrono::milliseconds timeout);
+
+  bool stopping() const { return stopping_.load(); }
+
+ protected:
+  // Runs on the task thread. A non-OK status fails the task with the message as trace.
+  virtual absl::Status Initialize() = 0;
+  // One iteration of the main loop (poll+send, or consume+put). Called repeatedly while running.
+  virtual absl::Status Iterate() = 0;
+  // Called when entering/leaving PAUSED, on the task thread.
+  virtual void OnPause() {}
+  virtual void OnResume() {}
+  // Called repeatedly while PAUSED, on the task thread: keeps clients alive (a sink's consumer
+  // must keep polling to stay in its group). Default: waits for a transition.
+  virtual void IdleWhilePaused() { WaitFor(std::chrono::milliseconds(500)); }
+  // Final flush/commit and cleanup, on the task thread, also after a failure.
+  virtual void Close() = 0;
+  // Tells the plugin to stop (thread-safe; may run on the caller of Stop()).
+  virtual void SignalPluginStop() = 0;
+
+  // Sleeps up to `timeout` unless stopped or transitioned; for backoff in subclasses.
+  void WaitFor(std::chrono::milliseconds timeout);
+
+  const herder::ConnectorTaskId id_;
+  StatusListener& listener_;
+
+ private:
+  void Run();
+
+  std::thread thread_;
+  std::atomic<bool> stopping_{false};
+  std::atomic<herder::TargetState> target_state_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  // Shared with a detached thread when AwaitStop gives up.
+  std::shared_ptr<std::atomic<bool>> done_ = std::make_shared<std::atomic<bool>>(false);
+};
+
+}  // namespace connectd::worker
