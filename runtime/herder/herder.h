@@ -71,7 +71,8 @@ class Herder {
   virtual void StopConnector(const std::string& name, DoneCallback done) = 0;
 
   // ---- Topics and offsets --------------------------------------------------------------------
-  virtual absl::StatusOr<std::vector<std::string>> ConnectorActiveTopics(const std::string& name) = 0;
+  virtual absl::StatusOr<std::vector<std::string>> ConnectorActiveTopics(
+      const std::string& name) = 0;
   virtual absl::Status ResetConnectorActiveTopics(const std::string& name) = 0;
   virtual void GetConnectorOffsets(const std::string& name, Callback<ConnectorOffsets> done) = 0;
   // Answers Connect's success message.
@@ -92,7 +93,8 @@ class Herder {
   // True once startup finished (before that /health answers 503 "starting").
   virtual bool Ready() = 0;
   // Cluster-scope logger level (distributed: a config-topic record; standalone: this worker).
-  virtual absl::Status SetClusterLoggerLevel(const std::string& logger, const std::string& level) = 0;
+  virtual absl::Status SetClusterLoggerLevel(const std::string& logger,
+                                             const std::string& level) = 0;
 };
 
 }  // namespace connectd::herder

@@ -10,17 +10,23 @@ constexpr char kHttpStatusPayload[] = "connectd.http-status";
 
 std::string_view ConnectorTypeName(ConnectorType type) {
   switch (type) {
-    case ConnectorType::kSource: return "source";
-    case ConnectorType::kSink: return "sink";
-    default: return "unknown";
+    case ConnectorType::kSource:
+      return "source";
+    case ConnectorType::kSink:
+      return "sink";
+    default:
+      return "unknown";
   }
 }
 
 std::string_view TargetStateName(TargetState state) {
   switch (state) {
-    case TargetState::kStarted: return "STARTED";
-    case TargetState::kPaused: return "PAUSED";
-    default: return "STOPPED";
+    case TargetState::kStarted:
+      return "STARTED";
+    case TargetState::kPaused:
+      return "PAUSED";
+    default:
+      return "STOPPED";
   }
 }
 

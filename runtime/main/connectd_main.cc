@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   const std::string command = args[0];
   args.erase(args.begin());
   if (command == "version" || command == "--version") {
-    std::cout << "connectd " << CONNECTD_VERSION << "\n";
+    std::cout << "connectd " << CONNECTD_VERSION_STRING << "\n";
     return 0;
   }
   if (command == "dev-kafka") return connectd::main::RunDevKafka(args);

@@ -33,8 +33,8 @@ absl::StatusOr<std::unique_ptr<ConnectorInstance>> ConnectorInstance::Create(
   connectd_connector_plugin_ptr* ptr =
       plugin.descriptor->connector->create(ToHandle(context), ToHandle(&error));
   if (ptr == nullptr) {
-    return absl::InternalError(absl::StrCat("Failed to create connector ", plugin.class_name, ": ",
-                                            error.message));
+    return absl::InternalError(
+        absl::StrCat("Failed to create connector ", plugin.class_name, ": ", error.message));
   }
   return std::unique_ptr<ConnectorInstance>(new ConnectorInstance(plugin, ptr));
 }
@@ -51,10 +51,9 @@ absl::Status ConnectorInstance::Start(const Props& props) {
 absl::StatusOr<TaskConfigList> ConnectorInstance::TaskConfigs(int max_tasks) {
   HookError error;
   TaskConfigList configs;
-  absl::Status status = HookStatus(
-      plugin_.descriptor->connector->task_configs(ptr_, max_tasks, ToHandle(&configs),
-                                                  ToHandle(&error)),
-      error, "Connector.taskConfigs");
+  absl::Status status = HookStatus(plugin_.descriptor->connector->task_configs(
+                                       ptr_, max_tasks, ToHandle(&configs), ToHandle(&error)),
+                                   error, "Connector.taskConfigs");
   if (!status.ok()) return status;
   return configs;
 }
@@ -70,12 +69,36 @@ absl::StatusOr<ValidationErrors> ConnectorInstance::Validate(const Props& props)
   if (plugin_.descriptor->connector->validate == nullptr) return errors;
   HookError error;
   PropsView view(props);
-  absl::Status status =
-      HookStatus(plugin_.descriptor->connector->validate(ptr_, view.get(), ToHandle(&errors),
-                                                          ToHandle(&error)),
-                 error, "Connector.validate");
+  absl::Status status = HookStatus(plugin_.descriptor->connector->validate(
+                                       ptr_, view.get(), ToHandle(&errors), ToHandle(&error)),
+                                   error, "Connector.validate");
   if (!status.ok()) return status;
   return errors;
+}
+
+absl::StatusOr<bool> ConnectorInstance::AlterOffsets(
+    const Props& config, const std::map<std::string, std::optional<std::string>>& offsets) {
+  const connectd_connector_vtable* vtable = plugin_.descriptor->connector;
+  if (vtable->struct_size < offsetof(connectd_connector_vtable, alter_offsets) + sizeof(void*) ||
+      vtable->alter_offsets == nullptr) {
+    return false;
+  }
+  std::vector<connectd_kv> items;
+  items.reserve(offsets.size());
+  for (const auto& [partition, offset] : offsets) {
+    items.push_back(
+        {{partition.data(), partition.size()},
+         offset ? connectd_str{offset->data(), offset->size()} : connectd_str{nullptr, 0}});
+  }
+  PropsView view(config);
+  HookError error;
+  int32_t handled = 0;
+  absl::Status status =
+      HookStatus(vtable->alter_offsets(ptr_, view.get(), {items.data(), items.size()}, &handled,
+                                       ToHandle(&error)),
+                 error, "Connector.alterOffsets");
+  if (!status.ok()) return status;
+  return handled != 0;
 }
 
 // ---- SourceTaskInstance --------------------------------------------------------------------
@@ -84,15 +107,17 @@ absl::StatusOr<std::unique_ptr<SourceTaskInstance>> SourceTaskInstance::Create(
     const ConnectorPlugin& plugin, SourceTaskContextHost* context) {
   const connectd_source_task_vtable* vtable = plugin.descriptor->source_task;
   if (vtable == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(plugin.class_name, " is not a source connector"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(plugin.class_name, " is not a source connector"));
   }
   HookError error;
   connectd_task_plugin_ptr* ptr = vtable->create(ToHandle(context), ToHandle(&error));
   if (ptr == nullptr) {
-    return absl::InternalError(absl::StrCat("Failed to create task of ", plugin.class_name, ": ",
-                                            error.message));
+    return absl::InternalError(
+        absl::StrCat("Failed to create task of ", plugin.class_name, ": ", error.message));
   }
-  return std::unique_ptr<SourceTaskInstance>(new SourceTaskInstance(vtable, ptr, plugin.class_name));
+  return std::unique_ptr<SourceTaskInstance>(
+      new SourceTaskInstance(vtable, ptr, plugin.class_name));
 }
 
 SourceTaskInstance::~SourceTaskInstance() { vtable_->destroy(ptr_); }
@@ -136,8 +161,8 @@ absl::StatusOr<std::unique_ptr<SinkTaskInstance>> SinkTaskInstance::Create(
   HookError error;
   connectd_task_plugin_ptr* ptr = vtable->create(ToHandle(context), ToHandle(&error));
   if (ptr == nullptr) {
-    return absl::InternalError(absl::StrCat("Failed to create task of ", plugin.class_name, ": ",
-                                            error.message));
+    return absl::InternalError(
+        absl::StrCat("Failed to create task of ", plugin.class_name, ": ", error.message));
   }
   return std::unique_ptr<SinkTaskInstance>(new SinkTaskInstance(vtable, ptr, plugin.class_name));
 }
@@ -181,9 +206,9 @@ absl::StatusOr<CommittableOffsets> SinkTaskInstance::PreCommit(
     return committable;
   }
   if (vtable_->flush != nullptr) {
-    absl::Status status = HookStatus(
-        vtable_->flush(ptr_, current.data(), current.size(), ToHandle(&error)), error,
-        "SinkTask.flush");
+    absl::Status status =
+        HookStatus(vtable_->flush(ptr_, current.data(), current.size(), ToHandle(&error)), error,
+                   "SinkTask.flush");
     if (!status.ok()) return status;
   }
   for (const auto& o : current) {

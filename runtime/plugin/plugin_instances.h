@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ class ConnectorInstance {
   absl::StatusOr<TaskConfigList> TaskConfigs(int max_tasks);
   absl::Status Stop();
   absl::StatusOr<ValidationErrors> Validate(const Props& props);
+  // KIP-875 alterOffsets on an unstarted instance: partition JSON -> offset JSON (nullopt:
+  // reset). True if the connector handled it; false if it declined or predates ABI 1.1.
+  absl::StatusOr<bool> AlterOffsets(
+      const Props& config, const std::map<std::string, std::optional<std::string>>& offsets);
 
  private:
   ConnectorInstance(const ConnectorPlugin& plugin, connectd_connector_plugin_ptr* ptr)
@@ -54,8 +59,8 @@ class ConnectorInstance {
 
 class SourceTaskInstance {
  public:
-  static absl::StatusOr<std::unique_ptr<SourceTaskInstance>> Create(
-      const ConnectorPlugin& plugin, SourceTaskContextHost* context);
+  static absl::StatusOr<std::unique_ptr<SourceTaskInstance>> Create(const ConnectorPlugin& plugin,
+                                                                    SourceTaskContextHost* context);
   ~SourceTaskInstance();
 
   absl::Status Start(const Props& props);

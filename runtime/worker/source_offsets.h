@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 namespace connectd::worker {
 
@@ -29,9 +30,17 @@ class ConnectorOffsetStore {
   virtual ~ConnectorOffsetStore() = default;
   // The stored offset JSON of a source partition JSON (any key order), if any.
   virtual std::optional<std::string> Offset(std::string_view partition_json) = 0;
-  // Stores partition JSON -> offset JSON durably; waits at most `timeout`.
-  virtual absl::Status Commit(const std::map<std::string, std::string>& offsets,
-                              std::chrono::milliseconds timeout) = 0;
+  // Stores partition JSON -> offset JSON (nullopt: remove) durably; waits at most `timeout`.
+  virtual absl::Status Write(const std::map<std::string, std::optional<std::string>>& offsets,
+                             std::chrono::milliseconds timeout) = 0;
+  // Every partition stored for the connector with its offset JSON.
+  virtual absl::StatusOr<std::map<std::string, std::string>> All() = 0;
+
+  absl::Status Commit(const std::map<std::string, std::string>& offsets,
+                      std::chrono::milliseconds timeout) {
+    std::map<std::string, std::optional<std::string>> writes(offsets.begin(), offsets.end());
+    return Write(writes, timeout);
+  }
 };
 
 // Not thread-safe: the task thread submits and acknowledges (delivery callbacks run in

@@ -24,6 +24,8 @@ class StatusListener {
                                 std::optional<std::string> trace) = 0;
   virtual void OnTaskState(const herder::ConnectorTaskId& task, State state,
                            std::optional<std::string> trace) = 0;
+  // A task produced to or consumed from `topic` (Connect's topic tracking, KIP-558).
+  virtual void OnTopicUsed(const std::string& connector, const std::string& topic) = 0;
 };
 
 }  // namespace connectd::worker

@@ -187,7 +187,9 @@ absl::Status WorkerSinkTask::Iterate() {
       return absl::OkStatus();
     }
     for (const auto& m : messages) {
-      assigned_[{rd_kafka_topic_name(m->rkt), m->partition}] = m->offset + 1;
+      std::string topic = rd_kafka_topic_name(m->rkt);
+      assigned_[{topic, m->partition}] = m->offset + 1;
+      if (topics_seen_.insert(topic).second) listener_.OnTopicUsed(id_.connector, topic);
     }
     records_put_ += static_cast<int64_t>(messages.size());
   }

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,7 @@ class WorkerSinkTask : public WorkerTask, private plugin::SinkTaskContextHost {
   absl::Status rebalance_failure_;
   std::chrono::steady_clock::time_point next_commit_;
   bool paused_ = false;
+  std::set<std::string> topics_seen_;
 
   std::mutex requests_mu_;
   bool commit_requested_ = false;                  // guarded by requests_mu_

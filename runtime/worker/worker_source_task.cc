@@ -156,6 +156,7 @@ absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
                                       std::string(View(r.source_offset)));
   }
   std::string topic(View(r.topic));
+  if (topics_seen_.insert(topic).second) listener_.OnTopicUsed(id_.connector, topic);
   while (true) {
     rd_kafka_headers_t* headers = nullptr;
     if (r.header_count > 0) {

@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "runtime/kafka/rdkafka_handles.h"
@@ -78,6 +79,7 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   SubmittedRecords submitted_;
   absl::Status send_failure_;
   std::chrono::steady_clock::time_point next_commit_;
+  std::set<std::string> topics_seen_;
 
   std::atomic<int64_t> records_polled_{0};
   std::atomic<int64_t> records_acked_{0};

@@ -1,0 +1,205 @@
+#include "runtime/herder/connector_validation.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "runtime/config/connector_config.h"
+#include "runtime/plugin/plugin_instances.h"
+
+namespace connectd::herder {
+namespace {
+
+config::Type FromAbiType(int32_t type) {
+  switch (type) {
+    case CONNECTD_CONFIG_TYPE_BOOLEAN:
+      return config::Type::kBoolean;
+    case CONNECTD_CONFIG_TYPE_INT:
+      return config::Type::kInt;
+    case CONNECTD_CONFIG_TYPE_SHORT:
+      return config::Type::kShort;
+    case CONNECTD_CONFIG_TYPE_LONG:
+      return config::Type::kLong;
+    case CONNECTD_CONFIG_TYPE_DOUBLE:
+      return config::Type::kDouble;
+    case CONNECTD_CONFIG_TYPE_LIST:
+      return config::Type::kList;
+    case CONNECTD_CONFIG_TYPE_CLASS:
+      return config::Type::kClass;
+    case CONNECTD_CONFIG_TYPE_PASSWORD:
+      return config::Type::kPassword;
+    default:
+      return config::Type::kString;
+  }
+}
+
+// A context for Connector.validate: nothing may be requested of an unstarted instance.
+class NoContext : public plugin::ConnectorContextHost {
+  void RequestTaskReconfiguration() override {}
+  void RaiseError(std::string) override {}
+};
+
+void AddError(ConfigInfos& infos, const std::string& name, const std::string& message) {
+  for (ConfigInfo& info : infos.configs) {
+    if (info.value && info.value->name == name) {
+      info.value->errors.push_back(message);
+      ++infos.error_count;
+      return;
+    }
+  }
+  ConfigValueInfo value{name, std::nullopt, {}, {message}, true};
+  infos.configs.insert(infos.configs.begin(), ConfigInfo{std::nullopt, value});
+  ++infos.error_count;
+}
+
+void AppendValidated(const config::ConfigDef& def, const ConfigMap& config, ConfigInfos& infos) {
+  std::vector<config::ConfigValue> values = def.Validate(config);
+  for (size_t i = 0; i < def.keys().size(); ++i) {
+    const config::ConfigKey& key = def.keys()[i];
+    config::ConfigValue& value = values[i];
+    ConfigInfo info;
+    info.definition = ToKeyInfo(key);
+    ConfigValueInfo v{value.name, value.value, value.recommended_values, value.errors,
+                      value.visible};
+    if (key.type == config::Type::kPassword && v.value) v.value = "[hidden]";
+    infos.error_count += static_cast<int>(v.errors.size());
+    info.value = std::move(v);
+    infos.configs.push_back(std::move(info));
+  }
+  for (const std::string& group : def.Groups()) {
+    if (std::find(infos.groups.begin(), infos.groups.end(), group) == infos.groups.end()) {
+      infos.groups.push_back(group);
+    }
+  }
+}
+
+}  // namespace
+
+config::ConfigDef PluginConfigDef(const plugin::ConnectorPlugin& plugin) {
+  config::ConfigDef def;
+  const connectd_connector_descriptor* d = plugin.descriptor;
+  for (size_t i = 0; i < d->config_key_count; ++i) {
+    const connectd_config_key& k = d->config_keys[i];
+    if (k.struct_size < sizeof(connectd_config_key) || k.name == nullptr) continue;
+    config::ConfigKey key;
+    key.name = k.name;
+    key.type = FromAbiType(k.type);
+    key.has_default = k.has_default != 0;
+    if (k.default_value) key.default_value = k.default_value;
+    key.importance = k.importance == CONNECTD_CONFIG_IMPORTANCE_HIGH  ? config::Importance::kHigh
+                     : k.importance == CONNECTD_CONFIG_IMPORTANCE_LOW ? config::Importance::kLow
+                                                                      : config::Importance::kMedium;
+    key.documentation = k.documentation ? k.documentation : "";
+    key.group = k.group ? k.group : "";
+    key.order_in_group = k.order_in_group;
+    key.width = static_cast<config::Width>(std::clamp(k.width, 0, 3));
+    key.display_name = k.display_name ? k.display_name : k.name;
+    switch (k.validator) {
+      case CONNECTD_VALIDATOR_RANGE:
+        key.validator = config::Validator::Between(k.range_min, k.range_max);
+        break;
+      case CONNECTD_VALIDATOR_NON_EMPTY_STRING:
+        key.validator = config::Validator::NonEmpty();
+        break;
+      case CONNECTD_VALIDATOR_VALID_STRING:
+      case CONNECTD_VALIDATOR_VALID_LIST: {
+        std::vector<std::string> valid;
+        for (size_t v = 0; v < k.valid_value_count; ++v) valid.emplace_back(k.valid_values[v]);
+        key.validator =
+            k.validator == CONNECTD_VALIDATOR_VALID_STRING
+                ? config::Validator::In(std::move(valid))
+                : config::Validator{config::Validator::Kind::kValidList, 0, 0, std::move(valid)};
+        break;
+      }
+      default:
+        break;
+    }
+    def.Define(std::move(key));
+  }
+  return def;
+}
+
+ConfigKeyInfo ToKeyInfo(const config::ConfigKey& key) {
+  ConfigKeyInfo info;
+  info.name = key.name;
+  info.type = std::string(config::TypeName(key.type));
+  info.required = !key.has_default;
+  if (key.has_default && key.default_value) {
+    info.default_value = key.type == config::Type::kPassword ? "[hidden]" : *key.default_value;
+  }
+  info.importance = std::string(config::ImportanceName(key.importance));
+  info.documentation = key.documentation;
+  if (!key.group.empty()) info.group = key.group;
+  info.width = std::string(config::WidthName(key.width));
+  info.display_name = key.display_name.empty() ? key.name : key.display_name;
+  info.dependents = key.dependents;
+  info.order = key.order_in_group;
+  return info;
+}
+
+absl::StatusOr<ConfigInfos> ValidateConnectorConfig(const plugin::PluginRegistry& plugins,
+                                                    const ConfigMap& config) {
+  auto cls = config.find("connector.class");
+  if (cls == config.end() || cls->second.empty()) {
+    return absl::InvalidArgumentError("Connector config contains no connector type");
+  }
+  const plugin::ConnectorPlugin* plugin = plugins.Find(cls->second);
+  if (plugin == nullptr) {
+    std::vector<std::string> available;
+    for (const plugin::ConnectorPlugin* p : plugins.Connectors())
+      available.push_back(p->class_name);
+    return absl::InvalidArgumentError(
+        absl::StrCat("Failed to find any class that implements Connector and which name matches ",
+                     cls->second, ", available connectors are: ", absl::StrJoin(available, ", ")));
+  }
+  ConfigInfos infos;
+  infos.name = cls->second;
+  bool sink = plugin->type == plugin::ConnectorType::kSink;
+  AppendValidated(config::ConnectorConfigDef(sink ? config::ConnectorKind::kSink
+                                                  : config::ConnectorKind::kSource),
+                  config, infos);
+  if (sink) {
+    if (absl::Status topics = config::ValidateSinkTopics(config); !topics.ok()) {
+      AddError(infos, "topics", std::string(topics.message()));
+      AddError(infos, "topics.regex", std::string(topics.message()));
+    }
+  }
+  for (const char* key : {"key.converter", "value.converter"}) {
+    auto it = config.find(key);
+    if (it != config.end() && !config::IsSupportedConverter(it->second)) {
+      AddError(infos, key,
+               absl::StrCat("Converter ", it->second, " is not supported by connectd yet; use ",
+                            config::kByteArrayConverter, " or ", config::kStringConverter));
+    }
+  }
+  AppendValidated(PluginConfigDef(*plugin), config, infos);
+
+  // The connector's own validate(), on a fresh instance that is never started.
+  NoContext context;
+  absl::StatusOr<std::unique_ptr<plugin::ConnectorInstance>> instance =
+      plugin::ConnectorInstance::Create(*plugin, &context);
+  if (instance.ok()) {
+    plugin::Props props(config.begin(), config.end());
+    absl::StatusOr<plugin::ValidationErrors> errors = (*instance)->Validate(props);
+    if (!errors.ok()) {
+      AddError(infos, "connector.class", std::string(errors.status().message()));
+    } else {
+      for (const auto& [name, messages] : *errors) {
+        for (const std::string& message : messages) AddError(infos, name, message);
+      }
+    }
+  }
+  return infos;
+}
+
+std::string ValidationFailureMessage(const ConfigInfos& infos) {
+  std::vector<std::string> errors;
+  for (const ConfigInfo& info : infos.configs) {
+    if (!info.value) continue;
+    for (const std::string& e : info.value->errors) errors.push_back(e);
+  }
+  return absl::StrCat("Connector configuration is invalid and contains the following ",
+                      errors.size(), " error(s):\n", absl::StrJoin(errors, "\n"),
+                      "\nYou can also find the above list of errors at the endpoint "
+                      "`/connector-plugins/{connectorType}/config/validate`");
+}
+
+}  // namespace connectd::herder

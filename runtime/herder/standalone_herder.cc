@@ -1,0 +1,623 @@
+#include "runtime/herder/standalone_herder.h"
+
+#include <boost/asio/post.hpp>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "runtime/common/logging.h"
+#include "runtime/config/config_def.h"
+#include "runtime/config/connector_config.h"
+#include "runtime/herder/connector_validation.h"
+#include "runtime/plugin/plugin_instances.h"
+
+namespace connectd::herder {
+namespace {
+
+constexpr char kLogger[] = "connectd.herder.StandaloneHerder";
+constexpr auto kOffsetWriteTimeout = std::chrono::seconds(30);
+
+absl::Status NotFound(const std::string& message) { return absl::NotFoundError(message); }
+
+ConnectorType TypeOf(const plugin::PluginRegistry& plugins, const ConfigMap& config) {
+  auto cls = config.find("connector.class");
+  const plugin::ConnectorPlugin* plugin = cls == config.end() ? nullptr : plugins.Find(cls->second);
+  if (plugin == nullptr) return ConnectorType::kUnknown;
+  return plugin->type == plugin::ConnectorType::kSource ? ConnectorType::kSource
+                                                        : ConnectorType::kSink;
+}
+
+class NoContext : public plugin::ConnectorContextHost {
+  void RequestTaskReconfiguration() override {}
+  void RaiseError(std::string) override {}
+};
+
+}  // namespace
+
+StandaloneHerder::StandaloneHerder(Options options, const plugin::PluginRegistry& plugins,
+                                   worker::OffsetStoreFactory offsets, WorkerFactory make_worker)
+    : options_(std::move(options)),
+      plugins_(plugins),
+      offsets_(std::move(offsets)),
+      make_worker_(std::move(make_worker)),
+      work_(io_.get_executor()) {}
+
+StandaloneHerder::~StandaloneHerder() { Stop(); }
+
+template <typename Fn>
+void StandaloneHerder::Post(Fn&& fn) {
+  boost::asio::post(io_, std::forward<Fn>(fn));
+}
+
+void StandaloneHerder::Start() {
+  worker_ = make_worker_(*this, *this);
+  thread_ = std::thread([this] {
+    log::LogContext context("herder");
+    io_.run();
+  });
+  ready_ = true;
+  CONNECTD_LOG(kInfo, kLogger) << "Herder started";
+}
+
+void StandaloneHerder::Stop() {
+  if (stopped_.exchange(true) || !thread_.joinable()) return;
+  CONNECTD_LOG(kInfo, kLogger) << "Herder stopping";
+  Post([this] {
+    for (auto& [name, state] : connectors_) {
+      std::vector<ConnectorTaskId> ids = worker_->TaskIds(name);
+      worker_->StopAndAwaitTasks(ids);
+      worker_->StopConnector(name);
+    }
+    worker_.reset();
+    work_.reset();
+  });
+  thread_.join();
+  ready_ = false;
+  CONNECTD_LOG(kInfo, kLogger) << "Herder stopped";
+}
+
+// ---- Status listener -------------------------------------------------------------------------
+
+void StandaloneHerder::OnConnectorState(const std::string& connector, worker::State state,
+                                        std::optional<std::string> trace) {
+  std::lock_guard lock(status_mu_);
+  if (known_.count(connector) == 0) return;
+  statuses_[connector].connector =
+      StateInfo{std::string(worker::StateName(state)), options_.worker_id, std::move(trace)};
+}
+
+void StandaloneHerder::OnTaskState(const ConnectorTaskId& task, worker::State state,
+                                   std::optional<std::string> trace) {
+  std::lock_guard lock(status_mu_);
+  if (known_.count(task.connector) == 0) return;
+  statuses_[task.connector].tasks[task.task] =
+      StateInfo{std::string(worker::StateName(state)), options_.worker_id, std::move(trace)};
+}
+
+void StandaloneHerder::OnTopicUsed(const std::string& connector, const std::string& topic) {
+  std::lock_guard lock(status_mu_);
+  if (known_.count(connector) != 0) statuses_[connector].topics.insert(topic);
+}
+
+void StandaloneHerder::OnTaskReconfigurationRequest(const std::string& connector) {
+  Post([this, connector] {
+    if (connectors_.count(connector) != 0) UpdateTasks(connector);
+  });
+}
+
+// ---- Connector lifecycle (herder thread) -----------------------------------------------------
+
+void StandaloneHerder::StartTasks(const std::string& name) {
+  ConnectorState& state = connectors_.at(name);
+  for (size_t i = 0; i < state.task_configs.size(); ++i) {
+    ConnectorTaskId id{name, static_cast<int>(i)};
+    (void)worker_->StartTask(id, state.config, state.task_configs[i], state.target);
+  }
+}
+
+void StandaloneHerder::UpdateTasks(const std::string& name) {
+  ConnectorState& state = connectors_.at(name);
+  if (state.target == TargetState::kStopped || !worker_->IsConnectorRunning(name)) return;
+  absl::StatusOr<std::vector<ConfigMap>> configs =
+      worker_->ConnectorTaskConfigs(name, state.config);
+  if (!configs.ok()) return;  // the connector is FAILED with the reason
+  if (*configs == state.task_configs && !worker_->TaskIds(name).empty()) return;
+  worker_->StopAndAwaitTasks(worker_->TaskIds(name));
+  {
+    std::lock_guard lock(status_mu_);
+    statuses_[name].tasks.clear();
+  }
+  state.task_configs = *std::move(configs);
+  StartTasks(name);
+}
+
+void StandaloneHerder::StartConnectorAndTasks(const std::string& name) {
+  ConnectorState& state = connectors_.at(name);
+  // A paused connector is created (and reported PAUSED); its tasks start paused.
+  (void)worker_->StartConnector(name, state.config, state.target);
+  if (state.target == TargetState::kStarted) {
+    UpdateTasks(name);
+  } else if (state.target == TargetState::kPaused) {
+    StartTasks(name);
+  }
+}
+
+void StandaloneHerder::StopConnectorAndTasks(const std::string& name) {
+  worker_->StopAndAwaitTasks(worker_->TaskIds(name));
+  worker_->StopConnector(name);
+}
+
+absl::Status StandaloneHerder::ApplyConfig(const std::string& name, const ConfigMap& config,
+                                           std::optional<TargetState> initial_state,
+                                           bool allow_replace, bool& created) {
+  absl::StatusOr<ConfigInfos> validation = herder::ValidateConnectorConfig(plugins_, config);
+  if (!validation.ok()) {
+    return WithHttpStatus(
+        validation.status(),
+        absl::StrContains(validation.status().message(), "no connector type") ? 400 : 500);
+  }
+  if (validation->error_count > 0) {
+    return absl::InvalidArgumentError(ValidationFailureMessage(*validation));
+  }
+  auto existing = connectors_.find(name);
+  created = existing == connectors_.end();
+  if (!created && !allow_replace) {
+    return absl::AlreadyExistsError(absl::StrCat("Connector ", name, " already exists"));
+  }
+  TargetState target =
+      created ? initial_state.value_or(TargetState::kStarted) : existing->second.target;
+  if (!created) StopConnectorAndTasks(name);
+  {
+    std::lock_guard lock(status_mu_);
+    known_.insert(name);
+    StatusEntry& entry = statuses_[name];
+    entry.tasks.clear();
+    entry.type = TypeOf(plugins_, config);
+  }
+  ConnectorState& state = connectors_[name];
+  state.config = config;
+  state.target = target;
+  state.task_configs.clear();
+  state.type = TypeOf(plugins_, config);
+  StartConnectorAndTasks(name);
+  return absl::OkStatus();
+}
+
+ConnectorInfo StandaloneHerder::InfoOf(const std::string& name) const {
+  const ConnectorState& state = connectors_.at(name);
+  ConnectorInfo info{name, state.config, {}, state.type};
+  for (size_t i = 0; i < state.task_configs.size(); ++i) {
+    info.tasks.push_back({name, static_cast<int>(i)});
+  }
+  return info;
+}
+
+// ---- Herder API ------------------------------------------------------------------------------
+
+void StandaloneHerder::ListConnectors(Callback<std::vector<std::string>> done) {
+  Post([this, done = std::move(done)] {
+    std::vector<std::string> names;
+    for (const auto& [name, state] : connectors_) names.push_back(name);
+    done(std::move(names));
+  });
+}
+
+void StandaloneHerder::GetConnectorInfo(const std::string& name, Callback<ConnectorInfo> done) {
+  Post([this, name, done = std::move(done)] {
+    if (connectors_.count(name) == 0)
+      return done(NotFound(absl::StrCat("Connector ", name, " not found")));
+    done(InfoOf(name));
+  });
+}
+
+void StandaloneHerder::GetConnectorConfig(const std::string& name, Callback<ConfigMap> done) {
+  Post([this, name, done = std::move(done)] {
+    auto it = connectors_.find(name);
+    if (it == connectors_.end())
+      return done(NotFound(absl::StrCat("Connector ", name, " not found")));
+    done(it->second.config);
+  });
+}
+
+void StandaloneHerder::PutConnectorConfig(const std::string& name, const ConfigMap& config,
+                                          std::optional<TargetState> initial_state,
+                                          bool allow_replace, Callback<Created> done) {
+  Post([this, name, config, initial_state, allow_replace, done = std::move(done)] {
+    bool created = false;
+    absl::Status applied = ApplyConfig(name, config, initial_state, allow_replace, created);
+    if (!applied.ok()) return done(applied);
+    done(Created{InfoOf(name), created});
+  });
+}
+
+void StandaloneHerder::PatchConnectorConfig(
+    const std::string& name, const std::map<std::string, std::optional<std::string>>& patch,
+    Callback<ConnectorInfo> done) {
+  Post([this, name, patch, done = std::move(done)] {
+    auto it = connectors_.find(name);
+    if (it == connectors_.end())
+      return done(NotFound(absl::StrCat("Connector ", name, " not found")));
+    ConfigMap config = it->second.config;
+    for (const auto& [key, value] : patch) {
+      if (value) {
+        config[key] = *value;
+      } else {
+        config.erase(key);
+      }
+    }
+    bool created = false;
+    absl::Status applied = ApplyConfig(name, config, std::nullopt, true, created);
+    if (!applied.ok()) return done(applied);
+    done(InfoOf(name));
+  });
+}
+
+void StandaloneHerder::DeleteConnector(const std::string& name, DoneCallback done) {
+  Post([this, name, done = std::move(done)] {
+    if (connectors_.count(name) == 0)
+      return done(NotFound(absl::StrCat("Connector ", name, " not found")));
+    StopConnectorAndTasks(name);
+    connectors_.erase(name);
+    {
+      std::lock_guard lock(status_mu_);
+      known_.erase(name);
+      statuses_.erase(name);
+    }
+    CONNECTD_LOG(kInfo, kLogger) << "Deleted connector " << name;
+    done(absl::OkStatus());
+  });
+}
+
+void StandaloneHerder::GetTaskConfigs(const std::string& name,
+                                      Callback<std::vector<TaskInfo>> done) {
+  Post([this, name, done = std::move(done)] {
+    auto it = connectors_.find(name);
+    if (it == connectors_.end())
+      return done(NotFound(absl::StrCat("Connector ", name, " not found")));
+    std::vector<TaskInfo> tasks;
+    for (size_t i = 0; i < it->second.task_configs.size(); ++i) {
+      tasks.push_back({{name, static_cast<int>(i)}, it->second.task_configs[i]});
+    }
+    done(std::move(tasks));
+  });
+}
+
+absl::StatusOr<ConnectorStateInfo> StandaloneHerder::ConnectorStatus(const std::string& name) {
+  std::lock_guard lock(status_mu_);
+  auto it = statuses_.find(name);
+  if (it == statuses_.end() || !it->second.connector) {
+    return NotFound(absl::StrCat("No status found for connector ", name));
+  }
+  ConnectorStateInfo info{name, *it->second.connector, {}, it->second.type};
+  for (const auto& [id, state] : it->second.tasks) info.tasks.push_back({id, state});
+  return info;
+}
+
+absl::StatusOr<TaskStateInfo> StandaloneHerder::TaskStatus(const ConnectorTaskId& id) {
+  std::lock_guard lock(status_mu_);
+  auto it = statuses_.find(id.connector);
+  if (it != statuses_.end()) {
+    auto task = it->second.tasks.find(id.task);
+    if (task != it->second.tasks.end()) return TaskStateInfo{id.task, task->second};
+  }
+  return NotFound(absl::StrCat("No status found for task ", id.connector, "-", id.task));
+}
+
+void StandaloneHerder::RestartConnector(const std::string& name, DoneCallback done) {
+  Post([this, name, done = std::move(done)] {
+    auto it = connectors_.find(name);
+    if (it == connectors_.end()) return done(NotFound(absl::StrCat("Unknown connector: ", name)));
+    worker_->StopConnector(name);
+    OnConnectorState(name, worker::State::kRestarting, std::nullopt);
+    (void)worker_->StartConnector(name, it->second.config, it->second.target);
+    done(absl::OkStatus());
+  });
+}
+
+void StandaloneHerder::Restart(const RestartRequest& request, Callback<ConnectorStateInfo> done) {
+  Post([this, request, done = std::move(done)] {
+    const std::string& name = request.connector;
+    auto it = connectors_.find(name);
+    if (it == connectors_.end()) return done(NotFound(absl::StrCat("Unknown connector: ", name)));
+    absl::StatusOr<ConnectorStateInfo> plan = ConnectorStatus(name);
+    if (!plan.ok())
+      return done(NotFound(absl::StrCat("Status for connector ", name, " not found")));
+    bool restart_connector = !request.only_failed || plan->connector.state == "FAILED";
+    std::vector<ConnectorTaskId> restart_tasks;
+    if (request.include_tasks) {
+      for (TaskStateInfo& task : plan->tasks) {
+        if (!request.only_failed || task.state.state == "FAILED") {
+          restart_tasks.push_back({name, task.id});
+          task.state.state = "RESTARTING";
+          task.state.trace.reset();
+        }
+      }
+    }
+    if (restart_connector) {
+      plan->connector.state = "RESTARTING";
+      plan->connector.trace.reset();
+    }
+    done(*plan);  // the plan is answered first; the restart follows on this thread
+    if (restart_connector) {
+      worker_->StopConnector(name);
+      OnConnectorState(name, worker::State::kRestarting, std::nullopt);
+    }
+    for (const ConnectorTaskId& id : restart_tasks) {
+      worker_->StopAndAwaitTasks({id});
+      OnTaskState(id, worker::State::kRestarting, std::nullopt);
+    }
+    if (restart_connector)
+      (void)worker_->StartConnector(name, it->second.config, it->second.target);
+    for (const ConnectorTaskId& id : restart_tasks) {
+      if (id.task < static_cast<int>(it->second.task_configs.size())) {
+        (void)worker_->StartTask(id, it->second.config, it->second.task_configs[id.task],
+                                 it->second.target);
+      }
+    }
+  });
+}
+
+void StandaloneHerder::RestartTask(const ConnectorTaskId& id, DoneCallback done) {
+  Post([this, id, done = std::move(done)] {
+    auto it = connectors_.find(id.connector);
+    if (it == connectors_.end())
+      return done(NotFound(absl::StrCat("Unknown connector: ", id.connector)));
+    if (id.task < 0 || id.task >= static_cast<int>(it->second.task_configs.size())) {
+      return done(NotFound(absl::StrCat("Unknown task: ", id.connector, "-", id.task)));
+    }
+    worker_->StopAndAwaitTasks({id});
+    OnTaskState(id, worker::State::kRestarting, std::nullopt);
+    absl::Status started = worker_->StartTask(id, it->second.config,
+                                              it->second.task_configs[id.task], it->second.target);
+    if (!started.ok()) {
+      return done(
+          absl::InternalError(absl::StrCat("Failed to start task: ", id.connector, "-", id.task)));
+    }
+    done(absl::OkStatus());
+  });
+}
+
+absl::Status StandaloneHerder::PauseConnector(const std::string& name) {
+  {
+    std::lock_guard lock(status_mu_);
+    if (known_.count(name) == 0) return NotFound(absl::StrCat("Unknown connector ", name));
+  }
+  Post([this, name] {
+    auto it = connectors_.find(name);
+    if (it == connectors_.end() || it->second.target == TargetState::kPaused) return;
+    bool was_stopped = it->second.target == TargetState::kStopped;
+    it->second.target = TargetState::kPaused;
+    worker_->SetConnectorTargetState(name, TargetState::kPaused);
+    if (was_stopped) return;
+    for (const ConnectorTaskId& id : worker_->TaskIds(name)) {
+      worker_->SetTaskTargetState(id, TargetState::kPaused);
+    }
+  });
+  return absl::OkStatus();
+}
+
+absl::Status StandaloneHerder::ResumeConnector(const std::string& name) {
+  {
+    std::lock_guard lock(status_mu_);
+    if (known_.count(name) == 0) return NotFound(absl::StrCat("Unknown connector ", name));
+  }
+  Post([this, name] {
+    auto it = connectors_.find(name);
+    if (it == connectors_.end() || it->second.target == TargetState::kStarted) return;
+    bool was_stopped = it->second.target == TargetState::kStopped;
+    it->second.target = TargetState::kStarted;
+    worker_->SetConnectorTargetState(name, TargetState::kStarted);
+    if (was_stopped) {
+      UpdateTasks(name);  // a stopped connector's tasks are regenerated
+      return;
+    }
+    for (const ConnectorTaskId& id : worker_->TaskIds(name)) {
+      worker_->SetTaskTargetState(id, TargetState::kStarted);
+    }
+  });
+  return absl::OkStatus();
+}
+
+void StandaloneHerder::StopConnector(const std::string& name, DoneCallback done) {
+  Post([this, name, done = std::move(done)] {
+    auto it = connectors_.find(name);
+    if (it == connectors_.end()) return done(NotFound(absl::StrCat("Unknown connector ", name)));
+    it->second.target = TargetState::kStopped;
+    worker_->StopAndAwaitTasks(worker_->TaskIds(name));
+    it->second.task_configs.clear();
+    {
+      std::lock_guard lock(status_mu_);
+      statuses_[name].tasks.clear();
+    }
+    worker_->SetConnectorTargetState(name, TargetState::kStopped);
+    done(absl::OkStatus());
+  });
+}
+
+absl::StatusOr<std::vector<std::string>> StandaloneHerder::ConnectorActiveTopics(
+    const std::string& name) {
+  if (!options_.topic_tracking) {
+    return WithHttpStatus(absl::PermissionDeniedError("Topic tracking is disabled."), 403);
+  }
+  std::lock_guard lock(status_mu_);
+  auto it = statuses_.find(name);
+  if (it == statuses_.end()) return std::vector<std::string>{};
+  return std::vector<std::string>(it->second.topics.begin(), it->second.topics.end());
+}
+
+absl::Status StandaloneHerder::ResetConnectorActiveTopics(const std::string& name) {
+  if (!options_.topic_tracking) {
+    return WithHttpStatus(absl::PermissionDeniedError("Topic tracking is disabled."), 403);
+  }
+  if (!options_.topic_tracking_reset) {
+    return WithHttpStatus(absl::PermissionDeniedError("Topic tracking reset is disabled."), 403);
+  }
+  std::lock_guard lock(status_mu_);
+  auto it = statuses_.find(name);
+  if (it != statuses_.end()) it->second.topics.clear();
+  return absl::OkStatus();
+}
+
+void StandaloneHerder::GetConnectorOffsets(const std::string& name,
+                                           Callback<ConnectorOffsets> done) {
+  Post([this, name, done = std::move(done)] {
+    auto it = connectors_.find(name);
+    if (it == connectors_.end())
+      return done(NotFound(absl::StrCat("Connector ", name, " not found")));
+    if (it->second.type != ConnectorType::kSource) {
+      return done(absl::UnimplementedError(
+          "Reading a sink connector's offsets is not supported by connectd yet"));
+    }
+    absl::StatusOr<std::map<std::string, std::string>> all = offsets_(name)->All();
+    if (!all.ok()) return done(all.status());
+    ConnectorOffsets offsets;
+    for (const auto& [partition, offset] : *all) offsets.offsets.push_back({partition, offset});
+    done(std::move(offsets));
+  });
+}
+
+absl::Status StandaloneHerder::RequireStoppedForOffsets(const std::string& name) const {
+  auto it = connectors_.find(name);
+  if (it == connectors_.end()) return NotFound(absl::StrCat("Connector ", name, " not found"));
+  if (it->second.target != TargetState::kStopped || !it->second.task_configs.empty()) {
+    return WithHttpStatus(
+        absl::FailedPreconditionError(absl::StrCat(
+            "Connectors must be in the STOPPED state before their offsets can be modified. This "
+            "can be done for the specified connector by issuing a 'PUT' request to the "
+            "'/connectors/",
+            name, "/stop' endpoint")),
+        400);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> StandaloneHerder::ModifyOffsets(
+    const std::string& name, const std::map<std::string, std::optional<std::string>>& offsets,
+    bool reset) {
+  const ConnectorState& state = connectors_.at(name);
+  if (state.type != ConnectorType::kSource) {
+    return absl::UnimplementedError(
+        "Modifying a sink connector's offsets is not supported by connectd yet");
+  }
+  // Ask the connector first (KIP-875), on a fresh instance that is never started.
+  bool handled = false;
+  if (const plugin::ConnectorPlugin* plugin = plugins_.Find(state.config.at("connector.class"))) {
+    NoContext context;
+    absl::StatusOr<std::unique_ptr<plugin::ConnectorInstance>> instance =
+        plugin::ConnectorInstance::Create(*plugin, &context);
+    if (!instance.ok()) return instance.status();
+    absl::StatusOr<bool> altered =
+        (*instance)->AlterOffsets(plugin::Props(state.config.begin(), state.config.end()), offsets);
+    if (!altered.ok()) {
+      return WithHttpStatus(
+          absl::InternalError(
+              absl::StrCat("Failed to alter offsets for connector ", name,
+                           " because it threw an exception: ", altered.status().message())),
+          altered.status().code() == absl::StatusCode::kInvalidArgument ? 400 : 500);
+    }
+    handled = *altered;
+  }
+  absl::Status written = offsets_(name)->Write(offsets, kOffsetWriteTimeout);
+  if (!written.ok()) return written;
+  const char* verb = reset ? "reset" : "altered";
+  if (handled)
+    return absl::StrCat("The offsets for this connector have been ", verb, " successfully");
+  return absl::StrCat("The Connect framework-managed offsets for this connector have been ", verb,
+                      " successfully. However, if this connector manages offsets externally, they "
+                      "will need to be manually ",
+                      verb, " in the system that the connector uses.");
+}
+
+void StandaloneHerder::AlterConnectorOffsets(const std::string& name,
+                                             const ConnectorOffsets& offsets,
+                                             Callback<std::string> done) {
+  Post([this, name, offsets, done = std::move(done)] {
+    if (absl::Status stopped = RequireStoppedForOffsets(name); !stopped.ok()) return done(stopped);
+    if (offsets.offsets.empty()) {
+      return done(absl::InvalidArgumentError(
+          "Partitions / offsets need to be provided for an alter offsets request"));
+    }
+    std::map<std::string, std::optional<std::string>> writes;
+    for (const ConnectorOffset& o : offsets.offsets) writes[o.partition_json] = o.offset_json;
+    done(ModifyOffsets(name, writes, /*reset=*/false));
+  });
+}
+
+void StandaloneHerder::ResetConnectorOffsets(const std::string& name, Callback<std::string> done) {
+  Post([this, name, done = std::move(done)] {
+    if (absl::Status stopped = RequireStoppedForOffsets(name); !stopped.ok()) return done(stopped);
+    absl::StatusOr<std::map<std::string, std::string>> all =
+        connectors_.at(name).type == ConnectorType::kSource
+            ? offsets_(name)->All()
+            : absl::StatusOr<std::map<std::string, std::string>>(
+                  std::map<std::string, std::string>{});
+    if (!all.ok()) return done(all.status());
+    std::map<std::string, std::optional<std::string>> tombstones;
+    for (const auto& [partition, offset] : *all) tombstones[partition] = std::nullopt;
+    done(ModifyOffsets(name, tombstones, /*reset=*/true));
+  });
+}
+
+std::vector<PluginInfo> StandaloneHerder::ConnectorPlugins(bool connectors_only) {
+  std::vector<PluginInfo> sinks, sources;
+  for (const plugin::ConnectorPlugin* p : plugins_.Connectors()) {
+    PluginInfo info{p->class_name, p->type == plugin::ConnectorType::kSink ? "sink" : "source",
+                    p->version};
+    (p->type == plugin::ConnectorType::kSink ? sinks : sources).push_back(std::move(info));
+  }
+  sinks.insert(sinks.end(), sources.begin(), sources.end());
+  if (!connectors_only) {
+    for (const char* converter : {config::kByteArrayConverter, config::kStringConverter}) {
+      sinks.push_back({converter, "converter", CONNECTD_VERSION_STRING});
+    }
+  }
+  return sinks;
+}
+
+absl::StatusOr<std::vector<ConfigKeyInfo>> StandaloneHerder::ConnectorPluginConfig(
+    const std::string& name) {
+  const plugin::ConnectorPlugin* plugin = plugins_.Find(name);
+  if (plugin == nullptr) return NotFound(absl::StrCat("Unknown plugin ", name, "."));
+  std::vector<ConfigKeyInfo> keys;
+  const config::ConfigDef def = PluginConfigDef(*plugin);
+  for (const config::ConfigKey& key : def.keys()) keys.push_back(ToKeyInfo(key));
+  return keys;
+}
+
+void StandaloneHerder::ValidateConnectorConfig(const ConfigMap& config,
+                                               Callback<ConfigInfos> done) {
+  Post([this, config, done = std::move(done)] {
+    absl::StatusOr<ConfigInfos> infos = herder::ValidateConnectorConfig(plugins_, config);
+    if (!infos.ok()) {
+      // Connect answers these from its async validation as 500 "<exception class>: <message>".
+      const char* exception = absl::StrContains(infos.status().message(), "no connector type")
+                                  ? "org.apache.kafka.connect.errors.BadRequestException"
+                                  : "org.apache.kafka.connect.errors.ConnectException";
+      return done(WithHttpStatus(
+          absl::InternalError(absl::StrCat(exception, ": ", infos.status().message())), 500));
+    }
+    done(*std::move(infos));
+  });
+}
+
+ServerInfo StandaloneHerder::GetServerInfo() {
+  return ServerInfo{CONNECTD_KAFKA_COMPAT_VERSION,
+                    absl::StrCat("connectd-", CONNECTD_VERSION_STRING), options_.kafka_cluster_id};
+}
+
+void StandaloneHerder::Health(DoneCallback done) {
+  Post([done = std::move(done)] { done(absl::OkStatus()); });
+}
+
+absl::Status StandaloneHerder::SetClusterLoggerLevel(const std::string& logger,
+                                                     const std::string& level) {
+  std::optional<log::Level> parsed = log::ParseLevel(level);
+  if (!parsed)
+    return WithHttpStatus(absl::NotFoundError(absl::StrCat("invalid log level '", level, "'.")),
+                          404);
+  CONNECTD_LOG(kWarn, kLogger) << "Cluster-wide logger level changes apply to this worker only in "
+                                  "standalone mode";
+  log::SetLevel(logger, *parsed);
+  return absl::OkStatus();
+}
+
+}  // namespace connectd::herder
