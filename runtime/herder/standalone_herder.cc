@@ -49,7 +49,7 @@ void StandaloneHerder::Post(Fn&& fn) {
 }
 
 void StandaloneHerder::Start() {
-  worker_ = make_worker_(*this, *this);
+  worker_ = make_worker_(*this, *this, worker_id_);
   thread_ = std::thread([this] {
     log::LogContext context("herder");
     io_.run();
@@ -82,7 +82,7 @@ void StandaloneHerder::OnConnectorState(const std::string& connector, worker::St
   std::lock_guard lock(status_mu_);
   if (known_.count(connector) == 0) return;
   statuses_[connector].connector =
-      StateInfo{std::string(worker::StateName(state)), options_.worker_id, std::move(trace)};
+      StateInfo{std::string(worker::StateName(state)), worker_id_, std::move(trace)};
 }
 
 void StandaloneHerder::OnTaskState(const ConnectorTaskId& task, worker::State state,
@@ -90,7 +90,7 @@ void StandaloneHerder::OnTaskState(const ConnectorTaskId& task, worker::State st
   std::lock_guard lock(status_mu_);
   if (known_.count(task.connector) == 0) return;
   statuses_[task.connector].tasks[task.task] =
-      StateInfo{std::string(worker::StateName(state)), options_.worker_id, std::move(trace)};
+      StateInfo{std::string(worker::StateName(state)), worker_id_, std::move(trace)};
 }
 
 void StandaloneHerder::OnTopicUsed(const std::string& connector, const std::string& topic) {

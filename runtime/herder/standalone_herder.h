@@ -38,12 +38,14 @@ class StandaloneHerder : public Herder,
   };
 
   // `make_worker` builds the Worker with this herder as its status listener and event sink.
-  using WorkerFactory = std::function<std::unique_ptr<worker::Worker>(worker::StatusListener&,
-                                                                      worker::ConnectorEvents&)>;
+  using WorkerFactory = std::function<std::unique_ptr<worker::Worker>(
+      worker::StatusListener&, worker::ConnectorEvents&, const std::string& worker_id)>;
   StandaloneHerder(Options options, const plugin::PluginRegistry& plugins,
                    worker::OffsetStoreFactory offsets, WorkerFactory make_worker);
   ~StandaloneHerder() override;
 
+  // The worker id statuses carry (known once the REST server is bound). Before Start().
+  void SetWorkerId(std::string worker_id) { worker_id_ = std::move(worker_id); }
   // Starts the herder thread; Ready() turns true.
   void Start();
   // Stops every connector and task (offsets flushed), then the thread. Idempotent.
@@ -124,6 +126,7 @@ class StandaloneHerder : public Herder,
       bool reset);
 
   const Options options_;
+  std::string worker_id_;  // set before Start(), then constant
   const plugin::PluginRegistry& plugins_;
   worker::OffsetStoreFactory offsets_;
   WorkerFactory make_worker_;

@@ -5,6 +5,7 @@
 
 #include "runtime/main/dev_kafka_command.h"
 #include "runtime/main/plugins_command.h"
+#include "runtime/main/standalone_command.h"
 
 namespace {
 
@@ -13,6 +14,8 @@ constexpr char kUsage[] =
     "\n"
     "commands:\n"
     "  dev-kafka [--clusters A,B]   in-memory Kafka clusters for demos (librdkafka mock)\n"
+    "  standalone worker.properties [connector.properties|.json]...\n"
+    "                               a standalone worker (as connect-standalone.sh)\n"
     "  plugins --plugin-path DIRS   list the connector plugins found on a plugin.path\n"
     "  version                      print the version\n"
     "  help                         this text\n";
@@ -33,6 +36,7 @@ int main(int argc, char** argv) {
   }
   if (command == "dev-kafka") return connectd::main::RunDevKafka(args);
   if (command == "plugins") return connectd::main::RunPlugins(args);
+  if (command == "standalone") return connectd::main::RunStandalone(args, argv[0]);
   std::cerr << "connectd: unknown command '" << command << "'\n\n" << kUsage;
   return 2;
 }

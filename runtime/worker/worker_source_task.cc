@@ -45,14 +45,15 @@ class WorkerSourceTask::Batch : public plugin::SourceBatchHost {
     bool zero_copy = r.struct_size >= sizeof(connectd_source_record) && r.release != nullptr;
     f->view = r;
     f->view.struct_size = sizeof(connectd_source_record);
+    // Copied in every case (ABI 1.2): small, and needed after the poll call returns.
+    f->owned_topic.assign(View(r.topic));
+    f->owned_partition.assign(View(r.source_partition));
+    f->owned_offset.assign(View(r.source_offset));
+    f->view.topic = {f->owned_topic.data(), f->owned_topic.size()};
+    f->view.source_partition = {f->owned_partition.data(), f->owned_partition.size()};
+    f->view.source_offset = {f->owned_offset.data(), f->owned_offset.size()};
     if (!zero_copy) {
       f->view.release = nullptr;
-      f->owned_topic.assign(View(r.topic));
-      f->owned_partition.assign(View(r.source_partition));
-      f->owned_offset.assign(View(r.source_offset));
-      f->view.topic = {f->owned_topic.data(), f->owned_topic.size()};
-      f->view.source_partition = {f->owned_partition.data(), f->owned_partition.size()};
-      f->view.source_offset = {f->owned_offset.data(), f->owned_offset.size()};
       if (r.key.data) {
         f->owned_key.emplace(static_cast<const char*>(r.key.data), r.key.size);
         f->view.key = {f->owned_key->data(), f->owned_key->size()};

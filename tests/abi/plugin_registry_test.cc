@@ -70,8 +70,8 @@ TEST(PluginRegistryTest, BadPluginsAreReportedAndTheRestLoad) {
   PluginRegistry registry;
   registry.LoadPluginPath(kGood + ", " + kBad + "," + junk_dir.string() + ",/nonexistent/dir");
   std::string problems = ProblemsText(registry);
-  EXPECT_THAT(problems, HasSubstr("plugin ABI version 2.1 is not compatible with the worker's ABI "
-                                  "version 1.1"));
+  EXPECT_THAT(problems, HasSubstr("plugin ABI version 2.2 is not compatible with the worker's ABI "
+                                  "version 1.2"));
   EXPECT_THAT(problems, HasSubstr("no entry symbol 'connectd_plugin_entry'"));
   EXPECT_THAT(problems, HasSubstr("connector class org.apache.kafka.connect.tools."
                                   "MockSourceConnector is already provided by"));

@@ -1,7 +1,8 @@
 // Test connectors after Kafka Connect's connect/test-plugins, built with the SDK as one plugin:
 //   MockSourceConnector          a source that emits nothing (lifecycle tests)
 //   VerifiableSourceConnector    emits {"task":T,"seqno":N} per record, resumes from its offset
-//   ThrowingSourceConnector      its task throws in poll (a RetriableException first if asked)
+//   ThrowingSourceConnector      its task throws in poll (a RetriableException first if asked;
+//                                only while `fail.while.file.exists` exists, if set)
 //   HangingSourceConnector       its task's stop() blocks for `stop.hang.ms`
 //   NoopSourceConnector          `batch.size` records of `record.size` bytes per poll, copied or
 //                                zero-copy (`zero.copy`), for the ABI cost benchmark
@@ -120,15 +121,25 @@ class VerifiableSourceConnector : public connectd::sdk::SourceConnector {
 // ---- ThrowingSource ----------------------------------------------------------------------
 class ThrowingSourceTask : public connectd::sdk::SourceTask {
  public:
-  void start(const Props& props) override { retriable_first_ = IntProp(props, "retriable.first", 0); }
-  void poll(connectd::sdk::SourceBatch&) override {
+  void start(const Props& props) override {
+    retriable_first_ = IntProp(props, "retriable.first", 0);
+    if (props.count("fail.while.file.exists")) fail_while_ = props.at("fail.while.file.exists");
+  }
+  void poll(connectd::sdk::SourceBatch& batch) override {
     if (retriable_first_-- > 0) throw connectd::sdk::RetriableException("try again");
+    // With fail.while.file.exists, the task fails only while that file exists (so a test can
+    // repair it and restart the task); otherwise it always fails.
+    if (!fail_while_.empty() && !std::ifstream(fail_while_).good()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::min(batch.timeoutMs(), 50)));
+      return;
+    }
     throw std::runtime_error("poll exploded");
   }
   void stop() override {}
 
  private:
   int retriable_first_ = 0;
+  std::string fail_while_;
 };
 
 class ThrowingSourceConnector : public connectd::sdk::SourceConnector {
@@ -198,10 +209,10 @@ class NoopSourceTask : public connectd::sdk::SourceTask {
           CONNECTD_ANY_PARTITION, connectd_bytes{nullptr, 0},
           connectd_bytes{payload_.data(), payload_.size()}, CONNECTD_NO_TIMESTAMP);
       if (zero_copy_) {
-        // The payload is immutable for the task's life; the offset text is not, so a real
-        // zero-copy source would keep it alive too. The benchmark host never reads it later.
-        batch.addZeroCopy(r, [](void* opaque) { static_cast<NoopSourceTask*>(opaque)->released_++; },
-                          this);
+        // The payload is immutable for the task's life; the offset text is copied by the host
+        // during the append (ABI 1.2), so only the payload is held zero-copy.
+        batch.addZeroCopy(
+            r, [](void* opaque) { static_cast<NoopSourceTask*>(opaque)->released_++; }, this);
       } else {
         connectd::sdk::SourceRecord copy;  // exercise the owning path
         copy.source_partition = kPartition;
@@ -244,9 +255,8 @@ class RecordingSinkTask : public connectd::sdk::SinkTask {
   void start(const Props& props) override { out_.open(props.at("file"), std::ios::app); }
   void put(const connectd::sdk::SinkRecords& records) override {
     for (auto record : records) {
-      out_ << record.topic() << "/" << record.kafkaPartition() << "/" << record.kafkaOffset()
-           << " " << record.key().value_or("null") << "=" << record.value().value_or("null")
-           << "\n";
+      out_ << record.topic() << "/" << record.kafkaPartition() << "/" << record.kafkaOffset() << " "
+           << record.key().value_or("null") << "=" << record.value().value_or("null") << "\n";
     }
   }
   void flush(const connectd::sdk::OffsetMap&) override { out_.flush(); }

@@ -24,6 +24,8 @@
  * HISTORY
  *   1.0  Connector, SourceTask, SinkTask, contexts, records, ConfigDef.
  *   1.1  connectd_connector_vtable.alter_offsets (KIP-875).
+ *   1.2  source_batch_append copies a zero-copy record's source partition, source offset and
+ *        topic (a host guarantee; no layout change).
  *
  * OWNERSHIP
  *   - `connectd_str` and `connectd_bytes` are views. A view handed to a callee is valid only for
@@ -34,8 +36,8 @@
  *     plugin never frees them and uses them only during the call that handed them over (a
  *     context handle lives as long as the object it was created with).
  *   - A source record may hand its payload memory to the host with a `release` callback
- *     (zero-copy): the host then keeps the views alive until the record is acknowledged or
- *     dropped, and calls `release` exactly once, from any thread.
+ *     (zero-copy): the host then reads the key, value and headers in place until the record is
+ *     acknowledged or dropped, and calls `release` exactly once, from any thread.
  *
  * ERRORS
  *   Fallible hooks return a connectd_status whose integers equal absl::StatusCode. The plugin
@@ -61,7 +63,7 @@ extern "C" {
 #endif
 
 #define CONNECTD_PLUGIN_ABI_VERSION_MAJOR 1
-#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 1
+#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 2
 
 /* The minor version whose layout this translation unit sees. */
 #ifndef CONNECTD_PLUGIN_ABI_TARGET_MINOR
@@ -170,8 +172,9 @@ typedef struct connectd_task_plugin_ptr connectd_task_plugin_ptr;
  * the newest acknowledged record per source partition, exactly as Connect stores it.
  *
  * OWNERSHIP: without `release`, every view is valid only during batch_append, which copies.
- * With `release`, the host keeps the views alive and calls release(release_opaque) once,
- * after the record is acknowledged or dropped; the plugin must not change the memory before. */
+ * With `release` (zero-copy), batch_append still copies `source_partition`, `source_offset` and
+ * `topic` (since 1.2); the key, value and header views must stay valid, unchanged, until the
+ * host calls release(release_opaque), once, after the record is acknowledged or dropped. */
 typedef struct connectd_source_record {
   uint32_t struct_size;
   connectd_str source_partition;
@@ -238,10 +241,10 @@ typedef struct connectd_sink_record {
 
 /* Validators the host applies before the connector sees its config. */
 #define CONNECTD_VALIDATOR_NONE 0
-#define CONNECTD_VALIDATOR_RANGE 1         /* numeric; range_min/range_max (inclusive) */
-#define CONNECTD_VALIDATOR_VALID_STRING 2  /* one of valid_values (ConfigDef.ValidString.in) */
+#define CONNECTD_VALIDATOR_RANGE 1        /* numeric; range_min/range_max (inclusive) */
+#define CONNECTD_VALIDATOR_VALID_STRING 2 /* one of valid_values (ConfigDef.ValidString.in) */
 #define CONNECTD_VALIDATOR_NON_EMPTY_STRING 3
-#define CONNECTD_VALIDATOR_VALID_LIST 4    /* every element one of valid_values */
+#define CONNECTD_VALIDATOR_VALID_LIST 4 /* every element one of valid_values */
 
 /* One configuration key. Strings are NUL-terminated and live as long as the plugin is loaded.
  * `default_value` is the default in Connect's string form; `has_default == 0` makes the key
@@ -494,8 +497,8 @@ typedef struct connectd_host_api {
 /* The plugin's entry point, exported as CONNECTD_PLUGIN_ENTRY_SYMBOL. Called once per process,
  * on a worker thread, before anything else. `host` lives as long as the process. Returns the
  * plugin's descriptor (static, never freed), or NULL with a message in `error`. */
-typedef const connectd_plugin_descriptor* (*connectd_plugin_entry_fn)(const connectd_host_api* host,
-                                                                      connectd_error_host_ptr* error);
+typedef const connectd_plugin_descriptor* (*connectd_plugin_entry_fn)(
+    const connectd_host_api* host, connectd_error_host_ptr* error);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,0 +1,82 @@
+// File: dispatcher.h
+//
+// Dispatcher: the HTTP-independent half of the server. It owns the route table and the
+// resources, and turns one IncomingRequest into exactly one RestResponse:
+//   1. CORS headers for the request's Origin (cors.h);
+//   2. routing: 404 `HTTP 404 Not Found`, 405 `HTTP 405 Method Not Allowed` (+ Allow), OPTIONS
+//      answered with the allowed methods, 415 for a non-JSON Content-Type on a JSON resource,
+//      406 when Accept excludes application/json;
+//   3. the resource handler, which answers through a Responder from any thread;
+//   4. on the way out: Content-Type: application/json, CORS headers, response.http.headers.config
+//      rules (the resource's own fields win, as with Jetty filters running first).
+// A handler that throws is answered with 500 and the exception's text.
+//
+// Threads: Dispatch() may run on any thread (the session strand); the sink runs on whichever
+// thread answers first.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "rest/cors.h"
+#include "rest/http_types.h"
+#include "rest/logger_levels.h"
+#include "rest/rest_config.h"
+#include "rest/router.h"
+#include "rest/scheduler.h"
+#include "runtime/herder/herder.h"
+
+namespace connectd::rest {
+
+struct ResourceContext;
+
+// One request as the transport read it.
+struct IncomingRequest {
+  std::string method;
+  std::string target;  // path and query, still encoded
+  std::string body;
+  std::string base_url;  // "http://host:port" as the client addressed us
+  std::optional<std::string> content_type;
+  std::optional<std::string> accept;
+  std::optional<std::string> origin;
+  std::optional<std::string> access_control_request_method;
+  std::optional<std::string> access_control_request_headers;
+};
+
+class Dispatcher {
+ public:
+  struct Options {
+    std::chrono::milliseconds health_check_timeout{10000};
+    // Wall clock for date header rules (injectable for tests).
+    std::function<std::chrono::system_clock::time_point()> now;
+  };
+
+  // `herder`, `config`, `scheduler` and `loggers` must outlive the Dispatcher and every response
+  // it hands out.
+  Dispatcher(herder::Herder& herder, const RestConfig& config, Scheduler& scheduler,
+             LoggerLevels& loggers, Options options);
+  ~Dispatcher();
+  Dispatcher(const Dispatcher&) = delete;
+  Dispatcher& operator=(const Dispatcher&) = delete;
+
+  // Routes `request` and answers through `sink` once, with final headers. Returns the request's
+  // Responder so the transport can answer first (request timeout); the first answer wins.
+  Responder Dispatch(IncomingRequest request, Responder::Sink sink);
+
+  // Final headers (Content-Type, header rules) for a response the transport makes itself
+  // (413, 431, 400 on an unreadable request).
+  RestResponse Finalize(RestResponse response) const;
+
+ private:
+  struct Decorator;
+
+  Router router_;
+  CorsFilter cors_;
+  std::shared_ptr<const Decorator> decorator_;
+  std::unique_ptr<ResourceContext> context_;
+};
+
+}  // namespace connectd::rest

@@ -1,0 +1,104 @@
+#include "rest/logger_levels.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "runtime/common/strings.h"
+
+namespace connectd::rest {
+namespace {
+
+constexpr char kRoot[] = "root";
+
+bool IsRootName(std::string_view name) {
+  return name.empty() || absl::EqualsIgnoreCase(AsAbsl(name), kRoot);
+}
+
+int64_t SystemNowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+LoggerLevels::LoggerLevels(std::function<int64_t()> now_ms)
+    : now_ms_(now_ms ? std::move(now_ms) : SystemNowMs) {}
+
+std::optional<log::Level> LoggerLevels::ParseLog4jLevel(std::string_view name) {
+  std::string upper = absl::AsciiStrToUpper(AsAbsl(name));
+  if (upper == "OFF") return log::Level::kOff;
+  if (upper == "FATAL" || upper == "ERROR") return log::Level::kError;
+  if (upper == "WARN") return log::Level::kWarn;
+  if (upper == "INFO") return log::Level::kInfo;
+  if (upper == "DEBUG") return log::Level::kDebug;
+  if (upper == "TRACE" || upper == "ALL") return log::Level::kTrace;
+  return std::nullopt;
+}
+
+std::map<std::string, LoggerLevel> LoggerLevels::AllLevels() const {
+  std::map<std::string, log::Level> levels = log::ExplicitLevels();
+  if (!levels.count(kRoot)) levels[kRoot] = log::EffectiveLevel("");
+  std::lock_guard lock(mu_);
+  std::map<std::string, LoggerLevel> out;
+  for (const auto& [name, level] : levels) {
+    if (level == log::Level::kOff) continue;
+    LoggerLevel entry{std::string(log::LevelName(level)), std::nullopt};
+    if (auto it = last_modified_.find(name); it != last_modified_.end()) {
+      entry.last_modified = it->second;
+    }
+    out.emplace(name, std::move(entry));
+  }
+  return out;
+}
+
+std::optional<LoggerLevel> LoggerLevels::Level(std::string_view logger) const {
+  std::string name = IsRootName(logger) ? kRoot : std::string(logger);
+  std::map<std::string, log::Level> levels = log::ExplicitLevels();
+  auto it = levels.find(name);
+  log::Level level;
+  if (it != levels.end()) {
+    level = it->second;
+  } else if (name == kRoot) {
+    level = log::EffectiveLevel("");
+  } else {
+    return std::nullopt;
+  }
+  LoggerLevel out{std::string(log::LevelName(level)), std::nullopt};
+  std::lock_guard lock(mu_);
+  if (auto m = last_modified_.find(name); m != last_modified_.end()) out.last_modified = m->second;
+  return out;
+}
+
+std::vector<std::string> LoggerLevels::SetLevel(std::string_view name_space, log::Level level) {
+  std::lock_guard lock(mu_);
+  bool root = IsRootName(name_space);
+  std::string ns = root ? kRoot : std::string(name_space);
+  std::map<std::string, log::Level> before = log::ExplicitLevels();
+
+  // The namespace logger itself, then every known logger below it.
+  std::vector<std::string> targets{ns};
+  for (const auto& [name, unused] : before) {
+    if (name == ns) continue;
+    if (root || absl::StartsWith(name, ns + ".")) targets.push_back(name);
+  }
+
+  std::vector<std::string> changed;
+  int64_t now = now_ms_();
+  for (const std::string& name : targets) {
+    auto old = before.find(name);
+    // A logger without its own level had none to keep: Connect counts it as changed.
+    bool differs = old == before.end() || old->second != level;
+    log::SetLevel(name == kRoot ? std::string_view() : std::string_view(name), level);
+    if (differs) {
+      changed.push_back(name);
+      last_modified_[name] = now;
+    }
+  }
+  std::sort(changed.begin(), changed.end());
+  return changed;
+}
+
+}  // namespace connectd::rest

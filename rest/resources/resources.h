@@ -1,0 +1,68 @@
+// File: resources/resources.h
+//
+// One function per Kafka Connect resource class registers that class's routes on a Router:
+//   root_resource.cc               GET /, GET /health                         (RootResource)
+//   connectors_resource.cc         /connectors/...                            (ConnectorsResource)
+//   connector_plugins_resource.cc  /connector-plugins/... (ConnectorPluginsResource)
+//   loggers_resource.cc            /admin/loggers/...                         (LoggingResource)
+//   internal_resource.cc           POST .../tasks, PUT .../fence (InternalConnectResource)
+//
+// Handlers run on the session's strand and translate each request into Herder calls; herder
+// callbacks may answer from any thread through the Responder. Every handler answers exactly once.
+#pragma once
+
+#include <chrono>
+#include <exception>
+#include <utility>
+
+#include "absl/status/statusor.h"
+#include "rest/error_mapping.h"
+#include "rest/http_types.h"
+#include "rest/logger_levels.h"
+#include "rest/rest_config.h"
+#include "rest/router.h"
+#include "rest/scheduler.h"
+#include "runtime/herder/herder.h"
+
+namespace connectd::rest {
+
+// What the resources share; owned by the Dispatcher and outlives every route.
+struct ResourceContext {
+  herder::Herder& herder;
+  const RestConfig& config;
+  LoggerLevels& loggers;
+  Scheduler& scheduler;
+  std::chrono::milliseconds health_check_timeout;
+};
+
+void AddRootResource(Router& router, ResourceContext& ctx);
+void AddConnectorsResource(Router& router, ResourceContext& ctx);
+void AddConnectorPluginsResource(Router& router, ResourceContext& ctx);
+void AddLoggersResource(Router& router, ResourceContext& ctx);
+void AddInternalResource(Router& router, ResourceContext& ctx);
+
+// A herder callback that answers `on_ok(value)` on success and Connect's error body otherwise.
+// The callback may run on any thread; nothing it does may throw into the herder.
+template <typename T, typename OnOk>
+herder::Callback<T> Reply(Responder respond, OnOk on_ok) {
+  return [respond = std::move(respond), on_ok = std::move(on_ok)](absl::StatusOr<T> result) {
+    try {
+      if (!result.ok()) {
+        respond(ErrorResponse(result.status()));
+      } else {
+        respond(on_ok(std::move(*result)));
+      }
+    } catch (const std::exception& e) {
+      respond(ErrorResponse(500, e.what()));
+    }
+  };
+}
+
+// A herder DoneCallback answering an empty `status` (202, 204) on success.
+inline herder::DoneCallback ReplyEmpty(Responder respond, int status) {
+  return [respond = std::move(respond), status](absl::Status result) {
+    respond(result.ok() ? EmptyResponse(status) : ErrorResponse(result));
+  };
+}
+
+}  // namespace connectd::rest

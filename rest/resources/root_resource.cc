@@ -1,0 +1,80 @@
+// RootResource: GET / (ServerInfo) and GET /health (KIP-1017).
+#include <memory>
+#include <mutex>
+
+#include "rest/json_entities.h"
+#include "rest/resources/resources.h"
+
+namespace connectd::rest {
+namespace {
+
+constexpr char kHealthyMessage[] = "Worker has completed startup and is ready to handle requests.";
+constexpr char kStartingMessage[] = "Worker is still starting up.";
+constexpr char kUnhealthyMessage[] =
+    "Worker was unable to handle this request and may be unable to handle other requests.";
+
+RestResponse Starting() {
+  return JsonResponse(503, WorkerStatusJson("starting", kStartingMessage));
+}
+
+void HealthCheck(ResourceContext& ctx, Responder respond) {
+  // The herder's no-op and the deadline race; the Responder keeps only the first answer.
+  struct State {
+    std::mutex mu;
+    std::function<void()> cancel_timer;
+    bool answered = false;
+  };
+  auto state = std::make_shared<State>();
+  herder::Herder& herder = ctx.herder;
+
+  std::function<void()> cancel =
+      ctx.scheduler.RunAfter(ctx.health_check_timeout, [respond, state, &herder] {
+        {
+          std::lock_guard lock(state->mu);
+          state->answered = true;
+        }
+        if (!herder.Ready()) {
+          respond(Starting());
+        } else {
+          respond(JsonResponse(500, WorkerStatusJson("unhealthy", kUnhealthyMessage)));
+        }
+      });
+  {
+    std::lock_guard lock(state->mu);
+    if (!state->answered) state->cancel_timer = cancel;
+  }
+
+  herder.Health([respond, state, &herder](absl::Status status) {
+    std::function<void()> cancel_timer;
+    {
+      std::lock_guard lock(state->mu);
+      state->answered = true;
+      cancel_timer = std::move(state->cancel_timer);
+    }
+    if (cancel_timer) cancel_timer();
+    if (!status.ok()) {
+      respond(ErrorResponse(status));
+    } else if (!herder.Ready()) {
+      respond(Starting());
+    } else {
+      respond(JsonResponse(200, WorkerStatusJson("healthy", kHealthyMessage)));
+    }
+  });
+}
+
+}  // namespace
+
+void AddRootResource(Router& router, ResourceContext& ctx) {
+  RouteOptions no_body{.consumes_json = false};  // RootResource declares no @Consumes
+  router.Add(
+      "GET", "/",
+      [&ctx](RestRequest, Responder respond) {
+        respond(JsonResponse(200, ServerInfoJson(ctx.herder.GetServerInfo())));
+      },
+      no_body);
+  router.Add(
+      "GET", "/health",
+      [&ctx](RestRequest, Responder respond) { HealthCheck(ctx, std::move(respond)); }, no_body);
+}
+
+}  // namespace connectd::rest

@@ -1,0 +1,234 @@
+#include "runtime/main/standalone_command.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "rest/json_entities.h"
+#include "rest/rest_config.h"
+#include "rest/rest_server.h"
+#include "runtime/common/logging.h"
+#include "runtime/config/config_providers.h"
+#include "runtime/config/properties.h"
+#include "runtime/config/worker_config.h"
+#include "runtime/herder/standalone_herder.h"
+#include "runtime/kafka/client_config.h"
+#include "runtime/plugin/plugin_registry.h"
+#include "runtime/storage/file_offset_backing_store.h"
+#include "runtime/worker/backing_store_offsets.h"
+#include "runtime/worker/worker.h"
+
+namespace connectd::main {
+namespace {
+
+constexpr char kLogger[] = "connectd.cli.ConnectStandalone";
+constexpr char kUsage[] =
+    "usage: connectd standalone worker.properties [connector.properties|connector.json]...\n";
+
+int Fail(const std::string& message) {
+  std::cerr << "connectd standalone: " << message << "\n";
+  return 1;
+}
+
+// A connector file: Java properties, or JSON ({"name":..,"config":{..}} or a flat config map).
+absl::StatusOr<rest::CreateConnectorRequest> ReadConnectorFile(const std::string& path) {
+  if (absl::EndsWith(path, ".json")) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path));
+    std::stringstream text;
+    text << in.rdbuf();
+    absl::StatusOr<rest::CreateConnectorRequest> request =
+        rest::ParseCreateConnectorRequest(text.str());
+    if (request.ok() && request->config && !request->config->empty()) return request;
+    absl::StatusOr<herder::ConfigMap> flat = rest::ParseConfigMap(text.str());
+    if (!flat.ok())
+      return absl::InvalidArgumentError(absl::StrCat(path, ": ", flat.status().message()));
+    rest::CreateConnectorRequest from_map;
+    if (flat->count("name")) from_map.name = flat->at("name");
+    from_map.config = *std::move(flat);
+    return from_map;
+  }
+  absl::StatusOr<config::Properties> props = config::LoadPropertiesFile(path);
+  if (!props.ok()) return props.status();
+  rest::CreateConnectorRequest request;
+  if (props->count("name")) request.name = props->at("name");
+  request.config = herder::ConfigMap(props->begin(), props->end());
+  return request;
+}
+
+// The Kafka cluster id, as Connect looks it up at startup; fails if Kafka is unreachable.
+absl::StatusOr<std::string> LookupClusterId(const config::WorkerConfig& config) {
+  kafka::TranslatedConfig translated =
+      kafka::TranslateJavaClientConfig(config.ClientConfig("admin."));
+  std::vector<std::string> warnings;
+  absl::StatusOr<kafka::ConfPtr> conf =
+      kafka::MakeConfWithWarnings(translated.properties, warnings);
+  if (!conf.ok()) return conf.status();
+  absl::StatusOr<kafka::RdKafkaPtr> client = kafka::MakeClient(RD_KAFKA_PRODUCER, *std::move(conf));
+  if (!client.ok()) return client.status();
+  char* id = rd_kafka_clusterid(client->get(), 30000);
+  if (id == nullptr) {
+    return absl::UnavailableError(absl::StrCat(
+        "Failed to connect to and describe Kafka cluster at ", config.bootstrap_servers(),
+        " within 30 s. Check the worker's broker connection "
+        "and security configs."));
+  }
+  std::string out(id);
+  rd_kafka_mem_free(client->get(), id);
+  return out;
+}
+
+}  // namespace
+
+int RunStandalone(const std::vector<std::string>& args, const std::string& executable) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::cerr << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  // Block the stop signals in every thread; this thread waits for them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  absl::StatusOr<config::Properties> raw = config::LoadPropertiesFile(args[0]);
+  if (!raw.ok()) return Fail(std::string(raw.status().message()));
+  std::map<std::string, std::string> worker_props(raw->begin(), raw->end());
+  absl::StatusOr<config::ConfigProviders> providers = config::ConfigProviders::Create(worker_props);
+  if (!providers.ok()) return Fail(std::string(providers.status().message()));
+  absl::StatusOr<std::map<std::string, std::string>> resolved = providers->Transform(worker_props);
+  if (!resolved.ok()) return Fail(std::string(resolved.status().message()));
+  absl::StatusOr<config::WorkerConfig> worker_config =
+      config::WorkerConfig::Create(*resolved, config::WorkerMode::kStandalone);
+  if (!worker_config.ok())
+    return Fail(absl::StrCat(args[0], ": ", worker_config.status().message()));
+  for (const std::string& warning : worker_config->warnings()) {
+    CONNECTD_LOG(kWarn, kLogger) << warning;
+  }
+
+  std::vector<rest::CreateConnectorRequest> connectors;
+  for (size_t i = 1; i < args.size(); ++i) {
+    absl::StatusOr<rest::CreateConnectorRequest> request = ReadConnectorFile(args[i]);
+    if (!request.ok()) return Fail(std::string(request.status().message()));
+    connectors.push_back(*std::move(request));
+  }
+
+  // Plugins: plugin.path, or the plugins directory next to the binary (build/plugins).
+  plugin::PluginRegistry plugins;
+  std::string plugin_path = worker_config->plugin_path();
+  if (plugin_path.empty()) {
+    std::filesystem::path beside =
+        std::filesystem::path(executable).parent_path().parent_path() / "plugins";
+    if (std::filesystem::is_directory(beside)) plugin_path = beside.string();
+  }
+  if (!plugin_path.empty()) plugins.LoadPluginPath(plugin_path);
+
+  absl::StatusOr<std::string> cluster_id = LookupClusterId(*worker_config);
+  if (!cluster_id.ok()) return Fail(std::string(cluster_id.status().message()));
+
+  storage::FileOffsetBackingStore offsets(
+      *worker_config->parsed().GetString("offset.storage.file.filename"));
+  if (absl::Status started = offsets.Start(); !started.ok()) {
+    return Fail(std::string(started.message()));
+  }
+
+  // The control context: REST sessions (and, in distributed mode, group membership).
+  boost::asio::io_context control;
+  auto work = boost::asio::make_work_guard(control);
+  std::thread control_thread([&control] { control.run(); });
+
+  absl::StatusOr<rest::RestConfig> rest_config = rest::ParseRestConfig(*resolved);
+  if (!rest_config.ok()) {
+    work.reset();
+    control.stop();
+    control_thread.join();
+    return Fail(std::string(rest_config.status().message()));
+  }
+
+  worker::OffsetStoreFactory offset_factory = [&offsets](const std::string& connector) {
+    return std::make_shared<worker::BackingStoreOffsets>(offsets, connector);
+  };
+  herder::StandaloneHerder::Options options;
+  options.kafka_cluster_id = *cluster_id;
+  options.topic_tracking = worker_config->parsed().GetBool("topic.tracking.enable");
+  options.topic_tracking_reset = worker_config->parsed().GetBool("topic.tracking.allow.reset");
+
+  // The herder exists first (the REST server answers through it), starts once the REST
+  // server is bound and the worker id (advertised host:port) is known.
+  auto herder = std::make_unique<herder::StandaloneHerder>(
+      options, plugins, offset_factory,
+      [&](worker::StatusListener& listener, worker::ConnectorEvents& events,
+          const std::string& worker_id) {
+        return std::make_unique<worker::Worker>(*worker_config, plugins, *providers, offset_factory,
+                                                listener, events, worker_id);
+      });
+  auto server = std::make_unique<rest::RestServer>(control, *herder, *std::move(rest_config));
+  absl::StatusOr<std::vector<rest::BoundListener>> bound = server->Start();
+  int exit_code = 0;
+  if (!bound.ok()) {
+    exit_code = Fail(std::string(bound.status().message()));
+  } else {
+    herder->SetWorkerId(server->WorkerId());
+    herder->Start();
+    for (const rest::BoundListener& listener : *bound) {
+      CONNECTD_LOG(kInfo, kLogger)
+          << "REST server listening on " << listener.scheme << "://" << listener.host << ":"
+          << listener.port << ", advertised URL " << server->AdvertisedUrl();
+    }
+    // Connectors from the command line, each created as Java's ConnectStandalone does.
+    for (const rest::CreateConnectorRequest& request : connectors) {
+      herder::ConfigMap config = request.config.value_or(herder::ConfigMap{});
+      std::string name = request.name.value_or(config.count("name") ? config.at("name") : "");
+      if (!config.count("name")) config["name"] = name;
+      std::promise<absl::Status> created;
+      herder->PutConnectorConfig(name, config, request.initial_state, /*allow_replace=*/false,
+                                 [&created](absl::StatusOr<herder::Created> result) {
+                                   created.set_value(result.status());
+                                 });
+      absl::Status status = created.get_future().get();
+      if (!status.ok()) {
+        exit_code =
+            Fail(absl::StrCat("Failed to create connector for ", name, ": ", status.message()));
+        break;
+      }
+      CONNECTD_LOG(kInfo, kLogger) << "Created connector " << name;
+    }
+    if (exit_code == 0) {
+      std::cerr << "connectd standalone: running (worker " << server->WorkerId()
+                << "); Ctrl-C to stop" << std::endl;
+      int signal_number = 0;
+      sigwait(&stop_signals, &signal_number);
+      CONNECTD_LOG(kInfo, kLogger) << "Kafka Connect stopping (signal " << signal_number << ")";
+      // A second signal exits at once.
+      std::thread([stop_signals]() mutable {
+        int second = 0;
+        sigwait(&stop_signals, &second);
+        std::_Exit(128 + second);
+      }).detach();
+    }
+  }
+  // Orderly shutdown: stop accepting REST, stop tasks (final offset flush), connectors, storage.
+  server->Stop();
+  herder->Stop();
+  offsets.Stop();
+  work.reset();
+  control.stop();
+  control_thread.join();
+  CONNECTD_LOG(kInfo, kLogger) << "Kafka Connect stopped";
+  return exit_code;
+}
+
+}  // namespace connectd::main

@@ -1,0 +1,458 @@
+#include "runtime/storage/offset_codec.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <set>
+#include <system_error>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "rapidjson/error/en.h"
+#include "rapidjson/reader.h"
+#include "rapidjson/stream.h"
+#include "runtime/common/status_macros.h"
+#include "runtime/common/strings.h"
+
+namespace connectd::storage {
+namespace {
+
+// One value of a flat offset map.
+struct FlatValue {
+  enum class Kind { kNull, kBool, kInt, kDouble, kString };
+  Kind kind = Kind::kNull;
+  bool boolean = false;
+  int64_t integer = 0;
+  double real = 0;
+  std::string text;
+};
+
+using FlatObject = std::vector<std::pair<std::string, FlatValue>>;
+
+// What the text being parsed must be.
+enum class Shape {
+  kObject,     // {flat object}
+  kOffsetKey,  // ["connector",{flat object}]
+};
+
+// SAX handler accepting only flat objects (or an offset key around one). Numbers arrive as raw
+// text (kParseNumbersAsStringsFlag) so integers and doubles are told apart as Jackson does.
+class FlatJsonHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, FlatJsonHandler> {
+ public:
+  explicit FlatJsonHandler(Shape shape) : shape_(shape) {}
+
+  bool Null() { return AddValue(FlatValue{}); }
+  bool Bool(bool b) {
+    FlatValue v;
+    v.kind = FlatValue::Kind::kBool;
+    v.boolean = b;
+    return AddValue(std::move(v));
+  }
+  bool RawNumber(const char* str, rapidjson::SizeType length, bool) {
+    const std::string_view token(str, length);
+    FlatValue v;
+    if (token.find_first_of(".eE") == std::string_view::npos) {
+      v.kind = FlatValue::Kind::kInt;
+      const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v.integer);
+      if (ec != std::errc() || end != token.data() + token.size()) {
+        return Fail(absl::StrCat("integer ", AsAbsl(token), " is outside the int64 range"));
+      }
+    } else {
+      v.kind = FlatValue::Kind::kDouble;
+      const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v.real);
+      if (ec != std::errc() || end != token.data() + token.size()) {
+        return Fail(absl::StrCat("number ", AsAbsl(token), " is outside the double range"));
+      }
+    }
+    return AddValue(std::move(v));
+  }
+  bool String(const char* str, rapidjson::SizeType length, bool) {
+    if (state_ == State::kExpectConnector) {
+      connector_.assign(str, length);
+      state_ = State::kExpectPartition;
+      return true;
+    }
+    FlatValue v;
+    v.kind = FlatValue::Kind::kString;
+    v.text.assign(str, length);
+    return AddValue(std::move(v));
+  }
+  bool Key(const char* str, rapidjson::SizeType length, bool) {
+    pending_key_.assign(str, length);
+    if (!keys_.insert(pending_key_).second) {
+      return Fail(absl::StrCat("duplicate key \"", pending_key_, "\""));
+    }
+    state_ = State::kExpectValue;
+    return true;
+  }
+  bool StartObject() {
+    if (state_ == State::kStart && shape_ == Shape::kObject) {
+      state_ = State::kInObject;
+      return true;
+    }
+    if (state_ == State::kExpectPartition) {
+      state_ = State::kInObject;
+      return true;
+    }
+    if (state_ == State::kExpectValue) return Fail(NestedMessage("an object"));
+    return Fail(Unexpected("an object"));
+  }
+  bool EndObject(rapidjson::SizeType) {
+    state_ = shape_ == Shape::kObject ? State::kDone : State::kExpectArrayEnd;
+    return true;
+  }
+  bool StartArray() {
+    if (state_ == State::kStart && shape_ == Shape::kOffsetKey) {
+      state_ = State::kExpectConnector;
+      return true;
+    }
+    if (state_ == State::kExpectValue) return Fail(NestedMessage("an array"));
+    return Fail(Unexpected("an array"));
+  }
+  bool EndArray(rapidjson::SizeType) {
+    if (state_ != State::kExpectArrayEnd) {
+      return Fail("an offset key must be a two-element array [\"<connector>\",{<partition>}]");
+    }
+    state_ = State::kDone;
+    return true;
+  }
+
+  bool done() const { return state_ == State::kDone; }
+  const std::string& error() const { return error_; }
+  FlatObject TakeObject() { return std::move(object_); }
+  std::string TakeConnector() { return std::move(connector_); }
+
+ private:
+  enum class State {
+    kStart,
+    kExpectConnector,
+    kExpectPartition,
+    kInObject,
+    kExpectValue,
+    kExpectArrayEnd,
+    kDone,
+  };
+
+  bool AddValue(FlatValue v) {
+    if (state_ != State::kExpectValue) return Fail(Unexpected(KindName(v.kind)));
+    object_.emplace_back(std::move(pending_key_), std::move(v));
+    pending_key_.clear();
+    state_ = State::kInObject;
+    return true;
+  }
+
+  static const char* KindName(FlatValue::Kind kind) {
+    switch (kind) {
+      case FlatValue::Kind::kNull:
+        return "null";
+      case FlatValue::Kind::kBool:
+        return "a boolean";
+      case FlatValue::Kind::kInt:
+      case FlatValue::Kind::kDouble:
+        return "a number";
+      case FlatValue::Kind::kString:
+        return "a string";
+    }
+    return "a value";
+  }
+
+  std::string NestedMessage(std::string_view found) const {
+    return absl::StrCat("key \"", pending_key_, "\" holds ", AsAbsl(found),
+                        "; only null, string, number and boolean values are allowed");
+  }
+
+  std::string Unexpected(std::string_view found) const {
+    if (shape_ == Shape::kObject)
+      return absl::StrCat("expected a JSON object, found ", AsAbsl(found));
+    switch (state_) {
+      case State::kStart:
+        return absl::StrCat("an offset key must be a JSON array, found ", AsAbsl(found));
+      case State::kExpectConnector:
+        return absl::StrCat("an offset key must start with the connector name (a string), found ",
+                            AsAbsl(found));
+      case State::kExpectPartition:
+        return absl::StrCat("the partition of an offset key must be a JSON object, found ",
+                            AsAbsl(found));
+      default:
+        return "an offset key must be a two-element array [\"<connector>\",{<partition>}]";
+    }
+  }
+
+  bool Fail(std::string message) {
+    if (error_.empty()) error_ = std::move(message);
+    return false;
+  }
+
+  const Shape shape_;
+  State state_ = State::kStart;
+  std::string connector_;
+  std::string pending_key_;
+  std::set<std::string> keys_;
+  FlatObject object_;
+  std::string error_;
+};
+
+struct Parsed {
+  std::string connector;  // kOffsetKey only
+  FlatObject object;
+};
+
+absl::StatusOr<Parsed> ParseFlat(std::string_view text, Shape shape, std::string_view what) {
+  const auto invalid = [&](std::string_view message) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("invalid ", AsAbsl(what), ": ", AsAbsl(message)));
+  };
+  // RapidJSON reads a NUL byte as the end of input; JSON text never contains one unescaped.
+  if (std::memchr(text.data(), '\0', text.size()) != nullptr) {
+    return invalid("contains a NUL byte");
+  }
+  const std::string terminated(text);
+  rapidjson::StringStream stream(terminated.c_str());
+  FlatJsonHandler handler(shape);
+  rapidjson::Reader reader;
+  const rapidjson::ParseResult result =
+      reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag>(
+          stream, handler);
+  if (!handler.error().empty()) return invalid(handler.error());
+  if (result.IsError()) {
+    return invalid(absl::StrCat(rapidjson::GetParseError_En(result.Code()), " (at byte ",
+                                result.Offset(), ")"));
+  }
+  if (!handler.done()) return invalid("incomplete JSON");
+  Parsed parsed;
+  parsed.connector = handler.TakeConnector();
+  parsed.object = handler.TakeObject();
+  return parsed;
+}
+
+void AppendValue(const FlatValue& v, JavaDoubleStyle style, std::string& out) {
+  switch (v.kind) {
+    case FlatValue::Kind::kNull:
+      out.append("null");
+      break;
+    case FlatValue::Kind::kBool:
+      out.append(v.boolean ? "true" : "false");
+      break;
+    case FlatValue::Kind::kInt:
+      out.append(std::to_string(v.integer));
+      break;
+    case FlatValue::Kind::kDouble:
+      out.append(FormatJavaDouble(v.real, style));
+      break;
+    case FlatValue::Kind::kString:
+      AppendJacksonString(v.text, out);
+      break;
+  }
+}
+
+void AppendObject(const FlatObject& object, JavaDoubleStyle style, std::string& out) {
+  out.push_back('{');
+  bool first = true;
+  for (const auto& [key, value] : object) {
+    if (!first) out.push_back(',');
+    first = false;
+    AppendJacksonString(key, out);
+    out.push_back(':');
+    AppendValue(value, style, out);
+  }
+  out.push_back('}');
+}
+
+std::string ObjectText(const FlatObject& object, JavaDoubleStyle style) {
+  std::string out;
+  AppendObject(object, style, out);
+  return out;
+}
+
+std::string KeyText(std::string_view connector, const FlatObject& partition,
+                    JavaDoubleStyle style) {
+  std::string out = "[";
+  AppendJacksonString(connector, out);
+  out.push_back(',');
+  AppendObject(partition, style, out);
+  out.push_back(']');
+  return out;
+}
+
+FlatObject InHashMapOrder(FlatObject object) {
+  std::vector<std::string> keys;
+  keys.reserve(object.size());
+  for (const auto& member : object) keys.push_back(member.first);
+  FlatObject ordered;
+  ordered.reserve(object.size());
+  for (size_t index : JavaHashMapIterationOrder(keys)) ordered.push_back(std::move(object[index]));
+  return ordered;
+}
+
+FlatObject Sorted(FlatObject object) {
+  std::sort(object.begin(), object.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  return object;
+}
+
+// Strict UTF-8 (no overlongs, surrogates or code points above U+10FFFF).
+absl::Status CheckUtf8(std::string_view text, std::string_view what) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    int length = c < 0x80           ? 1
+                 : (c >> 5) == 0x6  ? 2
+                 : (c >> 4) == 0xE  ? 3
+                 : (c >> 3) == 0x1E ? 4
+                                    : 0;
+    if (length == 0 || i + length > text.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(AsAbsl(what), " is not valid UTF-8"));
+    }
+    uint32_t cp = length == 1 ? c : c & (0xFF >> (length + 1));
+    for (int k = 1; k < length; ++k) {
+      const unsigned char cont = static_cast<unsigned char>(text[i + k]);
+      if ((cont & 0xC0) != 0x80) {
+        return absl::InvalidArgumentError(absl::StrCat(AsAbsl(what), " is not valid UTF-8"));
+      }
+      cp = (cp << 6) | (cont & 0x3F);
+    }
+    static constexpr uint32_t kMinForLength[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMinForLength[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      return absl::InvalidArgumentError(absl::StrCat(AsAbsl(what), " is not valid UTF-8"));
+    }
+    i += length;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> SerializeOffsetKey(std::string_view connector,
+                                               std::string_view partition_json,
+                                               JavaDoubleStyle double_style) {
+  CONNECTD_RETURN_IF_ERROR(CheckUtf8(connector, "connector name"));
+  CONNECTD_ASSIGN_OR_RETURN(Parsed partition,
+                            ParseFlat(partition_json, Shape::kObject, "source partition"));
+  return KeyText(connector, partition.object, double_style);
+}
+
+absl::StatusOr<std::optional<std::string>> SerializeOffsetValue(
+    std::optional<std::string_view> offset_json, JavaDoubleStyle double_style) {
+  if (!offset_json.has_value()) return std::optional<std::string>();
+  CONNECTD_ASSIGN_OR_RETURN(Parsed offset,
+                            ParseFlat(*offset_json, Shape::kObject, "source offset"));
+  return std::optional<std::string>(ObjectText(offset.object, double_style));
+}
+
+absl::StatusOr<OffsetKey> ParseOffsetKey(std::string_view key_bytes) {
+  CONNECTD_ASSIGN_OR_RETURN(Parsed parsed, ParseFlat(key_bytes, Shape::kOffsetKey, "offset key"));
+  OffsetKey key;
+  key.connector = std::move(parsed.connector);
+  key.partition_json = ObjectText(parsed.object, JavaDoubleStyle::kJdk17);
+  return key;
+}
+
+absl::StatusOr<std::string> ParseOffsetValue(std::string_view value_bytes) {
+  CONNECTD_ASSIGN_OR_RETURN(Parsed parsed, ParseFlat(value_bytes, Shape::kObject, "offset value"));
+  return ObjectText(parsed.object, JavaDoubleStyle::kJdk17);
+}
+
+absl::StatusOr<std::string> CanonicalJavaHashMapOrder(std::string_view object_json,
+                                                      JavaDoubleStyle double_style) {
+  CONNECTD_ASSIGN_OR_RETURN(Parsed parsed, ParseFlat(object_json, Shape::kObject, "JSON map"));
+  return ObjectText(InHashMapOrder(std::move(parsed.object)), double_style);
+}
+
+std::vector<size_t> JavaHashMapIterationOrder(const std::vector<std::string>& keys) {
+  // java.util.HashMap constants: DEFAULT_INITIAL_CAPACITY, DEFAULT_LOAD_FACTOR (as threshold),
+  // TREEIFY_THRESHOLD, MIN_TREEIFY_CAPACITY.
+  constexpr size_t kInitialCapacity = 16;
+  constexpr size_t kTreeifyThreshold = 8;
+  constexpr size_t kMinTreeifyCapacity = 64;
+
+  std::vector<uint32_t> hashes;
+  hashes.reserve(keys.size());
+  for (const std::string& key : keys) {
+    const uint32_t h = static_cast<uint32_t>(JavaStringHashCode(key));
+    hashes.push_back(h ^ (h >> 16));
+  }
+
+  std::vector<std::vector<size_t>> table(kInitialCapacity);
+  size_t threshold = kInitialCapacity * 3 / 4;
+  // Doubling keeps each bucket's relative order (Java splits a bucket into lo/hi lists in order).
+  const auto resize = [&]() {
+    std::vector<std::vector<size_t>> bigger(table.size() * 2);
+    for (const auto& bucket : table) {
+      for (size_t index : bucket) bigger[hashes[index] & (bigger.size() - 1)].push_back(index);
+    }
+    table = std::move(bigger);
+    threshold *= 2;
+  };
+
+  size_t size = 0;
+  for (size_t index = 0; index < keys.size(); ++index) {
+    auto& bucket = table[hashes[index] & (table.size() - 1)];
+    const size_t before = bucket.size();
+    bucket.push_back(index);
+    // putVal: appending to a bin that already held TREEIFY_THRESHOLD nodes treeifies it, which
+    // resizes instead while the table is smaller than MIN_TREEIFY_CAPACITY.
+    if (before >= kTreeifyThreshold && table.size() < kMinTreeifyCapacity) resize();
+    if (++size > threshold) resize();
+  }
+
+  std::vector<size_t> order;
+  order.reserve(keys.size());
+  for (const auto& bucket : table) order.insert(order.end(), bucket.begin(), bucket.end());
+  return order;
+}
+
+absl::StatusOr<std::string> CanonicalOffsetKey(std::string_view connector,
+                                               std::string_view partition_json) {
+  CONNECTD_RETURN_IF_ERROR(CheckUtf8(connector, "connector name"));
+  CONNECTD_ASSIGN_OR_RETURN(Parsed partition,
+                            ParseFlat(partition_json, Shape::kObject, "source partition"));
+  return KeyText(connector, Sorted(std::move(partition.object)), JavaDoubleStyle::kJdk17);
+}
+
+bool OffsetLookupIndex::Apply(std::string_view key, std::optional<std::string_view> value) {
+  absl::StatusOr<Parsed> parsed = ParseFlat(key, Shape::kOffsetKey, "offset key");
+  if (!parsed.ok()) return false;
+  const std::string canonical = ObjectText(Sorted(parsed->object), JavaDoubleStyle::kJdk17);
+  if (!value.has_value()) {
+    auto connector = connectors_.find(parsed->connector);
+    if (connector != connectors_.end()) {
+      connector->second.erase(canonical);
+      if (connector->second.empty()) connectors_.erase(connector);
+    }
+    return true;
+  }
+  auto& partitions = connectors_[parsed->connector];
+  auto [it, inserted] = partitions.try_emplace(canonical);
+  if (inserted) {
+    // Like Java's HashSet.add, an equal partition already present keeps its first form.
+    it->second.partition_json =
+        ObjectText(InHashMapOrder(std::move(parsed->object)), JavaDoubleStyle::kJdk17);
+  }
+  it->second.value.assign(value->data(), value->size());
+  return true;
+}
+
+absl::StatusOr<std::optional<std::string>> OffsetLookupIndex::Find(
+    std::string_view connector, std::string_view partition_json) const {
+  CONNECTD_ASSIGN_OR_RETURN(Parsed partition,
+                            ParseFlat(partition_json, Shape::kObject, "source partition"));
+  const auto partitions = connectors_.find(connector);
+  if (partitions == connectors_.end()) return std::optional<std::string>();
+  const auto entry = partitions->second.find(
+      ObjectText(Sorted(std::move(partition.object)), JavaDoubleStyle::kJdk17));
+  if (entry == partitions->second.end()) return std::optional<std::string>();
+  return std::optional<std::string>(entry->second.value);
+}
+
+std::vector<std::string> OffsetLookupIndex::Partitions(std::string_view connector) const {
+  std::vector<std::string> result;
+  const auto partitions = connectors_.find(connector);
+  if (partitions == connectors_.end()) return result;
+  result.reserve(partitions->second.size());
+  for (const auto& [canonical, entry] : partitions->second) result.push_back(entry.partition_json);
+  return result;
+}
+
+}  // namespace connectd::storage

@@ -1,0 +1,142 @@
+"""Helpers for end-to-end tests: connectd worker processes driven over REST as a user drives them.
+
+Only the Python standard library is used. The real Kafka cluster comes from the ctest fixture
+(`kafka`), whose bootstrap address is in $CONNECTD_RUN_DIR/<cluster>/bootstrap.
+"""
+import json
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+BUILD_DIR = os.environ.get("CONNECTD_BUILD_DIR", "build")
+CONNECTD = os.path.join(BUILD_DIR, "bin", "connectd")
+PLUGINS = os.path.join(BUILD_DIR, "plugins")
+TEST_PLUGINS = os.path.join(BUILD_DIR, "test-plugins", "good")
+
+
+def kafka_bootstrap(cluster="ctest-a"):
+    run_dir = os.environ.get("CONNECTD_RUN_DIR", os.path.join(BUILD_DIR, "kafka-run"))
+    with open(os.path.join(run_dir, cluster, "bootstrap")) as f:
+        return f.read().strip()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http(method, url, body=None, headers=None):
+    """Returns (status, parsed JSON body or None, raw text)."""
+    data = None
+    hdrs = dict(headers or {})
+    if body is not None:
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        hdrs.setdefault("Content-Type", "application/json")
+    req = urllib.request.Request(url, data=data, method=method, headers=hdrs)
+    try:
+        with urllib.request.urlopen(req, timeout=60) as resp:
+            text = resp.read().decode()
+            status = resp.status
+    except urllib.error.HTTPError as e:
+        text = e.read().decode()
+        status = e.code
+    try:
+        parsed = json.loads(text) if text else None
+    except ValueError:
+        parsed = None
+    return status, parsed, text
+
+
+def wait_until(predicate, timeout=30.0, interval=0.1, what="condition"):
+    deadline = time.time() + timeout
+    last = None
+    while time.time() < deadline:
+        last = predicate()
+        if last:
+            return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what} (last: {last!r})")
+
+
+class StandaloneWorker:
+    """A `connectd standalone` process with its own temp dir, port and offset file."""
+
+    def __init__(self, extra=None, plugin_path=None, workdir=None):
+        self.workdir = workdir or tempfile.mkdtemp(prefix="connectd-e2e-")
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.props = {
+            "bootstrap.servers": kafka_bootstrap(),
+            "key.converter": "org.apache.kafka.connect.storage.StringConverter",
+            "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+            "offset.storage.file.filename": os.path.join(self.workdir, "offsets"),
+            "offset.flush.interval.ms": "1000",
+            "listeners": f"http://127.0.0.1:{self.port}",
+            "plugin.path": plugin_path or f"{PLUGINS},{TEST_PLUGINS}",
+        }
+        self.props.update(extra or {})
+        self.proc = None
+        self.log_path = os.path.join(self.workdir, "worker.log")
+
+    def start(self):
+        path = os.path.join(self.workdir, "worker.properties")
+        with open(path, "w") as f:
+            for k, v in self.props.items():
+                f.write(f"{k}={v}\n")
+        self.log = open(self.log_path, "a")
+        self.proc = subprocess.Popen([CONNECTD, "standalone", path], stdout=self.log,
+                                     stderr=subprocess.STDOUT)
+        wait_until(lambda: self._healthy(), timeout=60, what="worker REST /health")
+        return self
+
+    def _healthy(self):
+        if self.proc.poll() is not None:
+            raise AssertionError(f"worker exited with {self.proc.returncode}:\n{self.tail()}")
+        try:
+            return http("GET", self.url + "/health")[0] == 200
+        except OSError:
+            return False
+
+    def tail(self, lines=40):
+        with open(self.log_path) as f:
+            return "".join(f.readlines()[-lines:])
+
+    def get(self, path):
+        return http("GET", self.url + path)
+
+    def put(self, path, body=None):
+        return http("PUT", self.url + path, body)
+
+    def post(self, path, body=None):
+        return http("POST", self.url + path, body)
+
+    def patch(self, path, body):
+        return http("PATCH", self.url + path, body)
+
+    def delete(self, path):
+        return http("DELETE", self.url + path)
+
+    def state(self, connector):
+        status, body, _ = self.get(f"/connectors/{connector}/status")
+        if status != 200:
+            return None
+        return body["connector"]["state"], [t["state"] for t in body["tasks"]]
+
+    def wait_state(self, connector, connector_state, task_states, timeout=30):
+        return wait_until(lambda: self.state(connector) == (connector_state, task_states),
+                          timeout=timeout, what=f"{connector} {connector_state} {task_states}")
+
+    def stop(self, sig=signal.SIGTERM, timeout=30):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(timeout=timeout)
+        return self.proc.returncode if self.proc else None
+
+    def kill9(self):
+        return self.stop(signal.SIGKILL)

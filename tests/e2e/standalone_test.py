@@ -1,0 +1,192 @@
+"""End to end: a standalone connectd worker and a real Apache Kafka broker, driven over REST.
+
+FileStreamSource -> topic -> FileStreamSink; every REST answer's status code and JSON shape is
+checked against Kafka Connect's; a failing task shows its trace and restarts; kill -9 loses no line.
+"""
+import os
+import tempfile
+import time
+import unittest
+import uuid
+
+from connectd_e2e import StandaloneWorker, wait_until
+
+
+def lines_of(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return f.read().splitlines()
+
+
+class StandaloneE2ETest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="connectd-e2e-")
+        self.worker = StandaloneWorker(workdir=self.dir).start()
+        self.topic = "e2e-" + uuid.uuid4().hex[:8]
+
+    def tearDown(self):
+        code = self.worker.stop()
+        self.assertEqual(code, 0, "SIGTERM must stop the worker cleanly:\n" + self.worker.tail())
+
+    def create(self, name, config, expected=201):
+        status, body, text = self.worker.post("/connectors", {"name": name, "config": config})
+        self.assertEqual(status, expected, text)
+        return body
+
+    def test_file_pipeline_and_rest_lifecycle(self):
+        w = self.worker
+        source_file = os.path.join(self.dir, "in.txt")
+        sink_file = os.path.join(self.dir, "out.txt")
+        with open(source_file, "w") as f:
+            f.writelines(f"line-{i}\n" for i in range(500))
+
+        body = self.create("src", {"connector.class": "FileStreamSource", "file": source_file,
+                                   "topic": self.topic})
+        self.assertEqual(set(body), {"name", "config", "tasks", "type"})
+        self.assertEqual(body["type"], "source")
+        self.assertEqual(body["config"]["name"], "src")
+        self.create("sink", {"connector.class": "org.apache.kafka.connect.file.FileStreamSinkConnector",
+                             "file": sink_file, "topics": self.topic})
+        wait_until(lambda: len(lines_of(sink_file)) >= 500, what="500 lines in the sink file")
+        self.assertEqual(lines_of(sink_file), [f"line-{i}" for i in range(500)])
+
+        # Listing, expand, config, tasks, task status.
+        self.assertEqual(w.get("/connectors")[1], ["sink", "src"])
+        status, expanded, _ = w.get("/connectors?expand=status&expand=info")
+        self.assertEqual(status, 200)
+        self.assertEqual(set(expanded["src"]), {"status", "info"})
+        self.assertEqual(expanded["src"]["status"]["connector"]["state"], "RUNNING")
+        self.assertEqual(expanded["sink"]["info"]["type"], "sink")
+        self.assertEqual(w.get("/connectors/src/config")[1]["file"], source_file)
+        status, tasks, _ = w.get("/connectors/src/tasks")
+        self.assertEqual(status, 200)
+        self.assertEqual(tasks[0]["id"], {"connector": "src", "task": 0})
+        self.assertEqual(tasks[0]["config"]["topic"], self.topic)
+        status, task_state, _ = w.get("/connectors/src/tasks/0/status")
+        self.assertEqual((status, set(task_state)), (200, {"id", "state", "worker_id"}))
+        self.assertEqual(w.get(f"/connectors/src/topics")[1], {"src": {"topics": [self.topic]}})
+
+        # Pause and resume (202, no body).
+        self.assertEqual(w.put("/connectors/src/pause")[0], 202)
+        w.wait_state("src", "PAUSED", ["PAUSED"])
+        self.assertEqual(w.put("/connectors/src/resume")[0], 202)
+        w.wait_state("src", "RUNNING", ["RUNNING"])
+
+        # Restarts: legacy 204, KIP-745 202 with the plan.
+        self.assertEqual(w.post("/connectors/src/restart")[0], 204)
+        status, plan, _ = w.post("/connectors/src/restart?includeTasks=true&onlyFailed=false")
+        self.assertEqual(status, 202)
+        self.assertEqual(plan["connector"]["state"], "RESTARTING")
+        self.assertEqual([t["state"] for t in plan["tasks"]], ["RESTARTING"])
+        w.wait_state("src", "RUNNING", ["RUNNING"])
+        self.assertEqual(w.post("/connectors/src/tasks/0/restart")[0], 204)
+        w.wait_state("src", "RUNNING", ["RUNNING"])
+
+        with open(source_file, "a") as f:
+            f.writelines(f"line-{i}\n" for i in range(500, 600))
+        wait_until(lambda: len(lines_of(sink_file)) >= 600, what="600 lines")
+
+        # Offsets: only a STOPPED connector's may change.
+        status, err, _ = w.patch("/connectors/src/offsets", {"offsets": [
+            {"partition": {"filename": source_file}, "offset": {"position": 0}}]})
+        self.assertEqual(status, 400)
+        self.assertIn("STOPPED", err["message"])
+        self.assertEqual(w.put("/connectors/src/stop")[0], 204)
+        w.wait_state("src", "STOPPED", [])
+        size = os.path.getsize(source_file)
+        wait_until(lambda: w.get("/connectors/src/offsets")[1] == {"offsets": [
+            {"partition": {"filename": source_file}, "offset": {"position": size}}]},
+            what="the committed source offset")
+        status, msg, _ = w.patch("/connectors/src/offsets", {"offsets": [
+            {"partition": {"filename": source_file}, "offset": {"position": 5}}]})
+        self.assertEqual((status, msg), (200, {
+            "message": "The offsets for this connector have been altered successfully"}))
+        self.assertEqual(w.get("/connectors/src/offsets")[1]["offsets"][0]["offset"], {"position": 5})
+        status, msg, _ = w.delete("/connectors/src/offsets")
+        self.assertEqual((status, msg), (200, {
+            "message": "The offsets for this connector have been reset successfully"}))
+        self.assertEqual(w.get("/connectors/src/offsets")[1], {"offsets": []})
+        # Resumed after the reset, the source reads the whole file again.
+        self.assertEqual(w.put("/connectors/src/resume")[0], 202)
+        wait_until(lambda: len(lines_of(sink_file)) >= 1200, what="the re-read file")
+        self.assertEqual(lines_of(sink_file)[600:], [f"line-{i}" for i in range(600)])
+
+        # Errors keep Connect's shape and codes.
+        status, err, _ = w.post("/connectors", {"name": "src", "config": {
+            "connector.class": "FileStreamSource", "topic": "x"}})
+        self.assertEqual((status, err), (409, {"error_code": 409, "message": "Connector src already exists"}))
+        status, err, _ = w.post("/connectors", b"{not json")
+        self.assertEqual((status, err["error_code"]), (400, 400))
+        self.assertEqual(w.get("/no/such/path")[0], 404)
+        self.assertEqual(w.delete("/connectors")[0], 405)
+
+        # Delete.
+        self.assertEqual(w.delete("/connectors/sink")[0], 204)
+        self.assertEqual(w.get("/connectors/sink"), (404, {
+            "error_code": 404, "message": "Connector sink not found"},
+            '{"error_code":404,"message":"Connector sink not found"}'))
+        self.assertEqual(w.get("/connectors")[1], ["src"])
+
+    def test_failed_task_shows_trace_others_keep_running_and_restart_recovers(self):
+        w = self.worker
+        marker = os.path.join(self.dir, "broken")
+        open(marker, "w").close()
+        self.create("boom", {"connector.class": "org.connectd.test.ThrowingSourceConnector",
+                             "fail.while.file.exists": marker})
+        self.create("steady", {"connector.class": "VerifiableSource", "topic": self.topic,
+                               "tasks.max": "2"})
+        w.wait_state("boom", "RUNNING", ["FAILED"])
+        status, body, _ = w.get("/connectors/boom/tasks/0/status")
+        self.assertEqual(status, 200)
+        self.assertEqual(body["state"], "FAILED")
+        self.assertIn("poll exploded", body["trace"])
+        w.wait_state("steady", "RUNNING", ["RUNNING", "RUNNING"])
+        time.sleep(1)
+        self.assertEqual(w.state("steady"), ("RUNNING", ["RUNNING", "RUNNING"]))
+        os.remove(marker)
+        self.assertEqual(w.post("/connectors/boom/tasks/0/restart")[0], 204)
+        w.wait_state("boom", "RUNNING", ["RUNNING"])
+        status, body, _ = w.get("/connectors/boom/tasks/0/status")
+        self.assertNotIn("trace", body)
+
+
+class StandaloneKillTest(unittest.TestCase):
+    """kill -9 in the middle of a FileStreamSource run, then a restart on the same offset file."""
+
+    def test_kill9_loses_no_line(self):
+        workdir = tempfile.mkdtemp(prefix="connectd-kill-")
+        topic = "kill-" + uuid.uuid4().hex[:8]
+        source_file = os.path.join(workdir, "in.txt")
+        sink_file = os.path.join(workdir, "out.txt")
+        total = 200_000
+        with open(source_file, "w") as f:
+            f.writelines(f"{i}\n" for i in range(total))
+        source = {"connector.class": "FileStreamSource", "file": source_file, "topic": topic,
+                  "batch.size": "500"}
+        extra = {"offset.flush.interval.ms": "200"}
+
+        first = StandaloneWorker(extra=extra, workdir=workdir).start()
+        self.assertEqual(first.post("/connectors", {"name": "src", "config": source})[0], 201)
+        wait_until(lambda: os.path.exists(os.path.join(workdir, "offsets")), what="a first offset commit")
+        time.sleep(0.3)
+        first.kill9()
+
+        second = StandaloneWorker(extra=extra, workdir=workdir).start()
+        try:
+            self.assertEqual(second.post("/connectors", {"name": "src", "config": source})[0], 201)
+            self.assertEqual(second.post("/connectors", {"name": "sink", "config": {
+                "connector.class": "FileStreamSink", "file": sink_file, "topics": topic}})[0], 201)
+            wait_until(lambda: len(set(lines_of(sink_file))) >= total, timeout=120,
+                       what=f"all {total} lines in the sink")
+            received = lines_of(sink_file)
+            missing = set(map(str, range(total))) - set(received)
+            self.assertEqual(missing, set(), "lines lost after kill -9")
+            duplicates = len(received) - total
+            print(f"kill -9: sent={total} received={len(received)} duplicates={duplicates} lost=0")
+        finally:
+            self.assertEqual(second.stop(), 0)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,260 @@
+// HTTPS listeners with certificates made at test time through OpenSSL's C API (no files from
+// the tree, no network).
+#include <openssl/ec.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <boost/asio/ssl.hpp>
+
+#include "rest/tls_context.h"
+#include "tests/unit/rest/rest_test_env.h"
+
+namespace connectd::rest::testing {
+namespace {
+
+namespace ssl = boost::asio::ssl;
+
+// A self-signed EC P-256 certificate for CN=localhost, IP 127.0.0.1, in the encodings the tests
+// need.
+struct TestCert {
+  std::string key_pem;            // PKCS#8 "PRIVATE KEY"
+  std::string encrypted_key_pem;  // PKCS#8 "ENCRYPTED PRIVATE KEY", password "keypass"
+  std::string cert_pem;
+  std::string pkcs12;  // password "storepass"
+};
+
+std::string BioText(BIO* bio) {
+  char* data = nullptr;
+  long size = BIO_get_mem_data(bio, &data);
+  return std::string(data, static_cast<size_t>(size));
+}
+
+TestCert MakeCert(const std::string& common_name) {
+  TestCert out;
+  EVP_PKEY* key = EVP_EC_gen("P-256");
+  X509* cert = X509_new();
+  X509_set_version(cert, 2);
+  ASN1_INTEGER_set(X509_get_serialNumber(cert), 1);
+  X509_gmtime_adj(X509_getm_notBefore(cert), -3600);
+  X509_gmtime_adj(X509_getm_notAfter(cert), 3600L * 24);
+  X509_set_pubkey(cert, key);
+  X509_NAME* name = X509_get_subject_name(cert);
+  X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
+                             reinterpret_cast<const unsigned char*>(common_name.c_str()), -1, -1,
+                             0);
+  X509_set_issuer_name(cert, name);
+  X509V3_CTX ctx;
+  X509V3_set_ctx_nodb(&ctx);
+  X509V3_set_ctx(&ctx, cert, cert, nullptr, nullptr, 0);
+  for (const char* ext : {"subjectAltName", "basicConstraints"}) {
+    const char* value =
+        std::string(ext) == "subjectAltName" ? "DNS:localhost,IP:127.0.0.1" : "critical,CA:TRUE";
+    X509_EXTENSION* e = X509V3_EXT_conf(nullptr, &ctx, ext, value);
+    X509_add_ext(cert, e, -1);
+    X509_EXTENSION_free(e);
+  }
+  X509_sign(cert, key, EVP_sha256());
+
+  BIO* bio = BIO_new(BIO_s_mem());
+  PEM_write_bio_PrivateKey(bio, key, nullptr, nullptr, 0, nullptr, nullptr);
+  out.key_pem = BioText(bio);
+  BIO_free(bio);
+  bio = BIO_new(BIO_s_mem());
+  PEM_write_bio_PKCS8PrivateKey(bio, key, EVP_aes_256_cbc(), nullptr, 0, nullptr,
+                                const_cast<char*>("keypass"));
+  out.encrypted_key_pem = BioText(bio);
+  BIO_free(bio);
+  bio = BIO_new(BIO_s_mem());
+  PEM_write_bio_X509(bio, cert);
+  out.cert_pem = BioText(bio);
+  BIO_free(bio);
+  PKCS12* p12 = PKCS12_create("storepass", "connectd", key, cert, nullptr, 0, 0, 0, 0, 0);
+  bio = BIO_new(BIO_s_mem());
+  i2d_PKCS12_bio(bio, p12);
+  out.pkcs12 = BioText(bio);
+  BIO_free(bio);
+  PKCS12_free(p12);
+  X509_free(cert);
+  EVP_PKEY_free(key);
+  return out;
+}
+
+const TestCert& ServerCert() {
+  static const TestCert* cert = new TestCert(MakeCert("localhost"));
+  return *cert;
+}
+
+std::string WriteTemp(const std::string& name, const std::string& data) {
+  std::string path =
+      ::testing::TempDir() + "connectd_rest_" + std::to_string(::getpid()) + "_" + name;
+  std::ofstream(path, std::ios::binary) << data;
+  return path;
+}
+
+// A client that trusts exactly the test server certificate.
+std::shared_ptr<ssl::context> TrustingClient() {
+  auto ctx = std::make_shared<ssl::context>(ssl::context::tls_client);
+  boost::system::error_code ec;
+  ctx->add_certificate_authority(boost::asio::buffer(ServerCert().cert_pem), ec);
+  EXPECT_FALSE(ec) << ec.message();
+  ctx->set_verify_mode(ssl::verify_peer, ec);
+  return ctx;
+}
+
+TEST(HttpsTest, PemKeystoreFile) {
+  std::string path = WriteTemp("server.pem", ServerCert().key_pem + ServerCert().cert_pem);
+  RestTestEnv env(Props{{"listeners", "https://127.0.0.1:0"},
+                        {"ssl.keystore.type", "PEM"},
+                        {"ssl.keystore.location", path}});
+  ASSERT_EQ(env.bound().at(0).scheme, "https");
+  TestHttpClient client(env.port(), TrustingClient());
+  HttpResult r = client.Send("GET", "/connectors");
+  EXPECT_EQ(r.status, 200) << r.error;
+  EXPECT_EQ(r.body, "[]");
+  // Keep-alive works over TLS too.
+  EXPECT_EQ(client.Send("GET", "/").status, 200);
+  EXPECT_EQ(env.server().AdvertisedUrl(), "https://127.0.0.1:" + std::to_string(env.port()) + "/");
+  // Plain HTTP on the TLS port gets no answer.
+  EXPECT_EQ(HttpRequest(env.port(), "GET", "/").status, 0);
+}
+
+TEST(HttpsTest, InlinePemWithEncryptedKey) {
+  RestTestEnv env(Props{{"listeners", "https://127.0.0.1:0"},
+                        {"listeners.https.ssl.keystore.type", "PEM"},
+                        {"listeners.https.ssl.keystore.key", ServerCert().encrypted_key_pem},
+                        {"listeners.https.ssl.key.password", "keypass"},
+                        {"listeners.https.ssl.keystore.certificate.chain", ServerCert().cert_pem}});
+  TestHttpClient client(env.port(), TrustingClient());
+  EXPECT_EQ(client.Send("GET", "/").status, 200);
+}
+
+TEST(HttpsTest, Pkcs12Keystore) {
+  std::string path = WriteTemp("server.p12", ServerCert().pkcs12);
+  RestTestEnv env(Props{{"listeners", "http://127.0.0.1:0,https://127.0.0.1:0"},
+                        {"ssl.keystore.type", "PKCS12"},
+                        {"ssl.keystore.location", path},
+                        {"ssl.keystore.password", "storepass"}});
+  ASSERT_EQ(env.bound().size(), 2u);
+  TestHttpClient client(env.bound()[1].port, TrustingClient());
+  EXPECT_EQ(client.Send("GET", "/").status, 200);
+  EXPECT_EQ(HttpRequest(env.bound()[0].port, "GET", "/").status, 200);
+  // "http://" appears in the listeners, so the http listener is advertised.
+  EXPECT_EQ(env.server().AdvertisedUrl(),
+            "http://127.0.0.1:" + std::to_string(env.bound()[0].port) + "/");
+}
+
+TEST(HttpsTest, Pkcs12ThroughJksTypeIsReadLikeJava) {
+  std::string path = WriteTemp("compat.p12", ServerCert().pkcs12);
+  TlsConfig tls;
+  tls.keystore_location = path;
+  tls.keystore_password = "storepass";
+  EXPECT_TRUE(MakeServerTlsContext(tls).ok());
+}
+
+TEST(HttpsTest, UnusableKeystoresAreRefusedNamingTheKey) {
+  TlsConfig jks;
+  jks.keystore_location =
+      WriteTemp("store.jks", std::string("\xFE\xED\xFE\xED\x00\x00\x00\x02", 8));
+  auto refused = MakeServerTlsContext(jks);
+  EXPECT_TRUE(absl::IsUnimplemented(refused.status()));
+  EXPECT_NE(refused.status().message().find("ssl.keystore.type=JKS"), absl::string_view::npos)
+      << refused.status();
+
+  TlsConfig prefixed = jks;
+  prefixed.prefix = "listeners.https.";
+  EXPECT_NE(
+      MakeServerTlsContext(prefixed).status().message().find("listeners.https.ssl.keystore.type"),
+      absl::string_view::npos);
+
+  TlsConfig nothing;  // default JKS type, no location
+  EXPECT_TRUE(absl::IsUnimplemented(MakeServerTlsContext(nothing).status()));
+
+  TlsConfig wrong_password;
+  wrong_password.keystore_type = "PKCS12";
+  wrong_password.keystore_location = WriteTemp("wrong.p12", ServerCert().pkcs12);
+  wrong_password.keystore_password = "nope";
+  EXPECT_TRUE(absl::IsInvalidArgument(MakeServerTlsContext(wrong_password).status()));
+
+  TlsConfig missing;
+  missing.keystore_type = "PEM";
+  missing.keystore_location = "/nonexistent/connectd.pem";
+  auto not_found = MakeServerTlsContext(missing);
+  EXPECT_TRUE(absl::IsNotFound(not_found.status()));
+  EXPECT_NE(not_found.status().message().find("ssl.keystore.location"), absl::string_view::npos);
+
+  TlsConfig encrypted_without_password;
+  encrypted_without_password.keystore_type = "PEM";
+  encrypted_without_password.keystore_key = ServerCert().encrypted_key_pem;
+  encrypted_without_password.keystore_certificate_chain = ServerCert().cert_pem;
+  EXPECT_TRUE(absl::IsInvalidArgument(MakeServerTlsContext(encrypted_without_password).status()));
+
+  TlsConfig mismatched;
+  mismatched.keystore_type = "PEM";
+  mismatched.keystore_key = MakeCert("other").key_pem;
+  mismatched.keystore_certificate_chain = ServerCert().cert_pem;
+  EXPECT_TRUE(absl::IsInvalidArgument(MakeServerTlsContext(mismatched).status()));
+
+  TlsConfig bad_protocol;
+  bad_protocol.keystore_type = "PEM";
+  bad_protocol.keystore_key = ServerCert().key_pem;
+  bad_protocol.keystore_certificate_chain = ServerCert().cert_pem;
+  bad_protocol.enabled_protocols = {"SSLv3"};
+  EXPECT_NE(MakeServerTlsContext(bad_protocol).status().message().find("ssl.enabled.protocols"),
+            absl::string_view::npos);
+}
+
+TEST(HttpsTest, StartFailsOnBadTlsConfig) {
+  FakeHerder herder;
+  boost::asio::io_context ioc;
+  absl::StatusOr<RestConfig> config = ParseRestConfig({{"listeners", "https://127.0.0.1:0"}});
+  ASSERT_TRUE(config.ok());
+  RestServer server(ioc, herder, *config);
+  absl::StatusOr<std::vector<BoundListener>> bound = server.Start();
+  EXPECT_TRUE(absl::IsUnimplemented(bound.status()));
+  EXPECT_NE(bound.status().message().find("ssl.keystore.type"), absl::string_view::npos);
+}
+
+TEST(HttpsTest, CipherSuitesByIanaName) {
+  TlsConfig tls;
+  tls.keystore_type = "PEM";
+  tls.keystore_key = ServerCert().key_pem;
+  tls.keystore_certificate_chain = ServerCert().cert_pem;
+  tls.cipher_suites = {"TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_AES_128_GCM_SHA256"};
+  EXPECT_TRUE(MakeServerTlsContext(tls).ok()) << MakeServerTlsContext(tls).status();
+  tls.cipher_suites = {"TLS_MADE_UP"};
+  EXPECT_TRUE(absl::IsInvalidArgument(MakeServerTlsContext(tls).status()));
+}
+
+TEST(HttpsTest, ClientAuthRequired) {
+  TestCert client_cert = MakeCert("client");
+  RestTestEnv env(Props{{"listeners", "https://127.0.0.1:0"},
+                        {"ssl.keystore.type", "PEM"},
+                        {"ssl.keystore.key", ServerCert().key_pem},
+                        {"ssl.keystore.certificate.chain", ServerCert().cert_pem},
+                        {"ssl.client.auth", "required"},
+                        {"ssl.truststore.type", "PEM"},
+                        {"ssl.truststore.certificates", client_cert.cert_pem}});
+  TestHttpClient anonymous(env.port(), TrustingClient());
+  EXPECT_EQ(anonymous.Send("GET", "/").status, 0);
+
+  auto with_cert = TrustingClient();
+  boost::system::error_code ec;
+  with_cert->use_certificate(boost::asio::buffer(client_cert.cert_pem), ssl::context::pem, ec);
+  ASSERT_FALSE(ec) << ec.message();
+  with_cert->use_private_key(boost::asio::buffer(client_cert.key_pem), ssl::context::pem, ec);
+  ASSERT_FALSE(ec) << ec.message();
+  TestHttpClient authenticated(env.port(), with_cert);
+  HttpResult r = authenticated.Send("GET", "/");
+  EXPECT_EQ(r.status, 200) << r.error;
+}
+
+}  // namespace
+}  // namespace connectd::rest::testing
