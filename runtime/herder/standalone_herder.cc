@@ -8,6 +8,8 @@
 #include "runtime/config/config_def.h"
 #include "runtime/config/connector_config.h"
 #include "runtime/herder/connector_validation.h"
+#include "runtime/herder/sink_offsets.h"
+#include "runtime/kafka/group_admin.h"
 #include "runtime/plugin/plugin_instances.h"
 
 namespace connectd::herder {
@@ -463,10 +465,7 @@ void StandaloneHerder::GetConnectorOffsets(const std::string& name,
     auto it = connectors_.find(name);
     if (it == connectors_.end())
       return done(NotFound(absl::StrCat("Connector ", name, " not found")));
-    if (it->second.type != ConnectorType::kSource) {
-      return done(absl::UnimplementedError(
-          "Reading a sink connector's offsets is not supported by connectd yet"));
-    }
+    if (it->second.type == ConnectorType::kSink) return done(SinkOffsets(name));
     absl::StatusOr<std::map<std::string, std::string>> all = offsets_(name)->All();
     if (!all.ok()) return done(all.status());
     ConnectorOffsets offsets;
@@ -494,10 +493,6 @@ absl::StatusOr<std::string> StandaloneHerder::ModifyOffsets(
     const std::string& name, const std::map<std::string, std::optional<std::string>>& offsets,
     bool reset) {
   const ConnectorState& state = connectors_.at(name);
-  if (state.type != ConnectorType::kSource) {
-    return absl::UnimplementedError(
-        "Modifying a sink connector's offsets is not supported by connectd yet");
-  }
   // Ask the connector first (KIP-875), on a fresh instance that is never started.
   bool handled = false;
   if (const plugin::ConnectorPlugin* plugin = plugins_.Find(state.config.at("connector.class"))) {
@@ -516,7 +511,9 @@ absl::StatusOr<std::string> StandaloneHerder::ModifyOffsets(
     }
     handled = *altered;
   }
-  absl::Status written = offsets_(name)->Write(offsets, kOffsetWriteTimeout);
+  absl::Status written = state.type == ConnectorType::kSink
+                             ? ModifySinkOffsets(name, offsets, reset)
+                             : offsets_(name)->Write(offsets, kOffsetWriteTimeout);
   if (!written.ok()) return written;
   const char* verb = reset ? "reset" : "altered";
   if (handled)
@@ -525,6 +522,65 @@ absl::StatusOr<std::string> StandaloneHerder::ModifyOffsets(
                       " successfully. However, if this connector manages offsets externally, they "
                       "will need to be manually ",
                       verb, " in the system that the connector uses.");
+}
+
+std::string StandaloneHerder::SinkGroup(const std::string& name) const {
+  const ConfigMap& config = connectors_.at(name).config;
+  auto it = config.find("consumer.override.group.id");
+  return it != config.end() ? it->second : "connect-" + name;
+}
+
+absl::StatusOr<ConnectorOffsets> StandaloneHerder::SinkOffsets(const std::string& name) {
+  absl::StatusOr<std::unique_ptr<kafka::GroupAdmin>> admin =
+      kafka::GroupAdmin::Create(options_.admin_config);
+  if (!admin.ok()) return admin.status();
+  absl::StatusOr<kafka::PartitionOffsets> committed = (*admin)->ListOffsets(SinkGroup(name));
+  if (!committed.ok()) return committed.status();
+  ConnectorOffsets out;
+  for (const auto& [tp, offset] : *committed) {
+    out.offsets.push_back({SinkPartitionJson(tp.first, tp.second), SinkOffsetJson(offset)});
+  }
+  return out;
+}
+
+absl::Status StandaloneHerder::ModifySinkOffsets(
+    const std::string& name, const std::map<std::string, std::optional<std::string>>& offsets,
+    bool reset) {
+  absl::StatusOr<std::unique_ptr<kafka::GroupAdmin>> admin =
+      kafka::GroupAdmin::Create(options_.admin_config);
+  if (!admin.ok()) return admin.status();
+  const std::string group = SinkGroup(name);
+  absl::Status result;
+  if (reset) {
+    result = (*admin)->DeleteGroup(group);
+  } else {
+    kafka::PartitionOffsets alter;
+    std::vector<std::pair<std::string, int32_t>> remove;
+    for (const auto& [partition_json, offset_json] : offsets) {
+      absl::StatusOr<std::pair<std::string, int32_t>> tp = ParseSinkPartition(partition_json);
+      if (!tp.ok()) return WithHttpStatus(tp.status(), 400);
+      if (!offset_json) {
+        remove.push_back(*tp);
+        continue;
+      }
+      absl::StatusOr<int64_t> offset = ParseSinkOffset(*offset_json);
+      if (!offset.ok()) return WithHttpStatus(offset.status(), 400);
+      alter[*tp] = *offset;
+    }
+    if (!alter.empty()) result = (*admin)->AlterOffsets(group, alter);
+    if (result.ok() && !remove.empty()) result = (*admin)->DeleteOffsets(group, remove);
+  }
+  if (absl::IsFailedPrecondition(result)) {
+    return WithHttpStatus(
+        absl::InternalError(absl::StrCat(
+            "Failed to ", reset ? "reset" : "alter", " consumer group offsets for connector ", name,
+            ", either because its tasks haven't stopped completely yet or the connector was "
+            "resumed before the request completed. The connector may need to be stopped again "
+            "before the request can be retried: ",
+            result.message())),
+        500);
+  }
+  return result;
 }
 
 void StandaloneHerder::AlterConnectorOffsets(const std::string& name,

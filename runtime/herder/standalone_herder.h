@@ -35,6 +35,8 @@ class StandaloneHerder : public Herder,
     std::string kafka_cluster_id;
     bool topic_tracking = true;
     bool topic_tracking_reset = true;
+    // librdkafka properties for the admin client that manages sink connectors' group offsets.
+    std::map<std::string, std::string> admin_config;
   };
 
   // `make_worker` builds the Worker with this herder as its status listener and event sink.
@@ -121,6 +123,11 @@ class StandaloneHerder : public Herder,
   void StartTasks(const std::string& name);
   ConnectorInfo InfoOf(const std::string& name) const;
   absl::Status RequireStoppedForOffsets(const std::string& name) const;
+  absl::StatusOr<ConnectorOffsets> SinkOffsets(const std::string& name);
+  absl::Status ModifySinkOffsets(const std::string& name,
+                                 const std::map<std::string, std::optional<std::string>>& offsets,
+                                 bool reset);
+  std::string SinkGroup(const std::string& name) const;
   absl::StatusOr<std::string> ModifyOffsets(
       const std::string& name, const std::map<std::string, std::optional<std::string>>& offsets,
       bool reset);

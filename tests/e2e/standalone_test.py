@@ -7,6 +7,7 @@ import os
 import tempfile
 import time
 import unittest
+import unittest.mock
 import uuid
 
 from connectd_e2e import StandaloneWorker, wait_until
@@ -111,6 +112,29 @@ class StandaloneE2ETest(unittest.TestCase):
         self.assertEqual(w.put("/connectors/src/resume")[0], 202)
         wait_until(lambda: len(lines_of(sink_file)) >= 1200, what="the re-read file")
         self.assertEqual(lines_of(sink_file)[600:], [f"line-{i}" for i in range(600)])
+
+        # A sink connector's offsets are its consumer group's.
+        self.assertEqual(w.put("/connectors/sink/stop")[0], 204)
+        w.wait_state("sink", "STOPPED", [])
+        partition = {"kafka_topic": self.topic, "kafka_partition": 0}
+        self.assertEqual(w.get("/connectors/sink/offsets"), (200, {"offsets": [
+            {"partition": partition, "offset": {"kafka_offset": 1200}}]}, unittest.mock.ANY))
+        status, msg, _ = w.patch("/connectors/sink/offsets", {"offsets": [
+            {"partition": {"kafka_topic": self.topic, "kafka_partition": "0"},
+             "offset": {"kafka_offset": "1100"}}]})
+        self.assertEqual((status, msg), (200, {
+            "message": "The offsets for this connector have been altered successfully"}))
+        self.assertEqual(w.get("/connectors/sink/offsets")[1]["offsets"][0]["offset"],
+                         {"kafka_offset": 1100})
+        status, err, _ = w.patch("/connectors/sink/offsets", {"offsets": [
+            {"partition": {"kafka_topic": self.topic, "kafka_partition": "x"},
+             "offset": {"kafka_offset": 1}}]})
+        self.assertEqual(status, 400, err)
+        self.assertEqual(w.delete("/connectors/sink/offsets")[0], 200)
+        self.assertEqual(w.get("/connectors/sink/offsets")[1], {"offsets": []})
+        # Resumed with no committed offset, the sink starts from the earliest record again.
+        self.assertEqual(w.put("/connectors/sink/resume")[0], 202)
+        wait_until(lambda: len(lines_of(sink_file)) >= 2400, what="the sink re-reading the topic")
 
         # Errors keep Connect's shape and codes.
         status, err, _ = w.post("/connectors", {"name": "src", "config": {

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -92,12 +93,21 @@ const TestCert& ServerCert() {
   return *cert;
 }
 
-std::string WriteTemp(const std::string& name, const std::string& data) {
-  std::string path =
-      ::testing::TempDir() + "connectd_rest_" + std::to_string(::getpid()) + "_" + name;
-  std::ofstream(path, std::ios::binary) << data;
-  return path;
-}
+// A file under the test temp dir, removed when the test ends.
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& data)
+      : path_(::testing::TempDir() + "connectd_rest_" + std::to_string(::getpid()) + "_" + name) {
+    std::ofstream(path_, std::ios::binary) << data;
+  }
+  ~TempFile() { std::remove(path_.c_str()); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 // A client that trusts exactly the test server certificate.
 std::shared_ptr<ssl::context> TrustingClient() {
@@ -110,10 +120,10 @@ std::shared_ptr<ssl::context> TrustingClient() {
 }
 
 TEST(HttpsTest, PemKeystoreFile) {
-  std::string path = WriteTemp("server.pem", ServerCert().key_pem + ServerCert().cert_pem);
+  TempFile pem("server.pem", ServerCert().key_pem + ServerCert().cert_pem);
   RestTestEnv env(Props{{"listeners", "https://127.0.0.1:0"},
                         {"ssl.keystore.type", "PEM"},
-                        {"ssl.keystore.location", path}});
+                        {"ssl.keystore.location", pem.path()}});
   ASSERT_EQ(env.bound().at(0).scheme, "https");
   TestHttpClient client(env.port(), TrustingClient());
   HttpResult r = client.Send("GET", "/connectors");
@@ -137,7 +147,7 @@ TEST(HttpsTest, InlinePemWithEncryptedKey) {
 }
 
 TEST(HttpsTest, Pkcs12Keystore) {
-  std::string path = WriteTemp("server.p12", ServerCert().pkcs12);
+  TempFile p12("server.p12", ServerCert().pkcs12);
   RestTestEnv env(Props{{"listeners", "http://127.0.0.1:0,https://127.0.0.1:0"},
                         {"ssl.keystore.type", "PKCS12"},
                         {"ssl.keystore.location", path},
@@ -152,17 +162,17 @@ TEST(HttpsTest, Pkcs12Keystore) {
 }
 
 TEST(HttpsTest, Pkcs12ThroughJksTypeIsReadLikeJava) {
-  std::string path = WriteTemp("compat.p12", ServerCert().pkcs12);
+  TempFile p12("compat.p12", ServerCert().pkcs12);
   TlsConfig tls;
-  tls.keystore_location = path;
+  tls.keystore_location = p12.path();
   tls.keystore_password = "storepass";
   EXPECT_TRUE(MakeServerTlsContext(tls).ok());
 }
 
 TEST(HttpsTest, UnusableKeystoresAreRefusedNamingTheKey) {
   TlsConfig jks;
-  jks.keystore_location =
-      WriteTemp("store.jks", std::string("\xFE\xED\xFE\xED\x00\x00\x00\x02", 8));
+  TempFile jks_file("store.jks", std::string("\xFE\xED\xFE\xED\x00\x00\x00\x02", 8));
+  jks.keystore_location = jks_file.path();
   auto refused = MakeServerTlsContext(jks);
   EXPECT_TRUE(absl::IsUnimplemented(refused.status()));
   EXPECT_NE(refused.status().message().find("ssl.keystore.type=JKS"), absl::string_view::npos)
@@ -179,7 +189,8 @@ TEST(HttpsTest, UnusableKeystoresAreRefusedNamingTheKey) {
 
   TlsConfig wrong_password;
   wrong_password.keystore_type = "PKCS12";
-  wrong_password.keystore_location = WriteTemp("wrong.p12", ServerCert().pkcs12);
+  TempFile wrong_file("wrong.p12", ServerCert().pkcs12);
+  wrong_password.keystore_location = wrong_file.path();
   wrong_password.keystore_password = "nope";
   EXPECT_TRUE(absl::IsInvalidArgument(MakeServerTlsContext(wrong_password).status()));
 
