@@ -19,19 +19,29 @@ std::vector<std::string> SplitTrimmed(std::string_view list) {
   return items;
 }
 
-std::regex WildcardToRegex(std::string_view pattern) {
-  std::string regex;
-  for (char c : pattern) {
-    if (c == '*') {
-      regex += ".*";
-    } else if (std::string_view("\\^$.|?+()[]{}").find(c) != std::string_view::npos) {
-      regex += '\\';
-      regex += c;
+// Jetty turns an allowed origin with '*' into a regex where '*' matches anything; this is the
+// same match without std::regex.
+bool WildcardMatch(std::string_view pattern, std::string_view text) {
+  size_t p = 0;
+  size_t t = 0;
+  size_t star = std::string_view::npos;
+  size_t resume = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = t;
+    } else if (p < pattern.size() && pattern[p] == text[t]) {
+      ++p;
+      ++t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++resume;
     } else {
-      regex += c;
+      return false;
     }
   }
-  return std::regex(regex);
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
 }
 
 }  // namespace
@@ -43,7 +53,7 @@ CorsFilter::CorsFilter(std::string_view allowed_origins, std::string_view allowe
     if (origin == "*") {
       any_origin_ = true;
     } else if (origin.find('*') != std::string::npos) {
-      origin_patterns_.push_back(WildcardToRegex(origin));
+      origin_patterns_.push_back(std::move(origin));
     } else {
       origins_.push_back(std::move(origin));
     }
@@ -62,8 +72,8 @@ bool CorsFilter::OriginMatches(std::string_view origin_list) const {
     for (const std::string& allowed : origins_) {
       if (allowed == origin) return true;
     }
-    for (const std::regex& pattern : origin_patterns_) {
-      if (std::regex_match(origin.begin(), origin.end(), pattern)) return true;
+    for (const std::string& pattern : origin_patterns_) {
+      if (WildcardMatch(pattern, AsStd(origin))) return true;
     }
   }
   return false;

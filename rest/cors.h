@@ -17,7 +17,6 @@
 #pragma once
 
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,7 +43,7 @@ class CorsFilter {
   bool enabled_ = false;
   bool any_origin_ = false;
   std::vector<std::string> origins_;
-  std::vector<std::regex> origin_patterns_;
+  std::vector<std::string> origin_patterns_;  // containing '*'
   std::vector<std::string> methods_;
   std::vector<std::string> headers_;
 };

@@ -1,7 +1,5 @@
 #include "rest/rest_config.h"
 
-#include <regex>
-
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -71,23 +69,46 @@ absl::StatusOr<bool> ParseBool(const Props& props, const std::string& key, bool 
   return InvalidValue(*raw, key, "Expected value to be either true or false");
 }
 
+bool IsListenerHostChar(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
+         c == '%' || c == '.' || c == '_' || c == ':';
+}
+
 absl::StatusOr<ListenerSpec> ParseListener(const std::string& text) {
-  // RestServer.LISTENER_PATTERN, matched against the whole item.
-  static const std::regex kPattern(R"(^(.*)://\[?([0-9a-zA-Z\-%._:]*)\]?:(-?[0-9]+))");
-  std::smatch m;
-  if (!std::regex_match(text, m, kPattern)) {
+  // RestServer.LISTENER_PATTERN `^(.*)://\[?([0-9a-zA-Z\-%._:]*)\]?:(-?[0-9]+)`, matched against
+  // the whole item. The host part cannot hold '/', so the last "://" ends the protocol and the
+  // last ':' starts the port.
+  auto bad_format = [&] {
     return absl::InvalidArgumentError(
         absl::StrCat("Listener doesn't have the right format (protocol://hostname:port): ", text));
+  };
+  size_t separator = text.rfind("://");
+  if (separator == std::string::npos) return bad_format();
+  std::string_view rest = std::string_view(text).substr(separator + 3);
+  size_t colon = rest.rfind(':');
+  if (colon == std::string_view::npos) return bad_format();
+  std::string_view host = rest.substr(0, colon);
+  std::string_view port = rest.substr(colon + 1);
+  if (!host.empty() && host.front() == '[') host.remove_prefix(1);
+  if (!host.empty() && host.back() == ']') host.remove_suffix(1);
+  for (char c : host) {
+    if (!IsListenerHostChar(c)) return bad_format();
   }
+  std::string_view digits = !port.empty() && port.front() == '-' ? port.substr(1) : port;
+  if (digits.empty()) return bad_format();
+  for (char c : digits) {
+    if (c < '0' || c > '9') return bad_format();
+  }
+
   ListenerSpec spec;
   spec.text = text;
-  spec.scheme = absl::AsciiStrToLower(m[1].str());
+  spec.scheme = absl::AsciiStrToLower(text.substr(0, separator));
   if (spec.scheme != "http" && spec.scheme != "https") {
     return absl::InvalidArgumentError(
         absl::StrCat("Listener protocol must be either \"http\" or \"https\", but is: ", text));
   }
-  spec.host = m[2].str();
-  if (!absl::SimpleAtoi(m[3].str(), &spec.port) || spec.port < 0 || spec.port > 65535) {
+  spec.host = std::string(host);
+  if (!absl::SimpleAtoi(AsAbsl(port), &spec.port) || spec.port < 0 || spec.port > 65535) {
     return absl::InvalidArgumentError(
         absl::StrCat("Listener port must be between 0 and 65535: ", text));
   }

@@ -150,7 +150,7 @@ TEST(HttpsTest, Pkcs12Keystore) {
   TempFile p12("server.p12", ServerCert().pkcs12);
   RestTestEnv env(Props{{"listeners", "http://127.0.0.1:0,https://127.0.0.1:0"},
                         {"ssl.keystore.type", "PKCS12"},
-                        {"ssl.keystore.location", path},
+                        {"ssl.keystore.location", p12.path()},
                         {"ssl.keystore.password", "storepass"}});
   ASSERT_EQ(env.bound().size(), 2u);
   TestHttpClient client(env.bound()[1].port, TrustingClient());

@@ -1,0 +1,216 @@
+#include "connectors/mirror/kafka_clients.h"
+
+#include "runtime/kafka/java_client_config.h"
+
+namespace connectd::mirror {
+namespace {
+
+struct QueueDeleter {
+  void operator()(rd_kafka_queue_t* q) const { rd_kafka_queue_destroy(q); }
+};
+struct EventDeleter {
+  void operator()(rd_kafka_event_t* e) const { rd_kafka_event_destroy(e); }
+};
+struct OptionsDeleter {
+  void operator()(rd_kafka_AdminOptions_t* o) const { rd_kafka_AdminOptions_destroy(o); }
+};
+
+bool StartsWith(const std::string& s, const std::string& prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+// Client-level connection keys taken from `<side>.cluster.*`.
+bool IsConnectionKey(const std::string& key) {
+  return key == "bootstrap.servers" || key == "security.protocol" || key == "client.id" ||
+         key == "client.dns.lookup" || StartsWith(key, "ssl.") || StartsWith(key, "sasl.");
+}
+
+std::unique_ptr<rd_kafka_event_t, EventDeleter> Await(rd_kafka_queue_t* queue, int timeout_ms) {
+  return std::unique_ptr<rd_kafka_event_t, EventDeleter>(rd_kafka_queue_poll(queue, timeout_ms + 1000));
+}
+
+}  // namespace
+
+Props ClientProps(const Props& connector, const std::string& side, const std::string& role) {
+  Props out;
+  const std::string cluster_prefix = side + ".cluster.";
+  for (const auto& [key, value] : connector) {
+    if (StartsWith(key, cluster_prefix) && IsConnectionKey(key.substr(cluster_prefix.size()))) {
+      out[key.substr(cluster_prefix.size())] = value;
+    }
+  }
+  for (const std::string& prefix : {role + ".", side + "." + role + "."}) {
+    for (const auto& [key, value] : connector) {
+      if (StartsWith(key, prefix) && !StartsWith(key, role + ".override.")) {
+        out[key.substr(prefix.size())] = value;
+      }
+    }
+  }
+  return out;
+}
+
+KafkaHandle MakeClient(rd_kafka_type_t type, const Props& java_props, std::string* error,
+                       void (*configure)(rd_kafka_conf_t*, void*), void* opaque) {
+  kafka::TranslatedConfig translated = kafka::TranslateJavaClientConfig(java_props);
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  char errstr[512];
+  for (const auto& [key, value] : translated.properties) {
+    rd_kafka_conf_res_t res = rd_kafka_conf_set(conf, key.c_str(), value.c_str(), errstr, sizeof(errstr));
+    if (res == RD_KAFKA_CONF_INVALID) {
+      *error = "Kafka client config '" + key + "': " + errstr;
+      rd_kafka_conf_destroy(conf);
+      return nullptr;
+    }
+  }
+  if (configure) configure(conf, opaque);
+  rd_kafka_t* rk = rd_kafka_new(type, conf, errstr, sizeof(errstr));
+  if (rk == nullptr) {
+    *error = std::string("cannot create Kafka client: ") + errstr;
+    rd_kafka_conf_destroy(conf);
+    return nullptr;
+  }
+  return KafkaHandle(rk);
+}
+
+std::optional<std::map<std::string, int>> ListTopics(rd_kafka_t* rk, int timeout_ms,
+                                                     std::string* error) {
+  const rd_kafka_metadata_t* md = nullptr;
+  rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 1, nullptr, &md, timeout_ms);
+  if (err) {
+    *error = std::string("listing topics: ") + rd_kafka_err2str(err);
+    return std::nullopt;
+  }
+  std::map<std::string, int> topics;
+  for (int i = 0; i < md->topic_cnt; ++i) {
+    if (md->topics[i].err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      topics[md->topics[i].topic] = md->topics[i].partition_cnt;
+    }
+  }
+  rd_kafka_metadata_destroy(md);
+  return topics;
+}
+
+std::map<std::string, std::string> CreateTopics(rd_kafka_t* rk, const std::vector<NewTopic>& topics,
+                                                int timeout_ms) {
+  std::map<std::string, std::string> errors;
+  if (topics.empty()) return errors;
+  char errstr[512];
+  std::vector<rd_kafka_NewTopic_t*> requests;
+  for (const NewTopic& t : topics) {
+    rd_kafka_NewTopic_t* nt = rd_kafka_NewTopic_new(t.name.c_str(), t.partitions,
+                                                    t.replication_factor, errstr, sizeof(errstr));
+    if (nt == nullptr) {
+      errors[t.name] = errstr;
+      continue;
+    }
+    for (const auto& [k, v] : t.configs) rd_kafka_NewTopic_set_config(nt, k.c_str(), v.c_str());
+    requests.push_back(nt);
+  }
+  std::unique_ptr<rd_kafka_queue_t, QueueDeleter> queue(rd_kafka_queue_new(rk));
+  std::unique_ptr<rd_kafka_AdminOptions_t, OptionsDeleter> options(
+      rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_CREATETOPICS));
+  rd_kafka_AdminOptions_set_request_timeout(options.get(), timeout_ms, errstr, sizeof(errstr));
+  rd_kafka_AdminOptions_set_operation_timeout(options.get(), timeout_ms, errstr, sizeof(errstr));
+  rd_kafka_CreateTopics(rk, requests.data(), requests.size(), options.get(), queue.get());
+  auto event = Await(queue.get(), timeout_ms);
+  rd_kafka_NewTopic_destroy_array(requests.data(), requests.size());
+  if (!event) {
+    for (const NewTopic& t : topics) errors[t.name] = "timed out";
+    return errors;
+  }
+  size_t count = 0;
+  const rd_kafka_topic_result_t** results =
+      rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(event.get()), &count);
+  for (size_t i = 0; i < count; ++i) {
+    rd_kafka_resp_err_t err = rd_kafka_topic_result_error(results[i]);
+    if (err && err != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
+      const char* msg = rd_kafka_topic_result_error_string(results[i]);
+      errors[rd_kafka_topic_result_name(results[i])] = msg ? msg : rd_kafka_err2str(err);
+    }
+  }
+  return errors;
+}
+
+std::map<std::string, std::string> CreatePartitions(rd_kafka_t* rk,
+                                                    const std::map<std::string, int>& counts,
+                                                    int timeout_ms) {
+  std::map<std::string, std::string> errors;
+  if (counts.empty()) return errors;
+  char errstr[512];
+  std::vector<rd_kafka_NewPartitions_t*> requests;
+  for (const auto& [topic, count] : counts) {
+    requests.push_back(rd_kafka_NewPartitions_new(topic.c_str(), static_cast<size_t>(count), errstr,
+                                                  sizeof(errstr)));
+  }
+  std::unique_ptr<rd_kafka_queue_t, QueueDeleter> queue(rd_kafka_queue_new(rk));
+  std::unique_ptr<rd_kafka_AdminOptions_t, OptionsDeleter> options(
+      rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_CREATEPARTITIONS));
+  rd_kafka_AdminOptions_set_request_timeout(options.get(), timeout_ms, errstr, sizeof(errstr));
+  rd_kafka_CreatePartitions(rk, requests.data(), requests.size(), options.get(), queue.get());
+  auto event = Await(queue.get(), timeout_ms);
+  rd_kafka_NewPartitions_destroy_array(requests.data(), requests.size());
+  if (!event) {
+    for (const auto& [topic, count] : counts) errors[topic] = "timed out";
+    return errors;
+  }
+  size_t n = 0;
+  const rd_kafka_topic_result_t** results = rd_kafka_CreatePartitions_result_topics(
+      rd_kafka_event_CreatePartitions_result(event.get()), &n);
+  for (size_t i = 0; i < n; ++i) {
+    rd_kafka_resp_err_t err = rd_kafka_topic_result_error(results[i]);
+    if (err && err != RD_KAFKA_RESP_ERR_INVALID_PARTITIONS) {
+      errors[rd_kafka_topic_result_name(results[i])] = rd_kafka_err2str(err);
+    }
+  }
+  return errors;
+}
+
+std::optional<std::map<std::string, ConfigEntry>> DescribeTopicConfigs(rd_kafka_t* rk,
+                                                                        const std::string& topic,
+                                                                        int timeout_ms,
+                                                                        std::string* error) {
+  char errstr[512];
+  rd_kafka_ConfigResource_t* resource =
+      rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
+  std::unique_ptr<rd_kafka_queue_t, QueueDeleter> queue(rd_kafka_queue_new(rk));
+  std::unique_ptr<rd_kafka_AdminOptions_t, OptionsDeleter> options(
+      rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS));
+  rd_kafka_AdminOptions_set_request_timeout(options.get(), timeout_ms, errstr, sizeof(errstr));
+  rd_kafka_DescribeConfigs(rk, &resource, 1, options.get(), queue.get());
+  auto event = Await(queue.get(), timeout_ms);
+  rd_kafka_ConfigResource_destroy(resource);
+  if (!event) {
+    *error = "describing configs of " + topic + " timed out";
+    return std::nullopt;
+  }
+  if (rd_kafka_event_error(event.get())) {
+    *error = rd_kafka_event_error_string(event.get());
+    return std::nullopt;
+  }
+  size_t n = 0;
+  const rd_kafka_ConfigResource_t** resources =
+      rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(event.get()), &n);
+  std::map<std::string, ConfigEntry> out;
+  for (size_t i = 0; i < n; ++i) {
+    if (rd_kafka_ConfigResource_error(resources[i])) {
+      *error = rd_kafka_ConfigResource_error_string(resources[i]);
+      return std::nullopt;
+    }
+    size_t count = 0;
+    const rd_kafka_ConfigEntry_t** entries = rd_kafka_ConfigResource_configs(resources[i], &count);
+    for (size_t e = 0; e < count; ++e) {
+      const char* value = rd_kafka_ConfigEntry_value(entries[e]);
+      ConfigEntry entry;
+      entry.value = value ? value : "";
+      entry.is_default = rd_kafka_ConfigEntry_is_default(entries[e]) != 0;
+      entry.is_read_only = rd_kafka_ConfigEntry_is_read_only(entries[e]) != 0;
+      entry.is_sensitive = rd_kafka_ConfigEntry_is_sensitive(entries[e]) != 0;
+      entry.is_static_broker =
+          rd_kafka_ConfigEntry_source(entries[e]) == RD_KAFKA_CONFIG_SOURCE_STATIC_BROKER_CONFIG;
+      out[rd_kafka_ConfigEntry_name(entries[e])] = entry;
+    }
+  }
+  return out;
+}
+
+}  // namespace connectd::mirror

@@ -1,0 +1,145 @@
+#include "connectors/mirror/mirror_config.h"
+
+#include <cstdlib>
+
+namespace connectd::mirror {
+namespace {
+
+using sdk::ConfigKey;
+
+sdk::ConfigDef Common() {
+  return sdk::ConfigDef()
+      .define(ConfigKey("enabled", ConfigKey::kBoolean).withDefault("true").importance(ConfigKey::kLow)
+                  .doc("Whether to replicate source->target."))
+      .define(ConfigKey("source.cluster.alias", ConfigKey::kString).importance(ConfigKey::kHigh)
+                  .doc("Alias of source cluster"))
+      .define(ConfigKey("target.cluster.alias", ConfigKey::kString).withDefault("target")
+                  .importance(ConfigKey::kHigh).doc("Alias of target cluster. Used in metrics reporting."))
+      .define(ConfigKey("replication.policy.class", ConfigKey::kClass)
+                  .withDefault("org.apache.kafka.connect.mirror.DefaultReplicationPolicy")
+                  .importance(ConfigKey::kLow).doc("Class which defines the remote topic naming convention."))
+      .define(ConfigKey("replication.policy.separator", ConfigKey::kString).withDefault(".")
+                  .importance(ConfigKey::kLow).doc("Separator used in remote topic naming convention."))
+      .define(ConfigKey("replication.policy.internal.topic.separator.enabled", ConfigKey::kBoolean)
+                  .withDefault("true").importance(ConfigKey::kLow)
+                  .doc("Whether to use replication.policy.separator to control the names of topics used "
+                       "for checkpoints and offset syncs."))
+      .define(ConfigKey("admin.timeout.ms", ConfigKey::kLong).withDefault("60000")
+                  .importance(ConfigKey::kLow).doc("Timeout for administrative tasks, e.g. detecting new topics."))
+      .define(ConfigKey("offset-syncs.topic.location", ConfigKey::kString).withDefault("source")
+                  .oneOf({"source", "target"}).importance(ConfigKey::kLow)
+                  .doc("The location (source/target) of the offset-syncs topic."));
+}
+
+}  // namespace
+
+sdk::ConfigDef MirrorSourceConfigDef() {
+  return Common()
+      .define(ConfigKey("topics", ConfigKey::kList).withDefault(".*").importance(ConfigKey::kHigh)
+                  .doc("Topics to replicate. Supports comma-separated topic names and regexes."))
+      .define(ConfigKey("topics.exclude", ConfigKey::kList)
+                  .withDefault(".*[\\-\\.]internal, .*\\.replica, __.*").importance(ConfigKey::kHigh)
+                  .doc("Excluded topics. Supports comma-separated topic names and regexes."))
+      .define(ConfigKey("config.properties.exclude", ConfigKey::kList)
+                  .withDefault("follower\\.replication\\.throttled\\.replicas, "
+                               "leader\\.replication\\.throttled\\.replicas, "
+                               "message\\.timestamp\\.difference\\.max\\.ms, message\\.timestamp\\.type, "
+                               "unclean\\.leader\\.election\\.enable, min\\.insync\\.replicas")
+                  .importance(ConfigKey::kHigh).doc("Topic config properties that should not be replicated."))
+      .define(ConfigKey("consumer.poll.timeout.ms", ConfigKey::kLong).withDefault("1000")
+                  .importance(ConfigKey::kLow).doc("Timeout when polling source cluster."))
+      .define(ConfigKey("refresh.topics.enabled", ConfigKey::kBoolean).withDefault("true")
+                  .importance(ConfigKey::kLow).doc("Whether to periodically check for new topics and partitions."))
+      .define(ConfigKey("refresh.topics.interval.seconds", ConfigKey::kLong).withDefault("5")
+                  .importance(ConfigKey::kLow)
+                  .doc("Frequency of topic refresh (connectd default 5; Kafka's is 600)."))
+      .define(ConfigKey("sync.topic.configs.enabled", ConfigKey::kBoolean).withDefault("true")
+                  .importance(ConfigKey::kLow).doc("Whether to periodically configure remote topics to match their corresponding upstream topics."))
+      .define(ConfigKey("sync.topic.configs.interval.seconds", ConfigKey::kLong).withDefault("600")
+                  .importance(ConfigKey::kLow).doc("Frequency of topic config sync."))
+      .define(ConfigKey("sync.topic.acls.enabled", ConfigKey::kBoolean).withDefault("true")
+                  .importance(ConfigKey::kLow).doc("Whether to periodically configure remote topic ACLs to match their corresponding upstream topics."))
+      .define(ConfigKey("sync.topic.acls.interval.seconds", ConfigKey::kLong).withDefault("600")
+                  .importance(ConfigKey::kLow).doc("Frequency of topic ACL sync."))
+      .define(ConfigKey("replication.factor", ConfigKey::kInt).withDefault("2").importance(ConfigKey::kLow)
+                  .doc("Replication factor for newly created remote topics. Set -1 to use the broker's default."))
+      .define(ConfigKey("offset-syncs.topic.replication.factor", ConfigKey::kShort).withDefault("3")
+                  .importance(ConfigKey::kLow).doc("Replication factor for offset-syncs topic."))
+      .define(ConfigKey("offset.lag.max", ConfigKey::kLong).withDefault("100").importance(ConfigKey::kLow)
+                  .doc("How out-of-sync a remote partition can be before it is resynced."))
+      .define(ConfigKey("emit.offset-syncs.enabled", ConfigKey::kBoolean).withDefault("true")
+                  .importance(ConfigKey::kLow).doc("Whether to store the new offset of the replicated records in offset-syncs topic or not."))
+      .define(ConfigKey("heartbeats.replication.enabled", ConfigKey::kBoolean).withDefault("true")
+                  .importance(ConfigKey::kLow).doc("Whether to replicate the heartbeats topics even when the topic filter does not include them."));
+}
+
+sdk::ConfigDef MirrorHeartbeatConfigDef() {
+  return Common()
+      .define(ConfigKey("emit.heartbeats.enabled", ConfigKey::kBoolean).withDefault("true")
+                  .importance(ConfigKey::kLow).doc("Whether to emit heartbeats to target cluster."))
+      .define(ConfigKey("emit.heartbeats.interval.seconds", ConfigKey::kLong).withDefault("1")
+                  .importance(ConfigKey::kLow).doc("Frequency of heartbeats."))
+      .define(ConfigKey("heartbeats.topic.replication.factor", ConfigKey::kShort).withDefault("3")
+                  .importance(ConfigKey::kLow).doc("Replication factor for heartbeats topic."))
+      .define(ConfigKey("heartbeats.topic.location", ConfigKey::kString).withDefault("source")
+                  .oneOf({"source", "target"}).importance(ConfigKey::kLow)
+                  .doc("connectd: where the flow's heartbeats are written. `source` (default) writes "
+                       "them into the source cluster's heartbeats topic, so they travel with the "
+                       "data and arrive on the target as <source>.heartbeats; `target` is "
+                       "Kafka's placement (the target cluster's heartbeats topic)."));
+}
+
+sdk::ConfigDef MirrorCheckpointConfigDef() {
+  return Common()
+      .define(ConfigKey("groups", ConfigKey::kList).withDefault(".*").importance(ConfigKey::kHigh)
+                  .doc("Consumer groups to replicate. Supports comma-separated group IDs and regexes."))
+      .define(ConfigKey("groups.exclude", ConfigKey::kList)
+                  .withDefault("console-consumer-.*, connect-.*, __.*").importance(ConfigKey::kHigh)
+                  .doc("Exclude groups. Supports comma-separated group IDs and regexes."))
+      .define(ConfigKey("topics", ConfigKey::kList).withDefault(".*").importance(ConfigKey::kHigh)
+                  .doc("Topics to replicate."))
+      .define(ConfigKey("topics.exclude", ConfigKey::kList)
+                  .withDefault(".*[\\-\\.]internal, .*\\.replica, __.*").importance(ConfigKey::kHigh)
+                  .doc("Excluded topics."))
+      .define(ConfigKey("consumer.poll.timeout.ms", ConfigKey::kLong).withDefault("1000")
+                  .importance(ConfigKey::kLow).doc("Timeout when polling source cluster."))
+      .define(ConfigKey("refresh.groups.enabled", ConfigKey::kBoolean).withDefault("true")
+                  .importance(ConfigKey::kLow).doc("Whether to periodically check for new consumer groups."))
+      .define(ConfigKey("refresh.groups.interval.seconds", ConfigKey::kLong).withDefault("600")
+                  .importance(ConfigKey::kLow).doc("Frequency of group refresh."))
+      .define(ConfigKey("emit.checkpoints.enabled", ConfigKey::kBoolean).withDefault("true")
+                  .importance(ConfigKey::kLow).doc("Whether to replicate consumer offsets to target cluster."))
+      .define(ConfigKey("emit.checkpoints.interval.seconds", ConfigKey::kLong).withDefault("60")
+                  .importance(ConfigKey::kLow).doc("Frequency of checkpoints."))
+      .define(ConfigKey("sync.group.offsets.enabled", ConfigKey::kBoolean).withDefault("false")
+                  .importance(ConfigKey::kLow).doc("Whether to periodically write the translated offsets to __consumer_offsets topic in target cluster, as long as no active consumers in that group are connected to the target cluster"))
+      .define(ConfigKey("sync.group.offsets.interval.seconds", ConfigKey::kLong).withDefault("60")
+                  .importance(ConfigKey::kLow).doc("Frequency of consumer group offset sync."))
+      .define(ConfigKey("checkpoints.topic.replication.factor", ConfigKey::kShort).withDefault("3")
+                  .importance(ConfigKey::kLow).doc("Replication factor for checkpoints topic."));
+}
+
+std::string GetString(const Props& props, const std::string& key, const std::string& fallback) {
+  auto it = props.find(key);
+  return it == props.end() ? fallback : it->second;
+}
+
+int64_t GetLong(const Props& props, const std::string& key, int64_t fallback) {
+  auto it = props.find(key);
+  if (it == props.end()) return fallback;
+  char* end = nullptr;
+  long long v = std::strtoll(it->second.c_str(), &end, 10);
+  return end == it->second.c_str() ? fallback : v;
+}
+
+bool GetBool(const Props& props, const std::string& key, bool fallback) {
+  auto it = props.find(key);
+  if (it == props.end()) return fallback;
+  std::string v;
+  for (char c : it->second) {
+    if (c != ' ') v.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  return v == "true" ? true : v == "false" ? false : fallback;
+}
+
+}  // namespace connectd::mirror

@@ -1,0 +1,30 @@
+// File: mirror_config.h
+//
+// The config keys of MirrorMaker 2's connectors (MirrorConnectorConfig, MirrorSourceConfig,
+// MirrorHeartbeatConfig, MirrorCheckpointConfig) with Kafka 4.4's names and defaults, except
+// where connectd deliberately differs (docs/compatibility.md):
+//   refresh.topics.interval.seconds  5 (Java 600): new topics are mirrored within seconds; a
+//                                    refresh is one Metadata request to the source.
+//   heartbeats.topic.location        source (new key; `target` is Java's placement).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "connectd/sdk/sdk.h"
+
+namespace connectd::mirror {
+
+using Props = std::map<std::string, std::string>;
+
+sdk::ConfigDef MirrorSourceConfigDef();
+sdk::ConfigDef MirrorHeartbeatConfigDef();
+sdk::ConfigDef MirrorCheckpointConfigDef();
+
+// Typed reads with the defaults above (`fallback` when absent).
+std::string GetString(const Props& props, const std::string& key, const std::string& fallback);
+int64_t GetLong(const Props& props, const std::string& key, int64_t fallback);
+bool GetBool(const Props& props, const std::string& key, bool fallback);
+
+}  // namespace connectd::mirror

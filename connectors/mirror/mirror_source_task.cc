@@ -1,0 +1,206 @@
+#include "connectors/mirror/mirror_source_task.h"
+
+#include <cstring>
+#include <vector>
+
+#include "connectors/mirror/mirror_config.h"
+#include "connectors/mirror_client/records.h"
+
+namespace connectd::mirror {
+namespace {
+
+constexpr char kLogger[] = "org.apache.kafka.connect.mirror.MirrorSourceTask";
+constexpr int kMaxBatch = 2000;
+
+void Log(int32_t level, const std::string& message) { sdk::Log(level, kLogger, message); }
+
+// The memory a zero-copy record points into: the consumed message and, when it has headers,
+// the header views. Released by the worker after the target acknowledged the record.
+struct HeldRecord {
+  rd_kafka_message_t* message;
+  std::vector<connectd_header> headers;
+};
+
+void ReleaseMessage(void* opaque) { rd_kafka_message_destroy(static_cast<rd_kafka_message_t*>(opaque)); }
+void ReleaseHeld(void* opaque) {
+  auto* held = static_cast<HeldRecord*>(opaque);
+  rd_kafka_message_destroy(held->message);
+  delete held;
+}
+
+void ConfigureConsumer(rd_kafka_conf_t* conf, void*) {
+  char err[256];
+  // Deliver reset notices as consumer errors so gaps are counted (see OnConsumerError).
+  rd_kafka_conf_set(conf, "enable.partition.eof", "false", err, sizeof(err));
+}
+
+void ConfigureSyncProducer(rd_kafka_conf_t* conf, void*) {
+  rd_kafka_conf_set_dr_msg_cb(conf, &OffsetSyncWriter::DeliveryCallback);
+}
+
+}  // namespace
+
+MirrorSourceTask::~MirrorSourceTask() {
+  if (consumer_) rd_kafka_consumer_close(consumer_.get());
+}
+
+MirrorSourceTask::PartitionInfo& MirrorSourceTask::Info(const std::string& topic, int32_t partition) {
+  auto key = std::make_pair(topic, partition);
+  auto it = partitions_.find(key);
+  if (it != partitions_.end()) return it->second;
+  auto remote = remote_topics_.find(topic);
+  if (remote == remote_topics_.end()) {
+    remote = remote_topics_.emplace(topic, policy_->FormatRemoteTopic(source_alias_, topic)).first;
+    source_topics_[remote->second] = topic;
+  }
+  PartitionInfo info{topic, &remote->second, SourcePartitionJson(source_alias_, topic, partition)};
+  return partitions_.emplace(key, std::move(info)).first->second;
+}
+
+void MirrorSourceTask::start(const sdk::Props& props) {
+  source_alias_ = GetString(props, "source.cluster.alias", "");
+  std::string target_alias = GetString(props, "target.cluster.alias", "target");
+  std::string error;
+  policy_ = MakeReplicationPolicy(props, &error);
+  if (!policy_) throw sdk::ConfigException(error);
+  poll_timeout_ms_ = static_cast<int>(GetLong(props, "consumer.poll.timeout.ms", 1000));
+
+  Props consumer_props = ClientProps(props, "source", "consumer");
+  consumer_props["enable.auto.commit"] = "false";
+  consumer_props.emplace("auto.offset.reset", "earliest");
+  // Java's assign() needs no group; librdkafka's consumer API wants a group.id, never joined.
+  consumer_props.emplace("group.id", "connectd-mirror-" + source_alias_ + "-" + target_alias);
+  consumer_ = MakeClient(RD_KAFKA_CONSUMER, consumer_props, &error, &ConfigureConsumer);
+  if (!consumer_) throw sdk::ConnectException("cannot create the source consumer: " + error);
+  rd_kafka_poll_set_consumer(consumer_.get());
+
+  rd_kafka_topic_partition_list_t* assignment = rd_kafka_topic_partition_list_new(8);
+  std::string assigned = GetString(props, "task.assigned.partitions", "");
+  size_t start = 0;
+  while (start < assigned.size()) {
+    size_t comma = assigned.find(',', start);
+    std::string item = assigned.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? assigned.size() : comma + 1;
+    size_t dash = item.rfind('-');  // topic names may contain '-': split at the last one
+    if (dash == std::string::npos) continue;
+    std::string topic = item.substr(0, dash);
+    int32_t partition = std::stoi(item.substr(dash + 1));
+    PartitionInfo& info = Info(topic, partition);
+    int64_t seek = RD_KAFKA_OFFSET_INVALID;  // auto.offset.reset decides
+    if (std::optional<std::string> stored = context().offset(info.partition_json)) {
+      std::optional<int64_t> offset = ParseSourceOffset(*stored);
+      if (offset && *offset >= 0) {
+        seek = *offset + 1;  // the stored offset is the last replicated record
+        info.next_offset = seek;
+      }
+    }
+    rd_kafka_topic_partition_list_add(assignment, topic.c_str(), partition)->offset = seek;
+  }
+  rd_kafka_resp_err_t err = rd_kafka_assign(consumer_.get(), assignment);
+  int count = assignment->cnt;
+  rd_kafka_topic_partition_list_destroy(assignment);
+  if (err) throw sdk::ConnectException(std::string("assign failed: ") + rd_kafka_err2str(err));
+
+  if (GetBool(props, "emit.offset-syncs.enabled", true)) {
+    bool on_target = GetString(props, "offset-syncs.topic.location", "source") == "target";
+    KafkaHandle producer = MakeClient(RD_KAFKA_PRODUCER,
+                                      ClientProps(props, on_target ? "target" : "source", "producer"),
+                                      &error, &ConfigureSyncProducer);
+    if (!producer) throw sdk::ConnectException("cannot create the offset-syncs producer: " + error);
+    offset_syncs_ = std::make_unique<OffsetSyncWriter>(
+        std::move(producer), policy_->OffsetSyncsTopic(on_target ? source_alias_ : target_alias),
+        GetLong(props, "offset.lag.max", 100));
+  }
+  Log(CONNECTD_LOG_INFO, "Replicating " + std::to_string(count) + " topic-partitions " +
+                             source_alias_ + "->" + target_alias + ": [" + assigned + "]");
+}
+
+void MirrorSourceTask::OnConsumerError(const rd_kafka_message_t* message) {
+  if (message->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET && message->rkt != nullptr) {
+    PartitionInfo& info = Info(rd_kafka_topic_name(message->rkt), message->partition);
+    info.reset_pending = true;
+    Log(CONNECTD_LOG_WARN, std::string("Source position reset: ") + rd_kafka_message_errstr(message));
+    return;
+  }
+  Log(CONNECTD_LOG_WARN, std::string("Failure during poll: ") + rd_kafka_message_errstr(message));
+}
+
+void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
+  if (offset_syncs_) offset_syncs_->Poll();
+  int timeout = std::min(poll_timeout_ms_, batch.timeoutMs());
+  for (int n = 0; n < kMaxBatch && !stopping_; ++n) {
+    rd_kafka_message_t* message = rd_kafka_consumer_poll(consumer_.get(), n == 0 ? timeout : 0);
+    if (message == nullptr) break;
+    if (message->err) {
+      OnConsumerError(message);
+      rd_kafka_message_destroy(message);
+      continue;
+    }
+    const char* topic = rd_kafka_topic_name(message->rkt);
+    PartitionInfo& info = Info(topic, message->partition);
+    if (info.reset_pending) {
+      info.reset_pending = false;
+      std::string tp = info.source_topic + "-" + std::to_string(message->partition);
+      if (info.next_offset >= 0 && message->offset > info.next_offset) {
+        int64_t skipped = message->offset - info.next_offset;
+        skipped_[tp] += skipped;
+        Log(CONNECTD_LOG_WARN, "Data gap on " + tp + ": " + std::to_string(skipped) +
+                                   " offsets [" + std::to_string(info.next_offset) + ", " +
+                                   std::to_string(message->offset) +
+                                   ") were deleted on the source before they were replicated");
+      } else if (info.next_offset >= 0 && message->offset < info.next_offset) {
+        Log(CONNECTD_LOG_WARN, "Offsets of " + tp + " went back from " +
+                                   std::to_string(info.next_offset) + " to " +
+                                   std::to_string(message->offset) +
+                                   " (topic deleted and re-created?); replicating from there");
+      }
+    }
+    info.next_offset = message->offset + 1;
+
+    char offset_json[48];
+    int offset_len = std::snprintf(offset_json, sizeof(offset_json), "{\"offset\":%lld}",
+                                   static_cast<long long>(message->offset));
+    rd_kafka_timestamp_type_t ts_type;
+    int64_t timestamp = rd_kafka_message_timestamp(message, &ts_type);
+    connectd_source_record record = sdk::SourceBatch::MakeAbi(
+        info.partition_json, std::string_view(offset_json, static_cast<size_t>(offset_len)),
+        *info.remote_topic, message->partition,
+        connectd_bytes{message->key, message->key ? message->key_len : 0},
+        connectd_bytes{message->payload, message->payload ? message->len : 0},
+        ts_type == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? CONNECTD_NO_TIMESTAMP : timestamp);
+    rd_kafka_headers_t* headers = nullptr;
+    if (rd_kafka_message_headers(message, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR &&
+        rd_kafka_header_cnt(headers) > 0) {
+      auto* held = new HeldRecord{message, {}};
+      const char* name;
+      const void* value;
+      size_t size;
+      for (size_t i = 0; !rd_kafka_header_get_all(headers, i, &name, &value, &size); ++i) {
+        held->headers.push_back({{name, std::strlen(name)}, {value, value ? size : 0}});
+      }
+      record.headers = held->headers.data();
+      record.header_count = held->headers.size();
+      batch.addZeroCopy(record, &ReleaseHeld, held);
+    } else {
+      batch.addZeroCopy(record, &ReleaseMessage, message);
+    }
+  }
+}
+
+void MirrorSourceTask::commitRecord(const sdk::SourceRecordView& record,
+                                    const sdk::RecordMetadata* metadata) {
+  if (stopping_ || metadata == nullptr || !offset_syncs_) return;
+  auto source = source_topics_.find(std::string(record.topic()));
+  if (source == source_topics_.end()) return;
+  std::optional<int64_t> upstream = ParseSourceOffset(record.sourceOffset());
+  if (!upstream) return;
+  offset_syncs_->Update(source->second, record.partition(), *upstream, metadata->offset);
+}
+
+void MirrorSourceTask::commit() {
+  if (offset_syncs_) offset_syncs_->PromoteDelayedSyncs();
+}
+
+void MirrorSourceTask::stop() { stopping_ = true; }
+
+}  // namespace connectd::mirror

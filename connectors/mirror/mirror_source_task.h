@@ -1,0 +1,65 @@
+// File: mirror_source_task.h
+//
+// MirrorSourceTask: consumes its assigned source partitions (assign(), no consumer group) and
+// hands each record to the worker zero-copy: key, value and headers are read in place from the
+// librdkafka message until the target acknowledges it. Records keep key, value, headers,
+// timestamp and partition number; the topic is renamed by the replication policy. Source
+// offsets are Kafka's ({cluster,partition,topic} -> {offset}), so a task resumes where Java
+// MM2 stopped and the reverse. Acknowledged records feed the offset-syncs writer.
+//
+// Data gaps are not silent: when the consumer had to reset a partition's position (retention
+// deleted unread records, or the topic was re-created), the skipped offsets are counted per
+// partition and logged.
+//
+// Threads: start/poll/commit/commitRecord on the task thread; stop from any thread.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "connectd/sdk/sdk.h"
+#include "connectors/mirror/kafka_clients.h"
+#include "connectors/mirror/offset_sync_writer.h"
+#include "connectors/mirror_client/replication_policy.h"
+
+namespace connectd::mirror {
+
+class MirrorSourceTask : public sdk::SourceTask {
+ public:
+  ~MirrorSourceTask() override;
+  void start(const sdk::Props& props) override;
+  void poll(sdk::SourceBatch& batch) override;
+  void commit() override;
+  void commitRecord(const sdk::SourceRecordView& record, const sdk::RecordMetadata* metadata) override;
+  void stop() override;
+
+  // Offsets skipped by resets, per "topic-partition" (task thread).
+  const std::map<std::string, int64_t>& skipped_offsets() const { return skipped_; }
+
+ private:
+  struct PartitionInfo {
+    std::string source_topic;
+    const std::string* remote_topic;  // owned by remote_topics_
+    std::string partition_json;
+    int64_t next_offset = -1;         // expected next upstream offset, -1 unknown
+    bool reset_pending = false;
+  };
+  PartitionInfo& Info(const std::string& topic, int32_t partition);
+  void OnConsumerError(const rd_kafka_message_t* message);
+
+  std::string source_alias_;
+  std::unique_ptr<ReplicationPolicy> policy_;
+  KafkaHandle consumer_;
+  std::unique_ptr<OffsetSyncWriter> offset_syncs_;
+  int poll_timeout_ms_ = 1000;
+  std::map<std::string, std::string> remote_topics_;          // source -> remote
+  std::map<std::string, std::string> source_topics_;          // remote -> source
+  std::map<std::pair<std::string, int32_t>, PartitionInfo> partitions_;
+  std::map<std::string, int64_t> skipped_;
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace connectd::mirror

@@ -1,0 +1,80 @@
+#include "connectors/mirror/offset_sync_writer.h"
+
+#include "connectd/sdk/host.h"
+
+namespace connectd::mirror {
+namespace {
+constexpr char kLogger[] = "org.apache.kafka.connect.mirror.OffsetSyncWriter";
+}  // namespace
+
+OffsetSyncWriter::OffsetSyncWriter(KafkaHandle producer, std::string topic, int64_t offset_lag_max)
+    : producer_(std::move(producer)), topic_(std::move(topic)), offset_lag_max_(offset_lag_max) {}
+
+OffsetSyncWriter::~OffsetSyncWriter() {
+  if (producer_) rd_kafka_flush(producer_.get(), 5000);
+}
+
+void OffsetSyncWriter::Update(const std::string& topic, int32_t partition, int64_t upstream,
+                              int64_t downstream) {
+  Key key{topic, partition};
+  PartitionState& state = states_[key];
+  bool due = state.last_sync_downstream == -1 ||
+             downstream - (state.last_sync_downstream + 1) >= offset_lag_max_ ||
+             upstream - state.previous_upstream != 1 || downstream < state.previous_downstream;
+  state.previous_upstream = upstream;
+  state.previous_downstream = downstream;
+  OffsetSync sync{topic, partition, upstream, downstream};
+  if (due) {
+    state.last_sync_downstream = downstream;
+    pending_[key] = sync;
+    delayed_.erase(key);
+  } else {
+    delayed_[key] = sync;
+  }
+  FirePending();
+}
+
+void OffsetSyncWriter::PromoteDelayedSyncs() {
+  for (auto& [key, sync] : delayed_) pending_[key] = sync;
+  delayed_.clear();
+  FirePending();
+}
+
+void OffsetSyncWriter::Poll() {
+  if (producer_) rd_kafka_poll(producer_.get(), 0);
+}
+
+void OffsetSyncWriter::FirePending() {
+  if (!producer_) {
+    pending_.clear();
+    return;
+  }
+  while (!pending_.empty() && in_flight_.load() < kMaxInFlight) {
+    auto it = pending_.begin();
+    std::string key = EncodeOffsetSyncKey(it->second);
+    std::string value = EncodeOffsetSyncValue(it->second);
+    rd_kafka_resp_err_t err = rd_kafka_producev(
+        producer_.get(), RD_KAFKA_V_TOPIC(topic_.c_str()), RD_KAFKA_V_PARTITION(0),
+        RD_KAFKA_V_KEY(key.data(), key.size()), RD_KAFKA_V_VALUE(value.data(), value.size()),
+        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_OPAQUE(this), RD_KAFKA_V_END);
+    if (err) {
+      sdk::Log(CONNECTD_LOG_WARN, kLogger,
+               std::string("Failure sending offset sync: ") + rd_kafka_err2str(err));
+      return;  // kept pending; retried on the next update or commit
+    }
+    ++in_flight_;
+    ++syncs_sent_;
+    pending_.erase(it);
+  }
+}
+
+void OffsetSyncWriter::DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* message, void*) {
+  auto* writer = static_cast<OffsetSyncWriter*>(message->_private);
+  --writer->in_flight_;
+  if (message->err) {
+    sdk::Log(CONNECTD_LOG_WARN, kLogger,
+             std::string("Failure sending offset sync: ") + rd_kafka_err2str(message->err));
+  }
+}
+
+}  // namespace connectd::mirror

@@ -1,0 +1,63 @@
+// File: offset_sync_writer.h
+//
+// OffsetSyncWriter: decides when a replicated record's (upstream, downstream) offset pair is
+// written to the offset-syncs topic, with Kafka's rules (reference §5.8): a sync is due for the
+// first record of a partition in this task's life, when the downstream offset ran
+// offset.lag.max past the last sync, when upstream offsets are not contiguous, or when the
+// downstream offset went backwards. Records that are not due leave a delayed sync, promoted on
+// each offset commit. At most one queued sync per partition; at most 10 in flight.
+//
+// Threads: the task thread only (delivery reports arrive inside Poll()).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "connectors/mirror/kafka_clients.h"
+#include "connectors/mirror_client/records.h"
+
+namespace connectd::mirror {
+
+class OffsetSyncWriter {
+ public:
+  // `producer` writes to `topic` (partition 0); may be null when offset syncs are disabled.
+  OffsetSyncWriter(KafkaHandle producer, std::string topic, int64_t offset_lag_max);
+  ~OffsetSyncWriter();
+
+  // A record of `topic`/`partition` at upstream offset `upstream` was written at `downstream`.
+  void Update(const std::string& topic, int32_t partition, int64_t upstream, int64_t downstream);
+  // On offset commit: every delayed sync becomes pending and is sent.
+  void PromoteDelayedSyncs();
+  // Serves delivery reports.
+  void Poll();
+
+  int64_t syncs_sent() const { return syncs_sent_; }
+
+  // The producer's delivery-report callback (install with rd_kafka_conf_set_dr_msg_cb).
+  static void DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque);
+
+ private:
+  using Key = std::pair<std::string, int32_t>;
+  struct PartitionState {
+    int64_t previous_upstream = -1;
+    int64_t previous_downstream = -1;
+    int64_t last_sync_downstream = -1;
+  };
+  static constexpr int kMaxInFlight = 10;
+
+  void FirePending();
+
+  KafkaHandle producer_;
+  std::string topic_;
+  int64_t offset_lag_max_;
+  std::map<Key, PartitionState> states_;
+  std::map<Key, OffsetSync> pending_;
+  std::map<Key, OffsetSync> delayed_;
+  std::atomic<int> in_flight_{0};
+  int64_t syncs_sent_ = 0;
+};
+
+}  // namespace connectd::mirror
