@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "connectors/mirror_client/filters.h"
+
 namespace connectd::mirror {
 namespace {
 
@@ -11,8 +13,8 @@ sdk::ConfigDef Common() {
   return sdk::ConfigDef()
       .define(ConfigKey("enabled", ConfigKey::kBoolean).withDefault("true").importance(ConfigKey::kLow)
                   .doc("Whether to replicate source->target."))
-      .define(ConfigKey("source.cluster.alias", ConfigKey::kString).importance(ConfigKey::kHigh)
-                  .doc("Alias of source cluster"))
+      .define(ConfigKey("source.cluster.alias", ConfigKey::kString).withDefault("source")
+                  .importance(ConfigKey::kHigh).doc("Alias of source cluster"))
       .define(ConfigKey("target.cluster.alias", ConfigKey::kString).withDefault("target")
                   .importance(ConfigKey::kHigh).doc("Alias of target cluster. Used in metrics reporting."))
       .define(ConfigKey("replication.policy.class", ConfigKey::kClass)
@@ -38,13 +40,10 @@ sdk::ConfigDef MirrorSourceConfigDef() {
       .define(ConfigKey("topics", ConfigKey::kList).withDefault(".*").importance(ConfigKey::kHigh)
                   .doc("Topics to replicate. Supports comma-separated topic names and regexes."))
       .define(ConfigKey("topics.exclude", ConfigKey::kList)
-                  .withDefault(".*[\\-\\.]internal, .*\\.replica, __.*").importance(ConfigKey::kHigh)
+                  .withDefault(kTopicsExcludeDefault).importance(ConfigKey::kHigh)
                   .doc("Excluded topics. Supports comma-separated topic names and regexes."))
       .define(ConfigKey("config.properties.exclude", ConfigKey::kList)
-                  .withDefault("follower\\.replication\\.throttled\\.replicas, "
-                               "leader\\.replication\\.throttled\\.replicas, "
-                               "message\\.timestamp\\.difference\\.max\\.ms, message\\.timestamp\\.type, "
-                               "unclean\\.leader\\.election\\.enable, min\\.insync\\.replicas")
+                  .withDefault(kConfigPropertiesExcludeDefault)
                   .importance(ConfigKey::kHigh).doc("Topic config properties that should not be replicated."))
       .define(ConfigKey("consumer.poll.timeout.ms", ConfigKey::kLong).withDefault("1000")
                   .importance(ConfigKey::kLow).doc("Timeout when polling source cluster."))
@@ -99,7 +98,7 @@ sdk::ConfigDef MirrorCheckpointConfigDef() {
       .define(ConfigKey("topics", ConfigKey::kList).withDefault(".*").importance(ConfigKey::kHigh)
                   .doc("Topics to replicate."))
       .define(ConfigKey("topics.exclude", ConfigKey::kList)
-                  .withDefault(".*[\\-\\.]internal, .*\\.replica, __.*").importance(ConfigKey::kHigh)
+                  .withDefault(kTopicsExcludeDefault).importance(ConfigKey::kHigh)
                   .doc("Excluded topics."))
       .define(ConfigKey("consumer.poll.timeout.ms", ConfigKey::kLong).withDefault("1000")
                   .importance(ConfigKey::kLow).doc("Timeout when polling source cluster."))

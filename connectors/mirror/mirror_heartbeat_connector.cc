@@ -39,9 +39,6 @@ sdk::ConfigDef MirrorHeartbeatConnector::configDef() { return MirrorHeartbeatCon
 
 void MirrorHeartbeatConnector::start(const sdk::Props& props) {
   props_ = props;
-  if (GetString(props, "source.cluster.alias", "").empty()) {
-    throw sdk::ConfigException("Missing required configuration \"source.cluster.alias\" which has no default value.");
-  }
   std::string error;
   std::unique_ptr<ReplicationPolicy> policy = MakeReplicationPolicy(props, &error);
   if (!policy) throw sdk::ConfigException(error);
@@ -80,7 +77,7 @@ MirrorHeartbeatTask::~MirrorHeartbeatTask() {
 }
 
 void MirrorHeartbeatTask::start(const sdk::Props& props) {
-  source_alias_ = GetString(props, "source.cluster.alias", "");
+  source_alias_ = GetString(props, "source.cluster.alias", "source");
   target_alias_ = GetString(props, "target.cluster.alias", "target");
   std::string error;
   std::unique_ptr<ReplicationPolicy> policy = MakeReplicationPolicy(props, &error);

@@ -45,11 +45,8 @@ void MirrorSourceConnector::validate(const sdk::Props& props, sdk::Validation& v
 void MirrorSourceConnector::start(const sdk::Props& props) {
   props_ = props;
   enabled_ = GetBool(props, "enabled", true);
-  source_alias_ = GetString(props, "source.cluster.alias", "");
+  source_alias_ = GetString(props, "source.cluster.alias", "source");
   target_alias_ = GetString(props, "target.cluster.alias", "target");
-  if (source_alias_.empty()) {
-    throw sdk::ConfigException("Missing required configuration \"source.cluster.alias\" which has no default value.");
-  }
   std::string error;
   policy_ = MakeReplicationPolicy(props, &error);
   if (!policy_) throw sdk::ConfigException(error);

@@ -58,7 +58,7 @@ MirrorSourceTask::PartitionInfo& MirrorSourceTask::Info(const std::string& topic
 }
 
 void MirrorSourceTask::start(const sdk::Props& props) {
-  source_alias_ = GetString(props, "source.cluster.alias", "");
+  source_alias_ = GetString(props, "source.cluster.alias", "source");
   std::string target_alias = GetString(props, "target.cluster.alias", "target");
   std::string error;
   policy_ = MakeReplicationPolicy(props, &error);

@@ -20,8 +20,8 @@
 //   topics.exclude             mm2.*\.internal, .*\.replica, __.*
 //   groups                     .*
 //   groups.exclude             console-consumer-.*, connect-.*, __.*
-//   config.properties.exclude  follower.replication.throttled.replicas, ...
-//   (kConfigPropertiesExcludeDefault) use.defaults.from          target
+//   config.properties.exclude  kConfigPropertiesExcludeDefault (below)
+//   use.defaults.from          target
 //
 // Java regex support. Patterns are translated to std::wregex (ECMAScript) and matched on code
 // points. Supported, with Java's meaning: literals and escaped metacharacters; . (not matching
