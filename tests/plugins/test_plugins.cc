@@ -36,6 +36,24 @@ std::vector<Props> SameConfigForEachTask(const Props& props, int max_tasks) {
   return configs;
 }
 
+// A connector whose every task gets the connector's config plus "task.id"; the named
+// subclasses below differ only in their class name and task.
+template <typename Task>
+class EveryTaskSameConfig : public connectd::sdk::SourceConnector {
+ public:
+  static constexpr char kVersion[] = "1.0.0";
+  using TaskType = Task;
+  static ConfigDef configDef() { return ConfigDef(); }
+  void start(const Props& props) override { props_ = props; }
+  std::vector<Props> taskConfigs(int max_tasks) override {
+    return SameConfigForEachTask(props_, max_tasks);
+  }
+  void stop() override {}
+
+ protected:
+  Props props_;
+};
+
 // ---- MockSource --------------------------------------------------------------------------
 class MockSourceTask : public connectd::sdk::SourceTask {
  public:
@@ -46,20 +64,9 @@ class MockSourceTask : public connectd::sdk::SourceTask {
   void stop() override {}
 };
 
-class MockSourceConnector : public connectd::sdk::SourceConnector {
+class MockSourceConnector : public EveryTaskSameConfig<MockSourceTask> {
  public:
   static constexpr char kClassName[] = "org.apache.kafka.connect.tools.MockSourceConnector";
-  static constexpr char kVersion[] = "1.0.0";
-  using TaskType = MockSourceTask;
-  static ConfigDef configDef() { return ConfigDef(); }
-  void start(const Props& props) override { props_ = props; }
-  std::vector<Props> taskConfigs(int max_tasks) override {
-    return SameConfigForEachTask(props_, max_tasks);
-  }
-  void stop() override {}
-
- private:
-  Props props_;
 };
 
 // ---- VerifiableSource --------------------------------------------------------------------
@@ -142,23 +149,13 @@ class ThrowingSourceTask : public connectd::sdk::SourceTask {
   std::string fail_while_;
 };
 
-class ThrowingSourceConnector : public connectd::sdk::SourceConnector {
+class ThrowingSourceConnector : public EveryTaskSameConfig<ThrowingSourceTask> {
  public:
   static constexpr char kClassName[] = "org.connectd.test.ThrowingSourceConnector";
-  static constexpr char kVersion[] = "1.0.0";
-  using TaskType = ThrowingSourceTask;
-  static ConfigDef configDef() { return ConfigDef(); }
   void start(const Props& props) override {
     if (props.count("fail.start")) throw connectd::sdk::ConnectException("start refused");
     props_ = props;
   }
-  std::vector<Props> taskConfigs(int max_tasks) override {
-    return SameConfigForEachTask(props_, max_tasks);
-  }
-  void stop() override {}
-
- private:
-  Props props_;
 };
 
 // ---- HangingSource -----------------------------------------------------------------------
@@ -174,20 +171,9 @@ class HangingSourceTask : public connectd::sdk::SourceTask {
   int hang_ms_ = 0;
 };
 
-class HangingSourceConnector : public connectd::sdk::SourceConnector {
+class HangingSourceConnector : public EveryTaskSameConfig<HangingSourceTask> {
  public:
   static constexpr char kClassName[] = "org.connectd.test.HangingSourceConnector";
-  static constexpr char kVersion[] = "1.0.0";
-  using TaskType = HangingSourceTask;
-  static ConfigDef configDef() { return ConfigDef(); }
-  void start(const Props& props) override { props_ = props; }
-  std::vector<Props> taskConfigs(int max_tasks) override {
-    return SameConfigForEachTask(props_, max_tasks);
-  }
-  void stop() override {}
-
- private:
-  Props props_;
 };
 
 // ---- NoopSource (benchmark) --------------------------------------------------------------
@@ -233,20 +219,9 @@ class NoopSourceTask : public connectd::sdk::SourceTask {
   std::atomic<long long> released_{0};
 };
 
-class NoopSourceConnector : public connectd::sdk::SourceConnector {
+class NoopSourceConnector : public EveryTaskSameConfig<NoopSourceTask> {
  public:
   static constexpr char kClassName[] = "org.connectd.test.NoopSourceConnector";
-  static constexpr char kVersion[] = "1.0.0";
-  using TaskType = NoopSourceTask;
-  static ConfigDef configDef() { return ConfigDef(); }
-  void start(const Props& props) override { props_ = props; }
-  std::vector<Props> taskConfigs(int max_tasks) override {
-    return SameConfigForEachTask(props_, max_tasks);
-  }
-  void stop() override {}
-
- private:
-  Props props_;
 };
 
 // ---- RecordingSink -----------------------------------------------------------------------
