@@ -65,12 +65,8 @@ void MirrorCheckpointConnector::start(const sdk::Props& props) {
     Log(CONNECTD_LOG_INFO, "Connector is disabled: emitting no checkpoints");
     return;
   }
-  source_alias_ = GetString(props, "source.cluster.alias", "");
+  source_alias_ = GetString(props, "source.cluster.alias", "source");
   target_alias_ = GetString(props, "target.cluster.alias", "target");
-  if (source_alias_.empty()) {
-    throw sdk::ConfigException(
-        "Missing required configuration \"source.cluster.alias\" which has no default value.");
-  }
   std::string error;
   policy_ = MakeReplicationPolicy(props, &error);
   if (!policy_) throw sdk::ConfigException(error);
@@ -158,9 +154,11 @@ std::optional<std::set<std::string>> MirrorCheckpointConnector::FindConsumerGrou
 }
 
 void MirrorCheckpointConnector::RefreshLoop() {
-  const bool refresh = GetBool(props_, "refresh.groups.enabled", true);
-  const auto interval = std::chrono::seconds(
-      std::max<int64_t>(1, GetLong(props_, "refresh.groups.interval.seconds", 600)));
+  // Disabled, or a negative interval: no refresh (Kafka). An interval of 0 refreshes every
+  // second (Kafka's scheduler would refuse it).
+  const int64_t seconds = GetLong(props_, "refresh.groups.interval.seconds", 600);
+  const bool refresh = GetBool(props_, "refresh.groups.enabled", true) && seconds >= 0;
+  const auto interval = std::chrono::seconds(std::max<int64_t>(1, seconds));
   while (true) {
     bool loaded;
     {
@@ -207,9 +205,10 @@ std::vector<sdk::Props> MirrorCheckpointConnector::taskConfigs(int max_tasks) {
     }
     groups.assign(known_groups_->begin(), known_groups_->end());
   }
-  if (groups.empty() || !GetBool(props_, "emit.checkpoints.enabled", true) || max_tasks < 1) {
-    return {};
-  }
+  // Checkpoints disabled: emit.checkpoints.enabled=false or a negative interval.
+  const bool emit = GetBool(props_, "emit.checkpoints.enabled", true) &&
+                    GetLong(props_, "emit.checkpoints.interval.seconds", 60) >= 0;
+  if (groups.empty() || !emit || max_tasks < 1) return {};
   const int n = static_cast<int>(std::min<size_t>(static_cast<size_t>(max_tasks), groups.size()));
   std::vector<std::vector<std::string>> chunks = GroupPartitions(groups, n);
   std::vector<sdk::Props> configs;

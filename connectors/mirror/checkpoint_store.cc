@@ -81,7 +81,7 @@ bool LoadCheckpoints(const Props& consumer_props, const std::string& topic,
       std::chrono::steady_clock::now() + std::chrono::milliseconds(topic_wait_ms);
   while (true) {
     rd_kafka_resp_err_t err =
-        rd_kafka_query_watermark_offsets(rk, topic.c_str(), 0, &low, &high, 1000);
+        rd_kafka_query_watermark_offsets(rk, topic.c_str(), 0, &low, &high, 500);
     if (!err) break;
     if (Stopping(stop)) return fail("stopping");
     if (std::chrono::steady_clock::now() >= topic_deadline) {

@@ -50,11 +50,15 @@ KafkaHandle AdminFor(const sdk::Props& props, const std::string& side) {
   return client;
 }
 
+// Kafka's `<prefix>.enabled` + `<prefix>.interval.seconds`: disabled, or a negative interval,
+// is a negative duration.
 std::chrono::milliseconds IntervalOrDisabled(const sdk::Props& props, const std::string& prefix,
                                              bool enabled_default, int64_t seconds_default) {
-  if (!GetBool(props, prefix + ".enabled", enabled_default)) return std::chrono::milliseconds(-1);
-  return std::chrono::milliseconds(
-      std::max<int64_t>(0, GetLong(props, prefix + ".interval.seconds", seconds_default)) * 1000);
+  const int64_t seconds = GetLong(props, prefix + ".interval.seconds", seconds_default);
+  if (!GetBool(props, prefix + ".enabled", enabled_default) || seconds < 0) {
+    return std::chrono::milliseconds(-1);
+  }
+  return std::chrono::milliseconds(seconds * 1000);
 }
 
 }  // namespace
@@ -68,12 +72,8 @@ MirrorCheckpointTask::~MirrorCheckpointTask() {
 }
 
 void MirrorCheckpointTask::start(const sdk::Props& props) {
-  source_alias_ = GetString(props, "source.cluster.alias", "");
+  source_alias_ = GetString(props, "source.cluster.alias", "source");
   target_alias_ = GetString(props, "target.cluster.alias", "target");
-  if (source_alias_.empty()) {
-    throw sdk::ConfigException(
-        "Missing required configuration \"source.cluster.alias\" which has no default value.");
-  }
   std::string error;
   policy_ = MakeReplicationPolicy(props, &error);
   if (!policy_) throw sdk::ConfigException(error);
@@ -83,6 +83,9 @@ void MirrorCheckpointTask::start(const sdk::Props& props) {
   checkpoints_topic_ = policy_->CheckpointsTopic(source_alias_);
   interval_ = IntervalOrDisabled(props, "emit.checkpoints", true, 60);
   sync_interval_ = IntervalOrDisabled(props, "sync.group.offsets", false, 60);
+  // Kafka's scheduler cannot run at a period of 0 (it never syncs then); connectd syncs every
+  // second instead.
+  if (sync_interval_.count() == 0) sync_interval_ = std::chrono::milliseconds(1000);
   admin_timeout_ms_ = static_cast<int>(GetLong(props, "admin.timeout.ms", 60000));
   checkpoints_consumer_props_ = ClientProps(props, "target", "consumer");
 

@@ -26,7 +26,8 @@ bool IsConnectionKey(const std::string& key) {
 }
 
 std::unique_ptr<rd_kafka_event_t, EventDeleter> Await(rd_kafka_queue_t* queue, int timeout_ms) {
-  return std::unique_ptr<rd_kafka_event_t, EventDeleter>(rd_kafka_queue_poll(queue, timeout_ms + 1000));
+  return std::unique_ptr<rd_kafka_event_t, EventDeleter>(
+      rd_kafka_queue_poll(queue, timeout_ms + 1000));
 }
 
 }  // namespace
@@ -55,7 +56,8 @@ KafkaHandle MakeClient(rd_kafka_type_t type, const Props& java_props, std::strin
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   char errstr[512];
   for (const auto& [key, value] : translated.properties) {
-    rd_kafka_conf_res_t res = rd_kafka_conf_set(conf, key.c_str(), value.c_str(), errstr, sizeof(errstr));
+    rd_kafka_conf_res_t res =
+        rd_kafka_conf_set(conf, key.c_str(), value.c_str(), errstr, sizeof(errstr));
     if (res == RD_KAFKA_CONF_INVALID) {
       *error = "Kafka client config '" + key + "': " + errstr;
       rd_kafka_conf_destroy(conf);
@@ -166,9 +168,9 @@ std::map<std::string, std::string> CreatePartitions(rd_kafka_t* rk,
 }
 
 std::optional<std::map<std::string, ConfigEntry>> DescribeTopicConfigs(rd_kafka_t* rk,
-                                                                        const std::string& topic,
-                                                                        int timeout_ms,
-                                                                        std::string* error) {
+                                                                       const std::string& topic,
+                                                                       int timeout_ms,
+                                                                       std::string* error) {
   char errstr[512];
   rd_kafka_ConfigResource_t* resource =
       rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
@@ -188,8 +190,8 @@ std::optional<std::map<std::string, ConfigEntry>> DescribeTopicConfigs(rd_kafka_
     return std::nullopt;
   }
   size_t n = 0;
-  const rd_kafka_ConfigResource_t** resources =
-      rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(event.get()), &n);
+  const rd_kafka_ConfigResource_t** resources = rd_kafka_DescribeConfigs_result_resources(
+      rd_kafka_event_DescribeConfigs_result(event.get()), &n);
   std::map<std::string, ConfigEntry> out;
   for (size_t i = 0; i < n; ++i) {
     if (rd_kafka_ConfigResource_error(resources[i])) {

@@ -67,8 +67,8 @@ struct ConfigEntry {
 
 // A topic's configs (DescribeConfigs); nullopt with `error` on failure.
 std::optional<std::map<std::string, ConfigEntry>> DescribeTopicConfigs(rd_kafka_t* rk,
-                                                                        const std::string& topic,
-                                                                        int timeout_ms,
-                                                                        std::string* error);
+                                                                       const std::string& topic,
+                                                                       int timeout_ms,
+                                                                       std::string* error);
 
 }  // namespace connectd::mirror

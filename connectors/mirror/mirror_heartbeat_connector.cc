@@ -45,13 +45,14 @@ void MirrorHeartbeatConnector::start(const sdk::Props& props) {
   std::string side = OnSource(props) ? "source" : "target";
   KafkaHandle admin = MakeClient(RD_KAFKA_PRODUCER, ClientProps(props, side, "admin"), &error);
   if (!admin) throw sdk::ConnectException("cannot create the " + side + " admin client: " + error);
-  NewTopic spec{policy->HeartbeatsTopic(), 1,
+  NewTopic spec{policy->HeartbeatsTopic(),
+                1,
                 static_cast<int>(GetLong(props, "heartbeats.topic.replication.factor", 3)),
                 {{"cleanup.policy", "compact"}}};
-  for (const auto& [topic, message] :
-       CreateTopics(admin.get(), {spec}, static_cast<int>(GetLong(props, "admin.timeout.ms", 60000)))) {
-    sdk::Log(CONNECTD_LOG_WARN, kLogger, "Could not create " + topic + " on the " + side +
-                                             " cluster: " + message);
+  for (const auto& [topic, message] : CreateTopics(
+           admin.get(), {spec}, static_cast<int>(GetLong(props, "admin.timeout.ms", 60000)))) {
+    sdk::Log(CONNECTD_LOG_WARN, kLogger,
+             "Could not create " + topic + " on the " + side + " cluster: " + message);
   }
 }
 
@@ -99,13 +100,15 @@ void MirrorHeartbeatTask::poll(sdk::SourceBatch& batch) {
   if (producer_) rd_kafka_poll(producer_.get(), 0);
   {
     std::unique_lock lock(mu_);
-    auto wait = std::min(next_ - std::chrono::steady_clock::now(),
-                         std::chrono::steady_clock::duration(std::chrono::milliseconds(batch.timeoutMs())));
+    auto wait =
+        std::min(next_ - std::chrono::steady_clock::now(),
+                 std::chrono::steady_clock::duration(std::chrono::milliseconds(batch.timeoutMs())));
     if (cv_.wait_for(lock, wait, [this] { return stopping_; })) return;
   }
   if (std::chrono::steady_clock::now() < next_) return;
   next_ += interval_;
-  if (next_ < std::chrono::steady_clock::now()) next_ = std::chrono::steady_clock::now() + interval_;
+  if (next_ < std::chrono::steady_clock::now())
+    next_ = std::chrono::steady_clock::now() + interval_;
 
   Heartbeat heartbeat{source_alias_, target_alias_, NowMs()};
   std::string key = EncodeHeartbeatKey(heartbeat);
@@ -117,7 +120,8 @@ void MirrorHeartbeatTask::poll(sdk::SourceBatch& batch) {
         RD_KAFKA_V_TIMESTAMP(heartbeat.timestamp_ms), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
         RD_KAFKA_V_END);
     if (err) {
-      sdk::Log(CONNECTD_LOG_WARN, kLogger, std::string("Heartbeat not sent: ") + rd_kafka_err2str(err));
+      sdk::Log(CONNECTD_LOG_WARN, kLogger,
+               std::string("Heartbeat not sent: ") + rd_kafka_err2str(err));
     }
     return;
   }

@@ -52,7 +52,8 @@ class MirrorHeartbeatConnector : public sdk::SourceConnector {
   void start(const sdk::Props& props) override;
   std::vector<sdk::Props> taskConfigs(int max_tasks) override;
   void stop() override {}
-  bool alterOffsets(const sdk::Props& config, const std::vector<sdk::OffsetChange>& changes) override;
+  bool alterOffsets(const sdk::Props& config,
+                    const std::vector<sdk::OffsetChange>& changes) override;
 
  private:
   sdk::Props props_;

@@ -56,16 +56,19 @@ void MirrorSourceConnector::start(const sdk::Props& props) {
   if (!config_filter_) throw sdk::ConfigException(error);
   admin_timeout_ms_ = static_cast<int>(GetLong(props, "admin.timeout.ms", 60000));
   if (!enabled_) {
-    Info("Connector is disabled: replicating nothing from " + source_alias_ + " to " + target_alias_);
+    Info("Connector is disabled: replicating nothing from " + source_alias_ + " to " +
+         target_alias_);
     return;
   }
   if (GetBool(props, "sync.topic.acls.enabled", true)) {
-    Warn("sync.topic.acls.enabled: ACL sync is not implemented by connectd yet; remote topic "
-         "ACLs are not created");
+    Warn(
+        "sync.topic.acls.enabled: ACL sync is not implemented by connectd yet; remote topic "
+        "ACLs are not created");
   }
   if (GetBool(props, "sync.topic.configs.enabled", true)) {
-    Warn("sync.topic.configs.enabled: periodic topic config sync is not implemented by connectd "
-         "yet; configs are copied when a remote topic is created");
+    Warn(
+        "sync.topic.configs.enabled: periodic topic config sync is not implemented by connectd "
+        "yet; configs are copied when a remote topic is created");
   }
   source_admin_ = AdminFor(props, "source");
   target_admin_ = AdminFor(props, "target");
@@ -79,7 +82,8 @@ void MirrorSourceConnector::start(const sdk::Props& props) {
 void MirrorSourceConnector::CreateOffsetSyncsTopic() {
   bool on_target = GetString(props_, "offset-syncs.topic.location", "source") == "target";
   std::string topic = policy_->OffsetSyncsTopic(on_target ? source_alias_ : target_alias_);
-  NewTopic spec{topic, 1,
+  NewTopic spec{topic,
+                1,
                 static_cast<int>(GetLong(props_, "offset-syncs.topic.replication.factor", 3)),
                 {{"cleanup.policy", "compact"}}};
   auto errors = CreateTopics(on_target ? target_admin_.get() : source_admin_.get(), {spec},
@@ -90,20 +94,22 @@ void MirrorSourceConnector::CreateOffsetSyncsTopic() {
 }
 
 bool MirrorSourceConnector::ShouldReplicate(const std::string& topic) const {
-  bool heartbeats = GetBool(props_, "heartbeats.replication.enabled", true) &&
-                    policy_->IsHeartbeatsTopic(topic);
+  bool heartbeats =
+      GetBool(props_, "heartbeats.replication.enabled", true) && policy_->IsHeartbeatsTopic(topic);
   return (topic_filter_->ShouldReplicateTopic(topic) || heartbeats) &&
          !policy_->IsInternalTopic(topic) && !IsCycle(*policy_, target_alias_, topic);
 }
 
 bool MirrorSourceConnector::Refresh() {
   std::string error;
-  std::optional<std::map<std::string, int>> source = ListTopics(source_admin_.get(), admin_timeout_ms_, &error);
+  std::optional<std::map<std::string, int>> source =
+      ListTopics(source_admin_.get(), admin_timeout_ms_, &error);
   if (!source) {
     Warn("Could not list topics on the source cluster " + source_alias_ + ": " + error);
     return false;
   }
-  std::optional<std::map<std::string, int>> target = ListTopics(target_admin_.get(), admin_timeout_ms_, &error);
+  std::optional<std::map<std::string, int>> target =
+      ListTopics(target_admin_.get(), admin_timeout_ms_, &error);
   if (!target) {
     Warn("Could not list topics on the target cluster " + target_alias_ + ": " + error);
     return false;
@@ -119,7 +125,8 @@ bool MirrorSourceConnector::Refresh() {
     if (existing == target->end()) {
       NewTopic spec{remote, count, static_cast<int>(GetLong(props_, "replication.factor", 2)), {}};
       std::string describe_error;
-      auto configs = DescribeTopicConfigs(source_admin_.get(), topic, admin_timeout_ms_, &describe_error);
+      auto configs =
+          DescribeTopicConfigs(source_admin_.get(), topic, admin_timeout_ms_, &describe_error);
       if (!configs) {
         Warn("Could not describe the configs of source topic " + topic + " (" + describe_error +
              "); not creating " + remote + " this round");
@@ -138,13 +145,16 @@ bool MirrorSourceConnector::Refresh() {
       grow[remote] = count;
     }
   }
-  for (const auto& [topic, error_text] : CreateTopics(target_admin_.get(), create, admin_timeout_ms_)) {
+  for (const auto& [topic, error_text] :
+       CreateTopics(target_admin_.get(), create, admin_timeout_ms_)) {
     Warn("Could not create remote topic " + topic + ": " + error_text);
   }
   for (const NewTopic& spec : create) {
-    Info("Created remote topic " + spec.name + " with " + std::to_string(spec.partitions) + " partitions");
+    Info("Created remote topic " + spec.name + " with " + std::to_string(spec.partitions) +
+         " partitions");
   }
-  for (const auto& [topic, error_text] : CreatePartitions(target_admin_.get(), grow, admin_timeout_ms_)) {
+  for (const auto& [topic, error_text] :
+       CreatePartitions(target_admin_.get(), grow, admin_timeout_ms_)) {
     Warn("Could not add partitions to " + topic + ": " + error_text);
   }
   bool changed;
@@ -157,7 +167,8 @@ bool MirrorSourceConnector::Refresh() {
 }
 
 void MirrorSourceConnector::RefreshLoop() {
-  const auto interval = std::chrono::seconds(std::max<int64_t>(1, GetLong(props_, "refresh.topics.interval.seconds", 5)));
+  const auto interval = std::chrono::seconds(
+      std::max<int64_t>(1, GetLong(props_, "refresh.topics.interval.seconds", 5)));
   while (true) {
     {
       std::unique_lock lock(mu_);
@@ -205,7 +216,8 @@ void MirrorSourceConnector::stop() {
   target_admin_.reset();
 }
 
-bool MirrorSourceConnector::alterOffsets(const sdk::Props&, const std::vector<sdk::OffsetChange>& changes) {
+bool MirrorSourceConnector::alterOffsets(const sdk::Props&,
+                                         const std::vector<sdk::OffsetChange>& changes) {
   // Kafka's rules (KIP-875): string cluster and topic, non-negative integer partition, and an
   // offset of {"offset": non-negative integer}; null offsets are always allowed.
   for (const sdk::OffsetChange& change : changes) {

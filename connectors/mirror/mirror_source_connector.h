@@ -39,7 +39,8 @@ class MirrorSourceConnector : public sdk::SourceConnector {
   std::vector<sdk::Props> taskConfigs(int max_tasks) override;
   void stop() override;
   void validate(const sdk::Props& props, sdk::Validation& validation) override;
-  bool alterOffsets(const sdk::Props& config, const std::vector<sdk::OffsetChange>& changes) override;
+  bool alterOffsets(const sdk::Props& config,
+                    const std::vector<sdk::OffsetChange>& changes) override;
 
  private:
   // The source partitions to mirror ("topic-partition"), creating what the target lacks.
@@ -60,8 +61,8 @@ class MirrorSourceConnector : public sdk::SourceConnector {
 
   std::mutex mu_;
   std::condition_variable cv_;
-  bool stopping_ = false;                          // guarded by mu_
-  std::vector<std::string> partitions_;            // guarded by mu_
+  bool stopping_ = false;                // guarded by mu_
+  std::vector<std::string> partitions_;  // guarded by mu_
   std::thread refresher_;
 };
 

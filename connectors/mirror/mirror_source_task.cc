@@ -21,7 +21,9 @@ struct HeldRecord {
   std::vector<connectd_header> headers;
 };
 
-void ReleaseMessage(void* opaque) { rd_kafka_message_destroy(static_cast<rd_kafka_message_t*>(opaque)); }
+void ReleaseMessage(void* opaque) {
+  rd_kafka_message_destroy(static_cast<rd_kafka_message_t*>(opaque));
+}
 void ReleaseHeld(void* opaque) {
   auto* held = static_cast<HeldRecord*>(opaque);
   rd_kafka_message_destroy(held->message);
@@ -44,7 +46,8 @@ MirrorSourceTask::~MirrorSourceTask() {
   if (consumer_) rd_kafka_consumer_close(consumer_.get());
 }
 
-MirrorSourceTask::PartitionInfo& MirrorSourceTask::Info(const std::string& topic, int32_t partition) {
+MirrorSourceTask::PartitionInfo& MirrorSourceTask::Info(const std::string& topic,
+                                                        int32_t partition) {
   auto key = std::make_pair(topic, partition);
   auto it = partitions_.find(key);
   if (it != partitions_.end()) return it->second;
@@ -79,7 +82,8 @@ void MirrorSourceTask::start(const sdk::Props& props) {
   size_t start = 0;
   while (start < assigned.size()) {
     size_t comma = assigned.find(',', start);
-    std::string item = assigned.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::string item =
+        assigned.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     start = comma == std::string::npos ? assigned.size() : comma + 1;
     size_t dash = item.rfind('-');  // topic names may contain '-': split at the last one
     if (dash == std::string::npos) continue;
@@ -103,9 +107,9 @@ void MirrorSourceTask::start(const sdk::Props& props) {
 
   if (GetBool(props, "emit.offset-syncs.enabled", true)) {
     bool on_target = GetString(props, "offset-syncs.topic.location", "source") == "target";
-    KafkaHandle producer = MakeClient(RD_KAFKA_PRODUCER,
-                                      ClientProps(props, on_target ? "target" : "source", "producer"),
-                                      &error, &ConfigureSyncProducer);
+    KafkaHandle producer = MakeClient(
+        RD_KAFKA_PRODUCER, ClientProps(props, on_target ? "target" : "source", "producer"), &error,
+        &ConfigureSyncProducer);
     if (!producer) throw sdk::ConnectException("cannot create the offset-syncs producer: " + error);
     offset_syncs_ = std::make_unique<OffsetSyncWriter>(
         std::move(producer), policy_->OffsetSyncsTopic(on_target ? source_alias_ : target_alias),
@@ -119,7 +123,8 @@ void MirrorSourceTask::OnConsumerError(const rd_kafka_message_t* message) {
   if (message->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET && message->rkt != nullptr) {
     PartitionInfo& info = Info(rd_kafka_topic_name(message->rkt), message->partition);
     info.reset_pending = true;
-    Log(CONNECTD_LOG_WARN, std::string("Source position reset: ") + rd_kafka_message_errstr(message));
+    Log(CONNECTD_LOG_WARN,
+        std::string("Source position reset: ") + rd_kafka_message_errstr(message));
     return;
   }
   Log(CONNECTD_LOG_WARN, std::string("Failure during poll: ") + rd_kafka_message_errstr(message));
@@ -144,8 +149,8 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
       if (info.next_offset >= 0 && message->offset > info.next_offset) {
         int64_t skipped = message->offset - info.next_offset;
         skipped_[tp] += skipped;
-        Log(CONNECTD_LOG_WARN, "Data gap on " + tp + ": " + std::to_string(skipped) +
-                                   " offsets [" + std::to_string(info.next_offset) + ", " +
+        Log(CONNECTD_LOG_WARN, "Data gap on " + tp + ": " + std::to_string(skipped) + " offsets [" +
+                                   std::to_string(info.next_offset) + ", " +
                                    std::to_string(message->offset) +
                                    ") were deleted on the source before they were replicated");
       } else if (info.next_offset >= 0 && message->offset < info.next_offset) {

@@ -33,7 +33,8 @@ class MirrorSourceTask : public sdk::SourceTask {
   void start(const sdk::Props& props) override;
   void poll(sdk::SourceBatch& batch) override;
   void commit() override;
-  void commitRecord(const sdk::SourceRecordView& record, const sdk::RecordMetadata* metadata) override;
+  void commitRecord(const sdk::SourceRecordView& record,
+                    const sdk::RecordMetadata* metadata) override;
   void stop() override;
 
   // Offsets skipped by resets, per "topic-partition" (task thread).
@@ -44,7 +45,7 @@ class MirrorSourceTask : public sdk::SourceTask {
     std::string source_topic;
     const std::string* remote_topic;  // owned by remote_topics_
     std::string partition_json;
-    int64_t next_offset = -1;         // expected next upstream offset, -1 unknown
+    int64_t next_offset = -1;  // expected next upstream offset, -1 unknown
     bool reset_pending = false;
   };
   PartitionInfo& Info(const std::string& topic, int32_t partition);
@@ -55,8 +56,8 @@ class MirrorSourceTask : public sdk::SourceTask {
   KafkaHandle consumer_;
   std::unique_ptr<OffsetSyncWriter> offset_syncs_;
   int poll_timeout_ms_ = 1000;
-  std::map<std::string, std::string> remote_topics_;          // source -> remote
-  std::map<std::string, std::string> source_topics_;          // remote -> source
+  std::map<std::string, std::string> remote_topics_;  // source -> remote
+  std::map<std::string, std::string> source_topics_;  // remote -> source
   std::map<std::pair<std::string, int32_t>, PartitionInfo> partitions_;
   std::map<std::string, int64_t> skipped_;
   std::atomic<bool> stopping_{false};

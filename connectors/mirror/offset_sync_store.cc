@@ -208,7 +208,7 @@ void OffsetSyncReader::Run() {
   int64_t low = 0, high = 0;
   for (int attempt = 0;; ++attempt) {
     rd_kafka_resp_err_t err =
-        rd_kafka_query_watermark_offsets(rk, topic_.c_str(), 0, &low, &high, 1000);
+        rd_kafka_query_watermark_offsets(rk, topic_.c_str(), 0, &low, &high, 500);
     if (!err) break;
     if (attempt % 60 == 0) {
       sdk::Log(CONNECTD_LOG_WARN, kLogger,

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -67,7 +68,11 @@ class FakeHost {
 
   // The offset store source tasks read: source partition JSON -> offset JSON (exact text).
   std::map<std::string, std::string>& offsets() { return offsets_; }
-  const std::vector<LogLine>& logs() const { return logs_; }
+  // A copy: connectors may log from other threads meanwhile.
+  std::vector<LogLine> logs() const {
+    std::lock_guard<std::mutex> lock(logs_mu_);
+    return logs_;
+  }
   int taskReconfigurationRequests() const { return reconfiguration_requests_; }
   const std::vector<std::string>& raisedErrors() const { return raised_errors_; }
   int commitRequests() const { return commit_requests_; }
@@ -110,10 +115,9 @@ class FakeHost {
       KvArray kv(props);
       Error error;
       std::map<std::string, std::vector<std::string>> errors;
-      connectd_status code =
-          d_->connector->validate(ptr_, kv.props(),
-                                  reinterpret_cast<connectd_validation_host_ptr*>(&errors),
-                                  error.handle());
+      connectd_status code = d_->connector->validate(
+          ptr_, kv.props(), reinterpret_cast<connectd_validation_host_ptr*>(&errors),
+          error.handle());
       return {code, error.message, std::move(errors)};
     }
     Result<> stop() {
@@ -139,7 +143,8 @@ class FakeHost {
     ~FakeSourceTask() {
       if (ptr_ != nullptr) vt_->destroy(ptr_);
     }
-    FakeSourceTask(FakeSourceTask&& o) noexcept : vt_(o.vt_), ptr_(std::exchange(o.ptr_, nullptr)) {}
+    FakeSourceTask(FakeSourceTask&& o) noexcept
+        : vt_(o.vt_), ptr_(std::exchange(o.ptr_, nullptr)) {}
 
     bool created() const { return ptr_ != nullptr; }
     Result<> start(const Props& props) {
@@ -196,8 +201,8 @@ class FakeHost {
    public:
     FakeSinkTask(const connectd_sink_task_vtable* vt, FakeHost* host) : vt_(vt) {
       Error error;
-      ptr_ = vt_->create(reinterpret_cast<connectd_sink_task_context_host_ptr*>(host),
-                         error.handle());
+      ptr_ =
+          vt_->create(reinterpret_cast<connectd_sink_task_context_host_ptr*>(host), error.handle());
     }
     ~FakeSinkTask() {
       if (ptr_ != nullptr) vt_->destroy(ptr_);
@@ -236,7 +241,8 @@ class FakeHost {
     // Calls pre_commit (or flush, when the task has no pre_commit) and returns what to commit.
     Result<OffsetMap> preCommit(const OffsetMap& current) {
       std::vector<connectd_topic_partition_offset> offsets;
-      for (const auto& [tp, offset] : current) offsets.push_back({ToStr(tp.topic), tp.partition, offset});
+      for (const auto& [tp, offset] : current)
+        offsets.push_back({ToStr(tp.topic), tp.partition, offset});
       Error error;
       OffsetMap committable;
       connectd_status code;
@@ -306,6 +312,8 @@ class FakeHost {
       reinterpret_cast<Error*>(e)->message.assign(FromStr(m));
     };
     api.log = [](int32_t level, connectd_str logger, connectd_str message) {
+      // Connectors log from their own threads too.
+      std::lock_guard<std::mutex> lock(instance()->logs_mu_);
       instance()->logs_.push_back(
           {level, std::string(FromStr(logger)), std::string(FromStr(message))});
     };
@@ -364,15 +372,15 @@ class FakeHost {
     api.sink_task_pause = [](connectd_sink_task_context_host_ptr*, connectd_topic_partition) {};
     api.sink_task_resume = [](connectd_sink_task_context_host_ptr*, connectd_topic_partition) {};
     api.offsets_add = [](connectd_offsets_host_ptr* out, connectd_topic_partition_offset o) {
-      (*reinterpret_cast<OffsetMap*>(out))[{std::string(FromStr(o.topic)), o.partition}] =
-          o.offset;
+      (*reinterpret_cast<OffsetMap*>(out))[{std::string(FromStr(o.topic)), o.partition}] = o.offset;
     };
     return api;
   }
 
   connectd_host_api api_;
   std::map<std::string, std::string> offsets_;
-  std::vector<LogLine> logs_;
+  mutable std::mutex logs_mu_;
+  std::vector<LogLine> logs_;  // guarded by logs_mu_
   int reconfiguration_requests_ = 0;
   std::vector<std::string> raised_errors_;
   int commit_requests_ = 0;

@@ -299,7 +299,9 @@ TEST_F(CheckpointIntegrationTest, SyncsOffsetsToAbsentAndIdleTargetGroupsOnlyFor
   const std::string new_group = UniqueName("fresh");  // absent on the target
   ASSERT_EQ(CommitOffsets(source_, group, {{topic_, 0, 8}, {topic_, 1, 5}}), "");
   ASSERT_EQ(CommitOffsets(source_, new_group, {{topic_, 0, 8}}), "");
-  ASSERT_TRUE(CreateTopic(target_, remote_topic_, 2).ok());  // as MirrorSourceConnector would
+  // As the connectors would have: the remote topic and the checkpoints topic on the target.
+  ASSERT_TRUE(CreateTopic(target_, remote_topic_, 2).ok());
+  ASSERT_TRUE(CreateTopic(target_, checkpoints_topic_, 1, {{"cleanup.policy", "compact"}}).ok());
   ASSERT_EQ(CommitOffsets(target_, group, {{remote_topic_, 0, 500}}), "");
 
   sdk::Props props = Props(group + "," + new_group);
