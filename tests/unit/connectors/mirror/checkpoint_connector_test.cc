@@ -144,11 +144,13 @@ TEST_F(CheckpointConnectorTest, TaskStartsAtOnceAndStopsPromptlyWithoutClusters)
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(4));
 }
 
-TEST_F(CheckpointConnectorTest, TaskRefusesAMissingSourceAlias) {
+// source.cluster.alias defaults to "source" in Kafka 4.x; a bad policy class is refused.
+TEST_F(CheckpointConnectorTest, TaskRefusesAnUnknownReplicationPolicy) {
   auto task = host_.sourceTask<MirrorCheckpointConnector>();
-  auto result = task.start({{"task.assigned.groups", "g"}});
+  auto result = task.start(
+      {{"task.assigned.groups", "g"}, {"replication.policy.class", "com.example.NoSuchPolicy"}});
   EXPECT_FALSE(result.ok());
-  EXPECT_THAT(result.message, HasSubstr("source.cluster.alias"));
+  EXPECT_THAT(result.message, HasSubstr("com.example.NoSuchPolicy"));
 }
 
 }  // namespace
