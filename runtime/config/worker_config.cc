@@ -74,9 +74,10 @@ void DefineCommon(ConfigDef& def) {
 }
 
 // Keys Connect acts on that connectd does not: warned about when set to a non-default value.
+// (rest.extension.classes is refused by the REST server instead: an ignored authentication
+// extension would leave the API open.)
 const std::map<std::string, std::string>& UnsupportedKeys() {
   static const auto* keys = new std::map<std::string, std::string>{
-      {"rest.extension.classes", "Java REST extensions cannot be loaded by connectd"},
       {"metric.reporters", "Java metrics reporters cannot be loaded by connectd"},
       {"plugin.discovery", "Java class-path scanning does not apply to shared-object plugins"},
   };

@@ -94,7 +94,7 @@ TEST(WorkerConfigTest, StandaloneNeedsConvertersAndOffsetFile) {
                             {"bootstrap.servers", "a:1, b:2"},
                             {"security.protocol", "SSL"},
                             {"producer.linger.ms", "7"},
-                            {"rest.extension.classes", "com.example.Ext"},
+                            {"metric.reporters", "com.example.Reporter"},
                             {"internal.key.converter", "x"}},
                            WorkerMode::kStandalone);
   ASSERT_TRUE(config.ok()) << config.status();
@@ -104,7 +104,7 @@ TEST(WorkerConfigTest, StandaloneNeedsConvertersAndOffsetFile) {
       config->ClientConfig("producer."),
       (std::map<std::string, std::string>{
           {"bootstrap.servers", "a:1,b:2"}, {"security.protocol", "SSL"}, {"linger.ms", "7"}}));
-  EXPECT_THAT(config->warnings(), ElementsAre(HasSubstr("rest.extension.classes"),
+  EXPECT_THAT(config->warnings(), ElementsAre(HasSubstr("metric.reporters"),
                                               HasSubstr("internal.key.converter")));
 }
 
