@@ -77,6 +77,7 @@ void MirrorSourceTask::start(const sdk::Props& props) {
   if (!consumer_) throw sdk::ConnectException("cannot create the source consumer: " + error);
   rd_kafka_poll_set_consumer(consumer_.get());
 
+  const std::string reset = consumer_props["auto.offset.reset"];
   rd_kafka_topic_partition_list_t* assignment = rd_kafka_topic_partition_list_new(8);
   std::string assigned = GetString(props, "task.assigned.partitions", "");
   size_t start = 0;
@@ -90,7 +91,11 @@ void MirrorSourceTask::start(const sdk::Props& props) {
     std::string topic = item.substr(0, dash);
     int32_t partition = std::stoi(item.substr(dash + 1));
     PartitionInfo& info = Info(topic, partition);
-    int64_t seek = RD_KAFKA_OFFSET_INVALID;  // auto.offset.reset decides
+    // No stored offset: start where auto.offset.reset says, without asking a consumer group
+    // (Java's assign() has none; librdkafka would look up committed offsets of its group.id).
+    int64_t seek = reset == "latest" ? RD_KAFKA_OFFSET_END
+                   : reset == "earliest" ? RD_KAFKA_OFFSET_BEGINNING
+                                         : RD_KAFKA_OFFSET_INVALID;
     if (std::optional<std::string> stored = context().offset(info.partition_json)) {
       std::optional<int64_t> offset = ParseSourceOffset(*stored);
       if (offset && *offset >= 0) {

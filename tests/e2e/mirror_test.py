@@ -128,6 +128,9 @@ class MirrorE2ETest(unittest.TestCase):
                 self.assertEqual(o["partition"]["cluster"], "A")
                 self.assertEqual(o["offset"], {"offset": 99})  # 100 records per partition
             self.assertGreater(partitions(self.a, "mm2-offset-syncs.B.internal"), 0)
+        except Exception:
+            print("worker log tail:\n" + worker.tail(80))
+            raise
         finally:
             self.assertEqual(worker.stop(), 0)
 

@@ -191,15 +191,15 @@ class StandaloneKillTest(unittest.TestCase):
         extra = {"offset.flush.interval.ms": "200"}
 
         first = StandaloneWorker(extra=extra, workdir=workdir).start()
-        self.assertEqual(first.post("/connectors", {"name": "src", "config": source})[0], 201)
+        self.assertEqual(first.post("/connectors", {"name": "kill-src", "config": source})[0], 201)
         wait_until(lambda: os.path.exists(os.path.join(workdir, "offsets")), what="a first offset commit")
         time.sleep(0.3)
         first.kill9()
 
         second = StandaloneWorker(extra=extra, workdir=workdir).start()
         try:
-            self.assertEqual(second.post("/connectors", {"name": "src", "config": source})[0], 201)
-            self.assertEqual(second.post("/connectors", {"name": "sink", "config": {
+            self.assertEqual(second.post("/connectors", {"name": "kill-src", "config": source})[0], 201)
+            self.assertEqual(second.post("/connectors", {"name": "kill-sink", "config": {
                 "connector.class": "FileStreamSink", "file": sink_file, "topics": topic}})[0], 201)
             wait_until(lambda: len(set(lines_of(sink_file))) >= total, timeout=120,
                        what=f"all {total} lines in the sink")
