@@ -34,6 +34,27 @@ void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque) {
   }
 }
 
+TestRecord ToTestRecord(const rd_kafka_message_t* message) {
+  TestRecord record;
+  if (message->key) record.key.assign(static_cast<const char*>(message->key), message->key_len);
+  if (message->payload) {
+    record.value.assign(static_cast<const char*>(message->payload), message->len);
+  }
+  rd_kafka_headers_t* headers = nullptr;
+  if (rd_kafka_message_headers(message, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    const char* name;
+    const void* value;
+    size_t size;
+    for (size_t i = 0; !rd_kafka_header_get_all(headers, i, &name, &value, &size); ++i) {
+      record.headers.emplace_back(name, std::string(static_cast<const char*>(value), size));
+    }
+  }
+  record.partition = message->partition;
+  record.timestamp_ms = rd_kafka_message_timestamp(message, nullptr);
+  record.offset = message->offset;
+  return record;
+}
+
 }  // namespace
 
 absl::Status CreateTopic(const std::string& bootstrap, const std::string& topic, int partitions,
@@ -133,24 +154,7 @@ absl::StatusOr<std::vector<TestRecord>> ConsumeRecords(const std::string& bootst
       rd_kafka_consumer_close(consumer.get());
       return kafka::ToStatus(message->err, "consume");
     }
-    TestRecord record;
-    if (message->key) record.key.assign(static_cast<const char*>(message->key), message->key_len);
-    if (message->payload) {
-      record.value.assign(static_cast<const char*>(message->payload), message->len);
-    }
-    rd_kafka_headers_t* headers = nullptr;
-    if (rd_kafka_message_headers(message.get(), &headers) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-      const char* name;
-      const void* value;
-      size_t size;
-      for (size_t i = 0; !rd_kafka_header_get_all(headers, i, &name, &value, &size); ++i) {
-        record.headers.emplace_back(name, std::string(static_cast<const char*>(value), size));
-      }
-    }
-    record.partition = message->partition;
-    record.timestamp_ms = rd_kafka_message_timestamp(message.get(), nullptr);
-    record.offset = message->offset;
-    records.push_back(std::move(record));
+    records.push_back(ToTestRecord(message.get()));
   }
   absl::Status committed = kafka::ToStatus(rd_kafka_commit(consumer.get(), nullptr, 0), "commit");
   rd_kafka_consumer_close(consumer.get());
@@ -175,6 +179,49 @@ absl::StatusOr<int64_t> CommittedOffset(const std::string& bootstrap, const std:
   int64_t offset = partitions->elems[0].offset;
   rd_kafka_consumer_close(consumer.get());
   return offset;
+}
+
+}  // namespace connectd::testing
+
+namespace connectd::testing {
+
+absl::StatusOr<std::vector<TestRecord>> ReadTopic(const std::string& bootstrap,
+                                                  const std::string& topic, size_t count,
+                                                  std::chrono::milliseconds timeout) {
+  CONNECTD_ASSIGN_OR_RETURN(ConfPtr conf, MakeConf({{"bootstrap.servers", bootstrap},
+                                                    {"group.id", "unused-assign-only"},
+                                                    {"enable.auto.commit", "false"}}));
+  CONNECTD_ASSIGN_OR_RETURN(RdKafkaPtr consumer, MakeClient(RD_KAFKA_CONSUMER, std::move(conf)));
+  rd_kafka_poll_set_consumer(consumer.get());
+  const rd_kafka_metadata_t* metadata = nullptr;
+  rd_kafka_topic_t* rkt = rd_kafka_topic_new(consumer.get(), topic.c_str(), nullptr);
+  rd_kafka_resp_err_t err = rd_kafka_metadata(consumer.get(), 0, rkt, &metadata, 10000);
+  rd_kafka_topic_destroy(rkt);
+  CONNECTD_RETURN_IF_ERROR(kafka::ToStatus(err, "metadata"));
+  kafka::TopicPartitionListPtr partitions(rd_kafka_topic_partition_list_new(8));
+  for (int t = 0; t < metadata->topic_cnt; ++t) {
+    for (int p = 0; p < metadata->topics[t].partition_cnt; ++p) {
+      rd_kafka_topic_partition_list_add(partitions.get(), topic.c_str(),
+                                        metadata->topics[t].partitions[p].id)
+          ->offset = RD_KAFKA_OFFSET_BEGINNING;
+    }
+  }
+  rd_kafka_metadata_destroy(metadata);
+  CONNECTD_RETURN_IF_ERROR(
+      kafka::ToStatus(rd_kafka_assign(consumer.get(), partitions.get()), "assign"));
+  std::vector<TestRecord> records;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (records.size() < count && std::chrono::steady_clock::now() < deadline) {
+    kafka::MessagePtr message(rd_kafka_consumer_poll(consumer.get(), 200));
+    if (!message || message->err) continue;
+    records.push_back(ToTestRecord(message.get()));
+  }
+  rd_kafka_consumer_close(consumer.get());
+  if (records.size() < count) {
+    return absl::DeadlineExceededError(
+        absl::StrCat("read ", records.size(), " of ", count, " records from ", topic));
+  }
+  return records;
 }
 
 }  // namespace connectd::testing

@@ -38,6 +38,12 @@ absl::StatusOr<std::vector<TestRecord>> ConsumeRecords(
     const std::string& bootstrap, const std::string& topic, const std::string& group, size_t count,
     std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
+// Reads `count` records from the beginning of every partition of `topic` without a consumer
+// group (assign, no commits): nothing to join, so nothing to wait for but the data.
+absl::StatusOr<std::vector<TestRecord>> ReadTopic(
+    const std::string& bootstrap, const std::string& topic, size_t count,
+    std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
 // The committed offset of `group` for topic-partition, or -1001 (RD_KAFKA_OFFSET_INVALID).
 absl::StatusOr<int64_t> CommittedOffset(const std::string& bootstrap, const std::string& group,
                                         const std::string& topic, int32_t partition);

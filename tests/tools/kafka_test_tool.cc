@@ -80,9 +80,8 @@ int main(int argc, char** argv) {
   }
   if (command == "consume" && argc >= 5) {
     int seconds = argc >= 6 ? std::atoi(argv[5]) : 30;
-    auto records = connectd::testing::ConsumeRecords(
-        bootstrap, topic, "kafka-test-tool-" + std::to_string(::getpid()),
-        static_cast<size_t>(std::atoi(argv[4])), std::chrono::seconds(seconds));
+    auto records = connectd::testing::ReadTopic(
+        bootstrap, topic, static_cast<size_t>(std::atoi(argv[4])), std::chrono::seconds(seconds));
     if (!records.ok()) return Fail(records.status().ToString());
     for (const TestRecord& r : *records) {
       std::cout << "{\"partition\":" << r.partition << ",\"offset\":" << r.offset
