@@ -4,6 +4,12 @@
 //       SECONDS (extra librdkafka properties as key=value); prints acknowledged records/s.
 //   kafka_pipe_bench watermark BOOTSTRAP TOPIC SECONDS
 //       how fast TOPIC grows (sum of high watermarks over its partitions) over SECONDS.
+//   kafka_pipe_bench pipe SRC_BOOTSTRAP SRC_TOPIC DST_BOOTSTRAP DST_TOPIC COUNT [key=value ...]
+//       the raw replicator: consume SRC_TOPIC from the beginning (assign, no group) and produce
+//       every record (key, value, headers, timestamp, same partition) to DST_TOPIC until COUNT
+//       records are acknowledged; prints records/s. Producer properties as key=value.
+//   kafka_pipe_bench until BOOTSTRAP TOPIC COUNT
+//       waits until TOPIC holds COUNT records; prints the seconds it took.
 #include <librdkafka/rdkafka.h>
 
 #include <atomic>
@@ -85,6 +91,76 @@ int main(int argc, char** argv) {
     double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
     std::printf("%.0f\n", (end - start) / elapsed);
     rd_kafka_destroy(rk);
+    return 0;
+  }
+  if (mode == "until") {
+    rd_kafka_t* rk = Make(RD_KAFKA_PRODUCER, bootstrap, 0, nullptr, 0, nullptr, nullptr);
+    int64_t target = std::atoll(argv[4]);
+    auto t0 = Clock::now();
+    while (TopicSize(rk, topic) < target) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::printf("%.3f\n", std::chrono::duration<double>(Clock::now() - t0).count());
+    rd_kafka_destroy(rk);
+    return 0;
+  }
+  if (mode == "pipe" && argc >= 7) {
+    const char* dst_bootstrap = argv[4];
+    const char* dst_topic = argv[5];
+    int64_t count = std::atoll(argv[6]);
+    std::atomic<int64_t> acked{0};
+    auto dr = [](rd_kafka_t*, const rd_kafka_message_t* m, void* opaque) {
+      if (!m->err) static_cast<std::atomic<int64_t>*>(opaque)->fetch_add(1);
+      rd_kafka_message_destroy(static_cast<rd_kafka_message_t*>(m->_private));
+    };
+    rd_kafka_t* producer = Make(RD_KAFKA_PRODUCER, dst_bootstrap, argc, argv, 7, dr, &acked);
+    const char* group_kv[] = {"", "group.id=raw-pipe", "enable.auto.commit=false"};
+    rd_kafka_t* consumer = Make(RD_KAFKA_CONSUMER, bootstrap, 3, const_cast<char**>(group_kv), 1,
+                                nullptr, nullptr);
+    rd_kafka_poll_set_consumer(consumer);
+    const rd_kafka_metadata_t* md = nullptr;
+    rd_kafka_topic_t* rkt = rd_kafka_topic_new(consumer, topic, nullptr);
+    rd_kafka_metadata(consumer, 0, rkt, &md, 10000);
+    rd_kafka_topic_destroy(rkt);
+    rd_kafka_topic_partition_list_t* parts = rd_kafka_topic_partition_list_new(16);
+    for (int p = 0; p < md->topics[0].partition_cnt; ++p) {
+      rd_kafka_topic_partition_list_add(parts, topic, md->topics[0].partitions[p].id)->offset =
+          RD_KAFKA_OFFSET_BEGINNING;
+    }
+    rd_kafka_metadata_destroy(md);
+    rd_kafka_assign(consumer, parts);
+    rd_kafka_topic_partition_list_destroy(parts);
+    auto t0 = Clock::now();
+    while (acked.load() < count) {
+      rd_kafka_message_t* m = rd_kafka_consumer_poll(consumer, 100);
+      if (m == nullptr) {
+        rd_kafka_poll(producer, 0);
+        continue;
+      }
+      if (m->err) {
+        rd_kafka_message_destroy(m);
+        continue;
+      }
+      rd_kafka_headers_t* headers = nullptr;
+      rd_kafka_headers_t* copy = nullptr;
+      if (rd_kafka_message_headers(m, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+        copy = rd_kafka_headers_copy(headers);
+      }
+      // No copy of key or value: the consumed message lives until its delivery report.
+      while (rd_kafka_producev(producer, RD_KAFKA_V_TOPIC(dst_topic),
+                               RD_KAFKA_V_PARTITION(m->partition), RD_KAFKA_V_KEY(m->key, m->key_len),
+                               RD_KAFKA_V_VALUE(m->payload, m->len),
+                               RD_KAFKA_V_TIMESTAMP(rd_kafka_message_timestamp(m, nullptr)),
+                               RD_KAFKA_V_HEADERS(copy), RD_KAFKA_V_OPAQUE(m),
+                               RD_KAFKA_V_END) == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+        rd_kafka_poll(producer, 10);
+      }
+      rd_kafka_poll(producer, 0);
+    }
+    double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    std::printf("%.0f\n", count / elapsed);
+    rd_kafka_consumer_close(consumer);
+    rd_kafka_destroy(consumer);
+    rd_kafka_flush(producer, 10000);
+    rd_kafka_destroy(producer);
     return 0;
   }
   if (mode != "produce" || argc < 6) return 2;

@@ -77,7 +77,8 @@ class MirrorE2ETest(unittest.TestCase):
         orders, payments, late = (f"orders-{self.uid}", f"payments-{self.uid}", f"late-{self.uid}")
         tool("create", self.a, orders, 12)
         tool("create", self.a, payments, 3)
-        tool("produce", self.a, orders, 1200, 12)
+        base = int(time.time() * 1000)
+        tool("produce", self.a, orders, 1200, 12, base)
         tool("produce", self.a, payments, 30, 3)
         source_config, heartbeat_config = self.connector_configs([orders, payments, late])
 
@@ -96,7 +97,7 @@ class MirrorE2ETest(unittest.TestCase):
                 i = int(r["key"][1:])
                 self.assertEqual(r["value"], f"v{i}")
                 self.assertEqual(r["partition"], i % 12)
-                self.assertEqual(r["timestamp"], 1700000000000 + i)
+                self.assertEqual(r["timestamp"], base + i)
                 self.assertEqual(r["headers"], [["h", str(i)], ["empty", ""]])
             self.assertEqual(len(consume(self.b, f"A.{payments}", 30)), 30)
 

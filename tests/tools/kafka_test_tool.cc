@@ -1,8 +1,9 @@
 // kafka_test_tool: what end-to-end tests (Python, standard library only) need from Kafka.
 //   create BOOTSTRAP TOPIC PARTITIONS            create a topic
-//   produce BOOTSTRAP TOPIC COUNT PARTITIONS     numbered records: key k<i>, value v<i>,
-//                                                headers h=<i> and empty=, timestamp 1.7e12+i,
-//                                                partition i % PARTITIONS
+//   produce BOOTSTRAP TOPIC COUNT PARTITIONS [TS] numbered records: key k<i>, value v<i>,
+//                                                headers h=<i> and empty=, timestamp TS+i (TS
+//                                                defaults to now: older records fall to the
+//                                                brokers' time retention), partition i % PARTITIONS
 //   consume BOOTSTRAP TOPIC COUNT [SECONDS]      COUNT records from the start, one JSON line
 //                                                each: partition, offset, key, value (also as
 //                                                key_hex/value_hex), headers, timestamp
@@ -11,6 +12,7 @@
 // Exit 0 on success; errors go to stderr with exit 1.
 #include <librdkafka/rdkafka.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -65,6 +67,10 @@ int main(int argc, char** argv) {
   }
   if (command == "produce" && argc >= 6) {
     int count = std::atoi(argv[4]), partitions = std::atoi(argv[5]);
+    int64_t base = argc >= 7 ? std::atoll(argv[6])
+                             : std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count();
     std::vector<TestRecord> records;
     for (int i = 0; i < count; ++i) {
       TestRecord r;
@@ -72,7 +78,7 @@ int main(int argc, char** argv) {
       r.value = "v" + std::to_string(i);
       r.headers = {{"h", std::to_string(i)}, {"empty", ""}};
       r.partition = i % partitions;
-      r.timestamp_ms = 1700000000000LL + i;
+      r.timestamp_ms = base + i;
       records.push_back(std::move(r));
     }
     absl::Status s = connectd::testing::ProduceRecords(bootstrap, topic, records);

@@ -1,6 +1,8 @@
 // librdkafka (Debian's 2.0.2) against a real Apache Kafka 4.x broker from the test harness:
 // create topics, produce, consume in a group and commit offsets. Everything connectd does with
 // Kafka rests on these four working.
+#include <chrono>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -10,7 +12,11 @@
 namespace connectd::testing {
 namespace {
 
+// Timestamps are recent: records older than the brokers' retention (7 days) would be deleted.
 std::vector<TestRecord> NumberedRecords(int count, int partitions) {
+  const int64_t base = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::system_clock::now().time_since_epoch())
+                           .count();
   std::vector<TestRecord> records;
   for (int i = 0; i < count; ++i) {
     TestRecord record;
@@ -18,7 +24,7 @@ std::vector<TestRecord> NumberedRecords(int count, int partitions) {
     record.value = "value-" + std::to_string(i);
     record.headers = {{"seq", std::to_string(i)}, {"empty", ""}};
     record.partition = i % partitions;
-    record.timestamp_ms = 1'700'000'000'000 + i;
+    record.timestamp_ms = base + i;
     records.push_back(record);
   }
   return records;
