@@ -56,8 +56,12 @@ struct Dispatcher::Decorator {
   RestResponse Apply(RestResponse response, const HeaderList& cors) const {
     HeaderList headers = cors;
     ApplyHeaderRules(rules, now ? now() : std::chrono::system_clock::now(), headers);
-    for (auto& [name, value] : response.headers) SetHeader(headers, name, std::move(value));
-    SetHeader(headers, "Content-Type", kJson);
+    bool typed = false;
+    for (auto& [name, value] : response.headers) {
+      typed = typed || absl::EqualsIgnoreCase(name, "Content-Type");
+      SetHeader(headers, name, std::move(value));
+    }
+    if (!typed) SetHeader(headers, "Content-Type", kJson);
     response.headers = std::move(headers);
     return response;
   }
@@ -67,12 +71,13 @@ Dispatcher::Dispatcher(herder::Herder& herder, const RestConfig& config, Schedul
                        LoggerLevels& loggers, Options options)
     : cors_(config.allowed_origins, config.allowed_methods),
       decorator_(std::make_shared<Decorator>(Decorator{config.response_headers, options.now})),
-      context_(std::make_unique<ResourceContext>(
-          ResourceContext{herder, config, loggers, scheduler, options.health_check_timeout})) {
+      context_(std::make_unique<ResourceContext>(ResourceContext{
+          herder, config, loggers, scheduler, options.health_check_timeout, options.metrics})) {
   AddRootResource(router_, *context_);
   AddConnectorsResource(router_, *context_);
   AddInternalResource(router_, *context_);
   AddConnectorPluginsResource(router_, *context_);
+  AddMetricsResource(router_, *context_);
   if (config.admin_endpoints_enabled) AddLoggersResource(router_, *context_);
 }
 
@@ -122,7 +127,7 @@ Responder Dispatcher::Dispatch(IncomingRequest in, Responder::Sink sink) {
       respond(ErrorResponse(415, kUnsupportedMediaTypeMessage));
       return respond;
     }
-    if (in.accept && !AcceptsJson(*in.accept)) {
+    if (route.options.produces_json && in.accept && !AcceptsJson(*in.accept)) {
       respond(ErrorResponse(406, kNotAcceptableMessage));
       return respond;
     }

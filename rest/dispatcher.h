@@ -28,6 +28,7 @@
 #include "rest/router.h"
 #include "rest/scheduler.h"
 #include "runtime/herder/herder.h"
+#include "runtime/metrics/metrics.h"
 
 namespace connectd::rest {
 
@@ -52,6 +53,8 @@ class Dispatcher {
     std::chrono::milliseconds health_check_timeout{10000};
     // Wall clock for date header rules (injectable for tests).
     std::function<std::chrono::system_clock::time_point()> now;
+    // Served by GET /metrics; null: /metrics answers 404.
+    const metrics::MetricsRegistry* metrics = nullptr;
   };
 
   // `herder`, `config`, `scheduler` and `loggers` must outlive the Dispatcher and every response

@@ -78,7 +78,7 @@ ServerState::ServerState(asio::io_context& io, herder::Herder& herder, RestConfi
       loggers(options.now_ms),
       scheduler(io),
       dispatcher(herder, config, scheduler, loggers,
-                 Dispatcher::Options{options.health_check_timeout, nullptr}) {}
+                 Dispatcher::Options{options.health_check_timeout, nullptr, options.metrics}) {}
 
 void ServerState::Track(const std::shared_ptr<Session>& session) {
   std::lock_guard lock(mu_);

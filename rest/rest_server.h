@@ -35,6 +35,7 @@
 #include "absl/status/statusor.h"
 #include "rest/rest_config.h"
 #include "runtime/herder/herder.h"
+#include "runtime/metrics/metrics.h"
 
 namespace boost::asio {
 class io_context;
@@ -73,6 +74,8 @@ class RestServer {
     // The address advertised when neither a listener nor rest.advertised.host.name names a
     // host (Java: InetAddress.getLocalHost().getHostAddress()); default: resolve gethostname().
     std::function<std::string()> local_host_address;
+    // The registry GET /metrics serves (Prometheus text); null: /metrics answers 404.
+    const metrics::MetricsRegistry* metrics = nullptr;
   };
 
   RestServer(boost::asio::io_context& ioc, herder::Herder& herder, RestConfig config);

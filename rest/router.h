@@ -24,6 +24,9 @@ struct RouteOptions {
   // The resource declares @Consumes(application/json): a request whose Content-Type is another
   // media type gets 415.
   bool consumes_json = true;
+  // The resource answers JSON (@Produces(application/json)): a request whose Accept admits no
+  // JSON gets 406. Routes that answer another media type set their own Content-Type.
+  bool produces_json = true;
 };
 
 class Router {

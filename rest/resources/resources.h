@@ -6,6 +6,7 @@
 //   connector_plugins_resource.cc  /connector-plugins/... (ConnectorPluginsResource)
 //   loggers_resource.cc            /admin/loggers/...                         (LoggingResource)
 //   internal_resource.cc           POST .../tasks, PUT .../fence (InternalConnectResource)
+//   metrics_resource.cc            GET /metrics, Prometheus text (connectd's own)
 //
 // Handlers run on the session's strand and translate each request into Herder calls; herder
 // callbacks may answer from any thread through the Responder. Every handler answers exactly once.
@@ -23,6 +24,7 @@
 #include "rest/router.h"
 #include "rest/scheduler.h"
 #include "runtime/herder/herder.h"
+#include "runtime/metrics/metrics.h"
 
 namespace connectd::rest {
 
@@ -33,6 +35,7 @@ struct ResourceContext {
   LoggerLevels& loggers;
   Scheduler& scheduler;
   std::chrono::milliseconds health_check_timeout;
+  const metrics::MetricsRegistry* metrics;  // may be null
 };
 
 void AddRootResource(Router& router, ResourceContext& ctx);
@@ -40,6 +43,7 @@ void AddConnectorsResource(Router& router, ResourceContext& ctx);
 void AddConnectorPluginsResource(Router& router, ResourceContext& ctx);
 void AddLoggersResource(Router& router, ResourceContext& ctx);
 void AddInternalResource(Router& router, ResourceContext& ctx);
+void AddMetricsResource(Router& router, ResourceContext& ctx);
 
 // A herder callback that answers `on_ok(value)` on success and Connect's error body otherwise.
 // The callback may run on any thread; nothing it does may throw into the herder.

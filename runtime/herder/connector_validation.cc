@@ -32,11 +32,6 @@ config::Type FromAbiType(int32_t type) {
 }
 
 // A context for Connector.validate: nothing may be requested of an unstarted instance.
-class NoContext : public plugin::ConnectorContextHost {
-  void RequestTaskReconfiguration() override {}
-  void RaiseError(std::string) override {}
-};
-
 void AddError(ConfigInfos& infos, const std::string& name, const std::string& message) {
   for (ConfigInfo& info : infos.configs) {
     if (info.value && info.value->name == name) {
@@ -173,7 +168,7 @@ absl::StatusOr<ConfigInfos> ValidateConnectorConfig(const plugin::PluginRegistry
   AppendValidated(PluginConfigDef(*plugin), config, infos);
 
   // The connector's own validate(), on a fresh instance that is never started.
-  NoContext context;
+  plugin::DetachedConnectorContext context;
   absl::StatusOr<std::unique_ptr<plugin::ConnectorInstance>> instance =
       plugin::ConnectorInstance::Create(*plugin, &context);
   if (instance.ok()) {

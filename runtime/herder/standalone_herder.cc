@@ -28,11 +28,6 @@ ConnectorType TypeOf(const plugin::PluginRegistry& plugins, const ConfigMap& con
                                                         : ConnectorType::kSink;
 }
 
-class NoContext : public plugin::ConnectorContextHost {
-  void RequestTaskReconfiguration() override {}
-  void RaiseError(std::string) override {}
-};
-
 }  // namespace
 
 StandaloneHerder::StandaloneHerder(Options options, const plugin::PluginRegistry& plugins,
@@ -496,7 +491,7 @@ absl::StatusOr<std::string> StandaloneHerder::ModifyOffsets(
   // Ask the connector first (KIP-875), on a fresh instance that is never started.
   bool handled = false;
   if (const plugin::ConnectorPlugin* plugin = plugins_.Find(state.config.at("connector.class"))) {
-    NoContext context;
+    plugin::DetachedConnectorContext context;
     absl::StatusOr<std::unique_ptr<plugin::ConnectorInstance>> instance =
         plugin::ConnectorInstance::Create(*plugin, &context);
     if (!instance.ok()) return instance.status();

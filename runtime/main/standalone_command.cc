@@ -170,14 +170,18 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
 
   // The herder exists first (the REST server answers through it), starts once the REST
   // server is bound and the worker id (advertised host:port) is known.
+  metrics::MetricsRegistry metrics;
   auto herder = std::make_unique<herder::StandaloneHerder>(
       options, plugins, offset_factory,
       [&](worker::StatusListener& listener, worker::ConnectorEvents& events,
           const std::string& worker_id) {
         return std::make_unique<worker::Worker>(*worker_config, plugins, *providers, offset_factory,
-                                                listener, events, worker_id);
+                                                listener, events, worker_id, metrics);
       });
-  auto server = std::make_unique<rest::RestServer>(control, *herder, *std::move(rest_config));
+  rest::RestServer::Options server_options;
+  server_options.metrics = &metrics;
+  auto server = std::make_unique<rest::RestServer>(control, *herder, *std::move(rest_config),
+                                                   std::move(server_options));
   absl::StatusOr<std::vector<rest::BoundListener>> bound = server->Start();
   int exit_code = 0;
   if (!bound.ok()) {

@@ -1,5 +1,6 @@
 #include "runtime/plugin/host_api.h"
 
+#include <optional>
 #include <string_view>
 
 #include "runtime/common/logging.h"
@@ -18,6 +19,23 @@ log::Level ToLevel(int32_t level) {
     case CONNECTD_LOG_WARN: return log::Level::kWarn;
     case CONNECTD_LOG_ERROR: return log::Level::kError;
     default: return log::Level::kInfo;
+  }
+}
+
+connectd_metrics_host_ptr* ToMetricsHandle(metrics::MetricsScope* scope) {
+  return reinterpret_cast<connectd_metrics_host_ptr*>(scope);
+}
+
+std::optional<metrics::StatKind> ToStatKind(int32_t kind) {
+  switch (kind) {
+    case CONNECTD_STAT_VALUE: return metrics::StatKind::kValue;
+    case CONNECTD_STAT_CUMULATIVE_COUNT: return metrics::StatKind::kCumulativeCount;
+    case CONNECTD_STAT_CUMULATIVE_SUM: return metrics::StatKind::kCumulativeSum;
+    case CONNECTD_STAT_RATE: return metrics::StatKind::kRate;
+    case CONNECTD_STAT_MIN: return metrics::StatKind::kMin;
+    case CONNECTD_STAT_MAX: return metrics::StatKind::kMax;
+    case CONNECTD_STAT_AVG: return metrics::StatKind::kAvg;
+    default: return std::nullopt;
   }
 }
 
@@ -81,6 +99,46 @@ connectd_host_api MakeHostApi() {
   api.offsets_add = [](connectd_offsets_host_ptr* out, connectd_topic_partition_offset o) {
     reinterpret_cast<CommittableOffsets*>(out)->push_back(
         {std::string(View(o.topic)), o.partition, o.offset});
+  };
+  api.source_task_metrics = [](connectd_source_task_context_host_ptr* c) {
+    return ToMetricsHandle(reinterpret_cast<SourceTaskContextHost*>(c)->Metrics());
+  };
+  api.sink_task_metrics = [](connectd_sink_task_context_host_ptr* c) {
+    return ToMetricsHandle(reinterpret_cast<SinkTaskContextHost*>(c)->Metrics());
+  };
+  api.connector_metrics = [](connectd_connector_context_host_ptr* c) {
+    return ToMetricsHandle(reinterpret_cast<ConnectorContextHost*>(c)->Metrics());
+  };
+  api.sensor_add = [](connectd_metrics_host_ptr* m, connectd_str domain, connectd_str group,
+                      const connectd_metric_tag* tags, size_t tag_count,
+                      const connectd_metric_stat* stats,
+                      size_t stat_count) -> connectd_sensor_host_ptr* {
+    if (m == nullptr || (tags == nullptr && tag_count > 0) || stats == nullptr) return nullptr;
+    metrics::Tags tag_list;
+    for (size_t i = 0; i < tag_count; ++i) {
+      tag_list.emplace_back(View(tags[i].key), View(tags[i].value));
+    }
+    std::vector<metrics::StatSpec> specs;
+    for (size_t i = 0; i < stat_count; ++i) {
+      std::optional<metrics::StatKind> kind = ToStatKind(stats[i].kind);
+      if (!kind) return nullptr;
+      specs.push_back({std::string(View(stats[i].name)), std::string(View(stats[i].description)),
+                       *kind});
+    }
+    metrics::Sensor* sensor = reinterpret_cast<metrics::MetricsScope*>(m)->AddSensor(
+        std::string(View(domain)), std::string(View(group)), tag_list, std::move(specs),
+        metrics::NowMs());
+    return reinterpret_cast<connectd_sensor_host_ptr*>(sensor);
+  };
+  api.sensor_record = [](connectd_sensor_host_ptr* sensor, double value, int64_t time_ms) {
+    if (sensor == nullptr) return;
+    reinterpret_cast<metrics::Sensor*>(sensor)->Record(value,
+                                                       time_ms > 0 ? time_ms : metrics::NowMs());
+  };
+  api.sensor_remove = [](connectd_sensor_host_ptr* sensor) {
+    if (sensor == nullptr) return;
+    auto* s = reinterpret_cast<metrics::Sensor*>(sensor);
+    s->scope()->RemoveSensor(s);
   };
   return api;
 }

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "connectd/plugin/abi.h"
+#include "runtime/metrics/metrics.h"
 
 namespace connectd::plugin {
 
@@ -26,6 +27,21 @@ class ConnectorContextHost {
   virtual ~ConnectorContextHost() = default;
   virtual void RequestTaskReconfiguration() = 0;
   virtual void RaiseError(std::string message) = 0;
+  // The connector's metrics scope (sensors removed when the connector is destroyed).
+  virtual metrics::MetricsScope* Metrics() = 0;
+};
+
+// The context of a connector instance created only to validate a config or alter offsets:
+// requests are ignored and its sensors are never published.
+class DetachedConnectorContext : public ConnectorContextHost {
+ public:
+  void RequestTaskReconfiguration() override {}
+  void RaiseError(std::string) override {}
+  metrics::MetricsScope* Metrics() override { return &scope_; }
+
+ private:
+  metrics::MetricsRegistry registry_;
+  metrics::MetricsScope scope_{&registry_};
 };
 
 class SourceTaskContextHost {
@@ -33,6 +49,8 @@ class SourceTaskContextHost {
   virtual ~SourceTaskContextHost() = default;
   // The stored offset JSON of a source partition JSON, if any.
   virtual std::optional<std::string> Offset(std::string_view source_partition) = 0;
+  // The task's metrics scope (sensors removed when the task is destroyed).
+  virtual metrics::MetricsScope* Metrics() = 0;
 };
 
 class SourceBatchHost {
@@ -49,6 +67,8 @@ class SinkTaskContextHost {
   virtual void Seek(std::string_view topic, int32_t partition, int64_t offset) = 0;
   virtual void Pause(std::string_view topic, int32_t partition) = 0;
   virtual void Resume(std::string_view topic, int32_t partition) = 0;
+  // The task's metrics scope (sensors removed when the task is destroyed).
+  virtual metrics::MetricsScope* Metrics() = 0;
 };
 
 }  // namespace connectd::plugin

@@ -23,14 +23,16 @@ std::string Get(const herder::ConfigMap& config, const std::string& key,
 
 Worker::Worker(const config::WorkerConfig& config, const plugin::PluginRegistry& plugins,
                config::ConfigProviders providers, OffsetStoreFactory offsets,
-               StatusListener& listener, ConnectorEvents& events, std::string worker_id)
+               StatusListener& listener, ConnectorEvents& events, std::string worker_id,
+               metrics::MetricsRegistry& metrics)
     : config_(config),
       plugins_(plugins),
       providers_(std::move(providers)),
       offsets_(std::move(offsets)),
       listener_(listener),
       events_(events),
-      worker_id_(std::move(worker_id)) {}
+      worker_id_(std::move(worker_id)),
+      metrics_(metrics) {}
 
 Worker::~Worker() { StopAll(); }
 
@@ -53,7 +55,8 @@ absl::Status Worker::StartConnector(const std::string& name, const herder::Confi
     return resolved.status();
   }
   auto connector =
-      std::make_unique<WorkerConnector>(name, *plugin, *std::move(resolved), listener_, events_);
+      std::make_unique<WorkerConnector>(name, *plugin, *std::move(resolved), listener_, events_,
+                                        metrics_);
   absl::Status started = connector->Initialize(state);
   connectors_[name] = std::move(connector);
   return started;
@@ -135,6 +138,7 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
   const std::string task_suffix = absl::StrCat(id.connector, "-", id.task);
   if (plugin.type == plugin::ConnectorType::kSource) {
     SourceTaskOptions options;
+    options.metrics = &metrics_;
     options.task_config = *std::move(resolved_task);
     // Connect's source producer defaults, then producer.*, then producer.override.*.
     options.producer = {{"acks", "all"},
@@ -155,6 +159,7 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
     return topics;
   }
   SinkTaskOptions options;
+  options.metrics = &metrics_;
   options.task_config = *std::move(resolved_task);
   options.consumer = {{"group.id", "connect-" + id.connector},
                       {"enable.auto.commit", "false"},

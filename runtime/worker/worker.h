@@ -35,7 +35,7 @@ class Worker {
  public:
   Worker(const config::WorkerConfig& config, const plugin::PluginRegistry& plugins,
          config::ConfigProviders providers, OffsetStoreFactory offsets, StatusListener& listener,
-         ConnectorEvents& events, std::string worker_id);
+         ConnectorEvents& events, std::string worker_id, metrics::MetricsRegistry& metrics);
   ~Worker();
 
   const std::string& worker_id() const { return worker_id_; }
@@ -78,6 +78,7 @@ class Worker {
   StatusListener& listener_;
   ConnectorEvents& events_;
   const std::string worker_id_;
+  metrics::MetricsRegistry& metrics_;
 
   std::map<std::string, std::unique_ptr<WorkerConnector>> connectors_;
   std::map<herder::ConnectorTaskId, std::unique_ptr<WorkerTask>> tasks_;

@@ -10,12 +10,13 @@ constexpr char kLogger[] = "connectd.worker.WorkerConnector";
 
 WorkerConnector::WorkerConnector(std::string name, const plugin::ConnectorPlugin& plugin,
                                  plugin::Props resolved_config, StatusListener& listener,
-                                 ConnectorEvents& events)
+                                 ConnectorEvents& events, metrics::MetricsRegistry& metrics)
     : name_(std::move(name)),
       plugin_(plugin),
       config_(std::move(resolved_config)),
       listener_(listener),
-      events_(events) {}
+      events_(events),
+      metrics_scope_(&metrics) {}
 
 WorkerConnector::~WorkerConnector() { Shutdown(); }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "runtime/herder/herder_types.h"
+#include "runtime/metrics/metrics.h"
 #include "runtime/plugin/plugin_instances.h"
 #include "runtime/plugin/plugin_registry.h"
 #include "runtime/worker/task_status.h"
@@ -27,7 +28,8 @@ class ConnectorEvents {
 class WorkerConnector : private plugin::ConnectorContextHost {
  public:
   WorkerConnector(std::string name, const plugin::ConnectorPlugin& plugin,
-                  plugin::Props resolved_config, StatusListener& listener, ConnectorEvents& events);
+                  plugin::Props resolved_config, StatusListener& listener, ConnectorEvents& events,
+                  metrics::MetricsRegistry& metrics);
   ~WorkerConnector() override;
 
   // Creates the instance and, for kStarted, starts it. Reports RUNNING, PAUSED, STOPPED or
@@ -47,6 +49,7 @@ class WorkerConnector : private plugin::ConnectorContextHost {
  private:
   void RequestTaskReconfiguration() override;
   void RaiseError(std::string message) override;
+  metrics::MetricsScope* Metrics() override { return &metrics_scope_; }
   void Fail(const absl::Status& status);
 
   const std::string name_;
@@ -54,6 +57,8 @@ class WorkerConnector : private plugin::ConnectorContextHost {
   const plugin::Props config_;
   StatusListener& listener_;
   ConnectorEvents& events_;
+  // Declared before instance_: the plugin's sensors outlive the plugin object.
+  metrics::MetricsScope metrics_scope_;
   std::unique_ptr<plugin::ConnectorInstance> instance_;
   bool started_ = false;
   std::atomic<bool> failed_{false};

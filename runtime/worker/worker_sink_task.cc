@@ -28,7 +28,7 @@ kafka::TopicPartitionListPtr ToList(const std::map<std::pair<std::string, int32_
 WorkerSinkTask::WorkerSinkTask(herder::ConnectorTaskId id, StatusListener& listener,
                                herder::TargetState initial_state,
                                const plugin::ConnectorPlugin& plugin, SinkTaskOptions options)
-    : WorkerTask(std::move(id), listener, initial_state),
+    : WorkerTask(std::move(id), listener, initial_state, *options.metrics),
       plugin_(plugin),
       options_(std::move(options)) {}
 

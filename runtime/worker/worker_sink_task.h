@@ -37,6 +37,7 @@ struct SinkTaskOptions {
   std::chrono::milliseconds offset_flush_interval{60000};
   std::chrono::milliseconds offset_flush_timeout{5000};
   int max_batch = 500;
+  metrics::MetricsRegistry* metrics = nullptr;  // not null
 };
 
 class WorkerSinkTask : public WorkerTask, private plugin::SinkTaskContextHost {
@@ -64,6 +65,7 @@ class WorkerSinkTask : public WorkerTask, private plugin::SinkTaskContextHost {
   void Seek(std::string_view topic, int32_t partition, int64_t offset) override;
   void Pause(std::string_view topic, int32_t partition) override;
   void Resume(std::string_view topic, int32_t partition) override;
+  metrics::MetricsScope* Metrics() override { return &metrics_scope_; }
 
   static void RebalanceCallback(rd_kafka_t* rk, rd_kafka_resp_err_t err,
                                 rd_kafka_topic_partition_list_t* partitions, void* opaque);

@@ -91,7 +91,7 @@ WorkerSourceTask::WorkerSourceTask(herder::ConnectorTaskId id, StatusListener& l
                                    herder::TargetState initial_state,
                                    const plugin::ConnectorPlugin& plugin, SourceTaskOptions options,
                                    std::shared_ptr<ConnectorOffsetStore> offsets)
-    : WorkerTask(std::move(id), listener, initial_state),
+    : WorkerTask(std::move(id), listener, initial_state, *options.metrics),
       plugin_(plugin),
       options_(std::move(options)),
       offsets_(std::move(offsets)) {}

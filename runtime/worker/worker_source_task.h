@@ -36,6 +36,7 @@ struct SourceTaskOptions {
   std::chrono::milliseconds offset_flush_interval{60000};
   std::chrono::milliseconds offset_flush_timeout{5000};
   std::chrono::milliseconds poll_timeout{1000};
+  metrics::MetricsRegistry* metrics = nullptr;  // not null
 };
 
 class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHost {
@@ -61,6 +62,7 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
 
   // SourceTaskContextHost
   std::optional<std::string> Offset(std::string_view source_partition) override;
+  metrics::MetricsScope* Metrics() override { return &metrics_scope_; }
 
   absl::Status Send(std::unique_ptr<InFlight> record);
   void OnDelivery(const rd_kafka_message_t* message);

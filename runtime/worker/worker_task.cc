@@ -29,8 +29,11 @@ std::string_view StateName(State state) {
 }
 
 WorkerTask::WorkerTask(herder::ConnectorTaskId id, StatusListener& listener,
-                       herder::TargetState initial_state)
-    : id_(std::move(id)), listener_(listener), target_state_(initial_state) {}
+                       herder::TargetState initial_state, metrics::MetricsRegistry& metrics)
+    : id_(std::move(id)),
+      listener_(listener),
+      metrics_scope_(&metrics),
+      target_state_(initial_state) {}
 
 WorkerTask::~WorkerTask() {
   if (thread_.joinable()) {
@@ -112,6 +115,7 @@ void WorkerTask::Run() {
     }
   }
   Close();
+  metrics_scope_.UnpublishAll();
   if (!status.ok()) {
     CONNECTD_LOG(kError, kLogger) << "Task threw an uncaught and unrecoverable exception. Task is "
                                      "being killed and will not recover until manually restarted: "

@@ -21,6 +21,7 @@
 
 #include "absl/status/status.h"
 #include "runtime/herder/herder_types.h"
+#include "runtime/metrics/metrics.h"
 #include "runtime/worker/task_status.h"
 
 namespace connectd::worker {
@@ -28,7 +29,7 @@ namespace connectd::worker {
 class WorkerTask {
  public:
   WorkerTask(herder::ConnectorTaskId id, StatusListener& listener,
-             herder::TargetState initial_state);
+             herder::TargetState initial_state, metrics::MetricsRegistry& metrics);
   virtual ~WorkerTask();
   WorkerTask(const WorkerTask&) = delete;
   WorkerTask& operator=(const WorkerTask&) = delete;
@@ -68,6 +69,8 @@ class WorkerTask {
 
   const herder::ConnectorTaskId id_;
   StatusListener& listener_;
+  // The plugin's sensors; unpublished when the task thread ends (after Close()).
+  metrics::MetricsScope metrics_scope_;
 
  private:
   void Run();

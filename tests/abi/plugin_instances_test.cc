@@ -14,8 +14,16 @@ namespace {
 
 using ::testing::HasSubstr;
 
+// The registry the fake contexts publish sensors to.
+metrics::MetricsRegistry& TestRegistry() {
+  static metrics::MetricsRegistry registry;
+  return registry;
+}
+
 class FakeSourceContext : public SourceTaskContextHost {
  public:
+  metrics::MetricsScope scope{&TestRegistry()};
+  metrics::MetricsScope* Metrics() override { return &scope; }
   std::map<std::string, std::string> offsets;
   std::optional<std::string> Offset(std::string_view partition) override {
     auto it = offsets.find(std::string(partition));
@@ -28,6 +36,8 @@ class FakeConnectorContext : public ConnectorContextHost {
  public:
   void RequestTaskReconfiguration() override { ++reconfigurations; }
   void RaiseError(std::string message) override { errors.push_back(std::move(message)); }
+  metrics::MetricsScope* Metrics() override { return &scope; }
+  metrics::MetricsScope scope{&TestRegistry()};
   int reconfigurations = 0;
   std::vector<std::string> errors;
 };
@@ -90,6 +100,33 @@ TEST_F(PluginInstancesTest, SourceTaskResumesFromItsStoredOffset) {
   ASSERT_EQ(batch.values.size(), 3u);
   EXPECT_EQ(batch.values[0], "{\"task\":0,\"seqno\":42}");
   EXPECT_EQ(batch.offsets[2], "{\"seqno\":44}");
+}
+
+// The value of metric `name` of the VerifiableSource task `task`, if published.
+std::optional<double> TestMetric(const std::string& name, const std::string& task) {
+  for (const metrics::MetricValue& m : TestRegistry().Snapshot(metrics::NowMs())) {
+    if (m.name.domain == "connectd.test" && m.name.group == "VerifiableSourceTask" &&
+        m.name.name == name && m.name.tags == metrics::Tags{{"task", task}}) {
+      return m.value;
+    }
+  }
+  return std::nullopt;
+}
+
+TEST_F(PluginInstancesTest, PluginSensorsArePublishedUntilTheTaskContextEnds) {
+  {
+    FakeSourceContext context;
+    auto task = SourceTaskInstance::Create(Plugin("VerifiableSource"), &context);
+    ASSERT_TRUE(task.ok()) << task.status();
+    ASSERT_TRUE((*task)->Start({{"topic", "t"}, {"task.id", "7"}, {"max.records", "150"}}).ok());
+    FakeBatch batch;
+    ASSERT_TRUE((*task)->Poll(100, &batch).ok());
+    ASSERT_TRUE((*task)->Poll(100, &batch).ok());
+    ASSERT_EQ(batch.values.size(), 150u);
+    EXPECT_EQ(TestMetric("record-count", "7"), 150.0);
+    EXPECT_EQ(TestMetric("batch-size-max", "7"), 100.0);
+  }
+  EXPECT_EQ(TestMetric("record-count", "7"), std::nullopt) << "a dead task's metrics disappear";
 }
 
 TEST_F(PluginInstancesTest, ExceptionsBecomeStatusesWithTheirMessage) {
@@ -158,6 +195,8 @@ TEST_F(PluginInstancesTest, SinkTaskPutFlushAndValidate) {
     void Seek(std::string_view, int32_t, int64_t) override {}
     void Pause(std::string_view, int32_t) override {}
     void Resume(std::string_view, int32_t) override {}
+    metrics::MetricsScope* Metrics() override { return &scope; }
+    metrics::MetricsScope scope{&TestRegistry()};
   } sink_context;
   auto task = SinkTaskInstance::Create(Plugin("RecordingSink"), &sink_context);
   ASSERT_TRUE(task.ok());

@@ -42,6 +42,11 @@ class BenchBatch : public connectd::plugin::SourceBatchHost {
 
 class NoContext : public connectd::plugin::SourceTaskContextHost {
   std::optional<std::string> Offset(std::string_view) override { return std::nullopt; }
+  connectd::metrics::MetricsScope* Metrics() override { return &scope_; }
+
+ private:
+  connectd::metrics::MetricsRegistry registry_;
+  connectd::metrics::MetricsScope scope_{&registry_};
 };
 
 double RunPlugin(const connectd::plugin::ConnectorPlugin& plugin, bool zero_copy, double seconds,

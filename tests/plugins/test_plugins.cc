@@ -82,6 +82,10 @@ class VerifiableSourceTask : public connectd::sdk::SourceTask {
       next_ = std::stoll(offset->substr(colon + 1)) + 1;
     }
     max_ = IntProp(props, "max.records", -1);
+    polled_ = context().metrics().sensor(
+        "connectd.test", "VerifiableSourceTask", {{"task", task_}},
+        {{"record-count", connectd::sdk::Stat::kCumulativeSum, "Records polled"},
+         {"batch-size-max", connectd::sdk::Stat::kMax, "Largest batch"}});
   }
   void poll(connectd::sdk::SourceBatch& batch) override {
     for (int i = 0; i < 100 && (max_ < 0 || next_ < max_); ++i, ++next_) {
@@ -93,10 +97,12 @@ class VerifiableSourceTask : public connectd::sdk::SourceTask {
       record.value = "{\"task\":" + task_ + ",\"seqno\":" + std::to_string(next_) + "}";
       batch.add(record);
     }
+    polled_.record(static_cast<double>(batch.size()));
   }
   void stop() override {}
 
  private:
+  connectd::sdk::Sensor polled_;
   std::string topic_, task_, partition_;
   long long next_ = 0;
   long long max_ = -1;

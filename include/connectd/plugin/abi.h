@@ -26,6 +26,8 @@
  *   1.1  connectd_connector_vtable.alter_offsets (KIP-875).
  *   1.2  source_batch_append copies a zero-copy record's source partition, source offset and
  *        topic (a host guarantee; no layout change).
+ *   1.3  Metrics: host functions source_task_metrics, sink_task_metrics, connector_metrics,
+ *        sensor_add, sensor_record, sensor_remove (Kafka's Sensor with its stats).
  *
  * OWNERSHIP
  *   - `connectd_str` and `connectd_bytes` are views. A view handed to a callee is valid only for
@@ -63,7 +65,7 @@ extern "C" {
 #endif
 
 #define CONNECTD_PLUGIN_ABI_VERSION_MAJOR 1
-#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 2
+#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 3
 
 /* The minor version whose layout this translation unit sees. */
 #ifndef CONNECTD_PLUGIN_ABI_TARGET_MINOR
@@ -152,6 +154,8 @@ typedef struct connectd_source_task_context_host_ptr connectd_source_task_contex
 typedef struct connectd_source_batch_host_ptr connectd_source_batch_host_ptr;
 typedef struct connectd_sink_task_context_host_ptr connectd_sink_task_context_host_ptr;
 typedef struct connectd_offsets_host_ptr connectd_offsets_host_ptr;
+typedef struct connectd_metrics_host_ptr connectd_metrics_host_ptr;
+typedef struct connectd_sensor_host_ptr connectd_sensor_host_ptr;
 
 /* Opaque plugin-owned handles. */
 typedef struct connectd_connector_plugin_ptr connectd_connector_plugin_ptr;
@@ -435,6 +439,31 @@ typedef struct connectd_plugin_descriptor {
 } connectd_plugin_descriptor;
 
 /* ------------------------------------------------------------------------------------------ */
+/* Metrics (1.3)                                                                               */
+
+/* The statistics a sensor keeps, as Kafka's metrics library defines them. Windowed stats use
+ * Kafka's default window: 2 samples of 30 s. Each stat is published as its own metric. */
+#define CONNECTD_STAT_VALUE 0            /* the last recorded value (Kafka's Value) */
+#define CONNECTD_STAT_CUMULATIVE_COUNT 1 /* number of recordings ever (CumulativeCount) */
+#define CONNECTD_STAT_CUMULATIVE_SUM 2   /* sum of recorded values ever (CumulativeSum) */
+#define CONNECTD_STAT_RATE 3             /* windowed sum of values per second (Rate) */
+#define CONNECTD_STAT_MIN 4              /* windowed minimum, NaN when empty (Min) */
+#define CONNECTD_STAT_MAX 5              /* windowed maximum, NaN when empty (Max) */
+#define CONNECTD_STAT_AVG 6              /* windowed mean, NaN when empty (Avg) */
+
+/* One published metric of a sensor: its name within the group (e.g. "record-count"). */
+typedef struct connectd_metric_stat {
+  connectd_str name;
+  connectd_str description;
+  int32_t kind; /* CONNECTD_STAT_* */
+} connectd_metric_stat;
+
+typedef struct connectd_metric_tag {
+  connectd_str key;
+  connectd_str value;
+} connectd_metric_tag;
+
+/* ------------------------------------------------------------------------------------------ */
 /* Host API: the functions the host offers the plugin.                                         */
 
 #define CONNECTD_LOG_TRACE 0
@@ -491,6 +520,31 @@ typedef struct connectd_host_api {
 
   /* SinkTask.preCommit output: an offset safe to commit (the next offset to consume). */
   void (*offsets_add)(connectd_offsets_host_ptr* offsets, connectd_topic_partition_offset offset);
+
+  /* ---- 1.3: metrics. Check struct_size before calling: a 1.2 host has none of these. ---- */
+
+  /* The metrics scope of a task or connector: every sensor added to it is removed by the host
+   * when that task or connector is destroyed, so a dead task's metrics disappear instead of
+   * reading zero. Valid as long as the context. */
+  connectd_metrics_host_ptr* (*source_task_metrics)(connectd_source_task_context_host_ptr* context);
+  connectd_metrics_host_ptr* (*sink_task_metrics)(connectd_sink_task_context_host_ptr* context);
+  connectd_metrics_host_ptr* (*connector_metrics)(connectd_connector_context_host_ptr* context);
+
+  /* Adds a sensor publishing `stats` under `domain` (e.g. "kafka.connect.mirror"), `group`
+   * (e.g. "MirrorSourceConnector") and `tags` (in this order, as Kafka names its MBeans). All
+   * strings are copied. A metric name already published replaces the older one. Returns NULL
+   * only for invalid arguments (empty group or stat name, unknown kind). */
+  connectd_sensor_host_ptr* (*sensor_add)(connectd_metrics_host_ptr* metrics, connectd_str domain,
+                                          connectd_str group, const connectd_metric_tag* tags,
+                                          size_t tag_count, const connectd_metric_stat* stats,
+                                          size_t stat_count);
+
+  /* Records one value at `time_ms` (Unix ms; <= 0 means now). Thread-safe and cheap (one
+   * uncontended lock); must not be called after sensor_remove or the scope's end. */
+  void (*sensor_record)(connectd_sensor_host_ptr* sensor, double value, int64_t time_ms);
+
+  /* Unpublishes a sensor before its scope ends (e.g. a partition no longer assigned). */
+  void (*sensor_remove)(connectd_sensor_host_ptr* sensor);
 
 } connectd_host_api;
 

@@ -19,6 +19,7 @@
 
 #include "connectd/plugin/abi.h"
 #include "connectd/sdk/host.h"
+#include "connectd/sdk/metrics.h"
 
 namespace connectd::sdk {
 
@@ -41,6 +42,10 @@ class ConnectorContext {
   // Fails the connector (it becomes FAILED with `message`) from any thread.
   void raiseError(const std::string& message) {
     Host().connector_raise_error(context_, ToStr(message));
+  }
+  // The connector's metrics scope (inert on hosts older than ABI 1.3).
+  Metrics metrics() {
+    return Metrics(HostHasMetrics() ? Host().connector_metrics(context_) : nullptr);
   }
 
  private:

@@ -7,6 +7,7 @@
 #include "connectd/sdk/config_def.h"  // IWYU pragma: export
 #include "connectd/sdk/connector.h"   // IWYU pragma: export
 #include "connectd/sdk/errors.h"      // IWYU pragma: export
+#include "connectd/sdk/metrics.h"     // IWYU pragma: export
 #include "connectd/sdk/plugin.h"      // IWYU pragma: export
 #include "connectd/sdk/records.h"     // IWYU pragma: export
 #include "connectd/sdk/task.h"        // IWYU pragma: export

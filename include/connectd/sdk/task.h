@@ -38,6 +38,10 @@ class SourceTaskContext {
     }
     return result;
   }
+  // The task's metrics scope (inert on hosts older than ABI 1.3).
+  Metrics metrics() {
+    return Metrics(HostHasMetrics() ? Host().source_task_metrics(context_) : nullptr);
+  }
 
  private:
   connectd_source_task_context_host_ptr* context_;
@@ -76,6 +80,10 @@ class SinkTaskContext {
   void pause(const TopicPartition& tp) { Host().sink_task_pause(context_, {ToStr(tp.topic), tp.partition}); }
   void resume(const TopicPartition& tp) {
     Host().sink_task_resume(context_, {ToStr(tp.topic), tp.partition});
+  }
+  // The task's metrics scope (inert on hosts older than ABI 1.3).
+  Metrics metrics() {
+    return Metrics(HostHasMetrics() ? Host().sink_task_metrics(context_) : nullptr);
   }
 
  private:

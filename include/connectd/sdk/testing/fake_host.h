@@ -45,6 +45,16 @@ struct CapturedRecord {
   bool zero_copy = false;  // handed over with a release callback (released at once by the fake)
 };
 
+// A sensor a plugin added, with every value it recorded.
+struct FakeSensor {
+  std::string domain;
+  std::string group;
+  MetricTags tags;
+  std::vector<std::pair<std::string, int32_t>> stats;  // name, CONNECTD_STAT_*
+  std::vector<double> values;
+  bool removed = false;
+};
+
 struct LogLine {
   int32_t level;
   std::string logger;
@@ -77,6 +87,14 @@ class FakeHost {
   const std::vector<std::string>& raisedErrors() const { return raised_errors_; }
   int commitRequests() const { return commit_requests_; }
   const std::map<TopicPartition, int64_t>& seeks() const { return seeks_; }
+  // Every sensor added so far (removed ones flagged), in order. A copy: tasks record from
+  // their own threads.
+  std::vector<FakeSensor> sensors() const {
+    std::lock_guard<std::mutex> lock(sensors_mu_);
+    std::vector<FakeSensor> out;
+    for (const auto& sensor : sensors_) out.push_back(*sensor);
+    return out;
+  }
 
   // ---- Connector -------------------------------------------------------------------------
   class FakeConnector {
@@ -374,6 +392,42 @@ class FakeHost {
     api.offsets_add = [](connectd_offsets_host_ptr* out, connectd_topic_partition_offset o) {
       (*reinterpret_cast<OffsetMap*>(out))[{std::string(FromStr(o.topic)), o.partition}] = o.offset;
     };
+    // Every context shares one scope: the fake host itself.
+    api.source_task_metrics = [](connectd_source_task_context_host_ptr*) {
+      return reinterpret_cast<connectd_metrics_host_ptr*>(instance());
+    };
+    api.sink_task_metrics = [](connectd_sink_task_context_host_ptr*) {
+      return reinterpret_cast<connectd_metrics_host_ptr*>(instance());
+    };
+    api.connector_metrics = [](connectd_connector_context_host_ptr*) {
+      return reinterpret_cast<connectd_metrics_host_ptr*>(instance());
+    };
+    api.sensor_add = [](connectd_metrics_host_ptr*, connectd_str domain, connectd_str group,
+                        const connectd_metric_tag* tags, size_t tag_count,
+                        const connectd_metric_stat* stats,
+                        size_t stat_count) -> connectd_sensor_host_ptr* {
+      auto sensor = std::make_unique<FakeSensor>();
+      sensor->domain.assign(FromStr(domain));
+      sensor->group.assign(FromStr(group));
+      for (size_t i = 0; i < tag_count; ++i) {
+        sensor->tags.emplace_back(std::string(FromStr(tags[i].key)),
+                                  std::string(FromStr(tags[i].value)));
+      }
+      for (size_t i = 0; i < stat_count; ++i) {
+        sensor->stats.emplace_back(std::string(FromStr(stats[i].name)), stats[i].kind);
+      }
+      std::lock_guard<std::mutex> lock(instance()->sensors_mu_);
+      instance()->sensors_.push_back(std::move(sensor));
+      return reinterpret_cast<connectd_sensor_host_ptr*>(instance()->sensors_.back().get());
+    };
+    api.sensor_record = [](connectd_sensor_host_ptr* sensor, double value, int64_t) {
+      std::lock_guard<std::mutex> lock(instance()->sensors_mu_);
+      reinterpret_cast<FakeSensor*>(sensor)->values.push_back(value);
+    };
+    api.sensor_remove = [](connectd_sensor_host_ptr* sensor) {
+      std::lock_guard<std::mutex> lock(instance()->sensors_mu_);
+      reinterpret_cast<FakeSensor*>(sensor)->removed = true;
+    };
     return api;
   }
 
@@ -385,6 +439,8 @@ class FakeHost {
   std::vector<std::string> raised_errors_;
   int commit_requests_ = 0;
   std::map<TopicPartition, int64_t> seeks_;
+  mutable std::mutex sensors_mu_;
+  std::vector<std::unique_ptr<FakeSensor>> sensors_;  // guarded by sensors_mu_
 };
 
 }  // namespace connectd::sdk::testing

@@ -1,0 +1,186 @@
+#include "runtime/metrics/metrics.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+namespace connectd::metrics {
+
+std::string MetricName::Key() const {
+  std::string key = domain + '\x1f' + group + '\x1f' + name;
+  for (const auto& [k, v] : tags) key += '\x1e' + k + '\x1f' + v;
+  return key;
+}
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+Sensor::Sensor(MetricsScope* scope, std::vector<MetricName> names, std::vector<StatSpec> stats,
+               WindowConfig window, int64_t now_ms)
+    : scope_(scope),
+      names_(std::move(names)),
+      stats_(std::move(stats)),
+      window_(window),
+      samples_(static_cast<size_t>(std::max(1, window.samples))) {
+  samples_[0].start_ms = now_ms;
+}
+
+void Sensor::Record(double value, int64_t now_ms) {
+  std::lock_guard lock(mu_);
+  last_ = value;
+  ++count_;
+  sum_ += value;
+  Sample* sample = &samples_[current_];
+  // A sample covers one window; the next window reuses the oldest sample.
+  if (now_ms - sample->start_ms >= window_.window_ms) {
+    current_ = (current_ + 1) % samples_.size();
+    sample = &samples_[current_];
+    *sample = Sample{now_ms};
+  }
+  if (sample->count == 0) {
+    sample->min = sample->max = value;
+  } else {
+    sample->min = std::min(sample->min, value);
+    sample->max = std::max(sample->max, value);
+  }
+  ++sample->count;
+  sample->sum += value;
+}
+
+bool Sensor::Live(const Sample& sample, int64_t now_ms) const {
+  return now_ms - sample.start_ms < static_cast<int64_t>(samples_.size()) * window_.window_ms;
+}
+
+// Kafka's Rate: the windowed sum over the time the live samples span, counted as at least
+// `samples - 1` full windows so that a young sensor does not report a burst as a huge rate.
+double Sensor::WindowedRate(int64_t now_ms) const {
+  double sum = 0;
+  int64_t oldest = now_ms;
+  for (const Sample& sample : samples_) {
+    if (!Live(sample, now_ms)) continue;
+    sum += sample.sum;
+    oldest = std::min(oldest, sample.start_ms);
+  }
+  int64_t elapsed = now_ms - oldest;
+  int64_t full_windows = elapsed / window_.window_ms;
+  int64_t min_full_windows = static_cast<int64_t>(samples_.size()) - 1;
+  if (full_windows < min_full_windows) elapsed += (min_full_windows - full_windows) * window_.window_ms;
+  if (elapsed <= 0) return 0;
+  return sum / (static_cast<double>(elapsed) / 1000.0);
+}
+
+double Sensor::Measure(size_t i, int64_t now_ms) const {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  std::lock_guard lock(mu_);
+  switch (stats_.at(i).kind) {
+    case StatKind::kValue: return last_;
+    case StatKind::kCumulativeCount: return static_cast<double>(count_);
+    case StatKind::kCumulativeSum: return sum_;
+    case StatKind::kRate: return WindowedRate(now_ms);
+    case StatKind::kMin:
+    case StatKind::kMax:
+    case StatKind::kAvg: break;
+  }
+  int64_t count = 0;
+  double sum = 0;
+  double min = std::numeric_limits<double>::infinity();
+  double max = -std::numeric_limits<double>::infinity();
+  for (const Sample& sample : samples_) {
+    if (sample.count == 0 || !Live(sample, now_ms)) continue;
+    count += sample.count;
+    sum += sample.sum;
+    min = std::min(min, sample.min);
+    max = std::max(max, sample.max);
+  }
+  if (count == 0) return kNaN;
+  switch (stats_[i].kind) {
+    case StatKind::kMin: return min;
+    case StatKind::kMax: return max;
+    default: return sum / static_cast<double>(count);
+  }
+}
+
+std::shared_ptr<Sensor> MetricsRegistry::Add(MetricsScope* scope, const std::string& domain,
+                                             const std::string& group, const Tags& tags,
+                                             std::vector<StatSpec> stats, int64_t now_ms) {
+  std::vector<MetricName> names;
+  for (const StatSpec& stat : stats) names.push_back(MetricName{domain, group, stat.name, tags});
+  auto sensor = std::make_shared<Sensor>(scope, names, std::move(stats), window_, now_ms);
+  std::lock_guard lock(mu_);
+  for (const MetricName& name : names) {
+    auto old = by_metric_.find(name.Key());
+    if (old == by_metric_.end()) continue;
+    // The replaced sensor stays alive in its scope (its owner may still record into it); it is
+    // only unpublished.
+    std::shared_ptr<Sensor> replaced = old->second;
+    for (const MetricName& old_name : replaced->names()) by_metric_.erase(old_name.Key());
+  }
+  for (const MetricName& name : names) by_metric_[name.Key()] = sensor;
+  return sensor;
+}
+
+void MetricsRegistry::Remove(const Sensor* sensor) {
+  std::lock_guard lock(mu_);
+  for (const MetricName& name : sensor->names()) {
+    auto it = by_metric_.find(name.Key());
+    if (it != by_metric_.end() && it->second.get() == sensor) by_metric_.erase(it);
+  }
+}
+
+std::vector<MetricValue> MetricsRegistry::Snapshot(int64_t now_ms) const {
+  std::vector<std::pair<std::shared_ptr<Sensor>, size_t>> metrics;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [key, sensor] : by_metric_) {
+      for (size_t i = 0; i < sensor->names().size(); ++i) {
+        if (sensor->names()[i].Key() == key) metrics.emplace_back(sensor, i);
+      }
+    }
+  }
+  std::vector<MetricValue> values;
+  values.reserve(metrics.size());
+  for (const auto& [sensor, i] : metrics) {
+    values.push_back(MetricValue{sensor->names()[i], sensor->stats()[i].description,
+                                 sensor->stats()[i].kind, sensor->Measure(i, now_ms)});
+  }
+  std::sort(values.begin(), values.end(), [](const MetricValue& a, const MetricValue& b) {
+    return std::tie(a.name.domain, a.name.group, a.name.name, a.name.tags) <
+           std::tie(b.name.domain, b.name.group, b.name.name, b.name.tags);
+  });
+  return values;
+}
+
+MetricsScope::~MetricsScope() { UnpublishAll(); }
+
+void MetricsScope::UnpublishAll() {
+  std::vector<std::shared_ptr<Sensor>> sensors;
+  {
+    std::lock_guard lock(mu_);
+    sensors = sensors_;
+  }
+  for (const auto& sensor : sensors) registry_->Remove(sensor.get());
+}
+
+Sensor* MetricsScope::AddSensor(const std::string& domain, const std::string& group,
+                                const Tags& tags, std::vector<StatSpec> stats, int64_t now_ms) {
+  if (group.empty() || stats.empty()) return nullptr;
+  for (const StatSpec& stat : stats) {
+    if (stat.name.empty()) return nullptr;
+  }
+  std::shared_ptr<Sensor> sensor = registry_->Add(this, domain, group, tags, std::move(stats), now_ms);
+  std::lock_guard lock(mu_);
+  sensors_.push_back(sensor);
+  return sensor.get();
+}
+
+void MetricsScope::RemoveSensor(Sensor* sensor) {
+  registry_->Remove(sensor);
+  std::lock_guard lock(mu_);
+  std::erase_if(sensors_, [sensor](const auto& s) { return s.get() == sensor; });
+}
+
+}  // namespace connectd::metrics

@@ -1,0 +1,177 @@
+// Kafka's stats semantics, scopes that unpublish their sensors, and the Prometheus text.
+#include "runtime/metrics/metrics.h"
+
+#include <cmath>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "runtime/metrics/prometheus.h"
+
+namespace connectd::metrics {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr int64_t kT0 = 1'700'000'000'000;
+
+std::vector<StatSpec> AllStats() {
+  return {{"last", "", StatKind::kValue},        {"count", "", StatKind::kCumulativeCount},
+          {"sum", "", StatKind::kCumulativeSum}, {"rate", "", StatKind::kRate},
+          {"min", "", StatKind::kMin},           {"max", "", StatKind::kMax},
+          {"avg", "", StatKind::kAvg}};
+}
+
+TEST(SensorTest, CumulativeAndLastValueStats) {
+  MetricsRegistry registry;
+  MetricsScope scope(&registry);
+  Sensor* sensor = scope.AddSensor("d", "G", {}, AllStats(), kT0);
+  ASSERT_NE(sensor, nullptr);
+  sensor->Record(5, kT0 + 1);
+  sensor->Record(1, kT0 + 2);
+  sensor->Record(3, kT0 + 3);
+  EXPECT_EQ(sensor->Measure(0, kT0 + 4), 3);  // last
+  EXPECT_EQ(sensor->Measure(1, kT0 + 4), 3);  // count
+  EXPECT_EQ(sensor->Measure(2, kT0 + 4), 9);  // sum
+  EXPECT_EQ(sensor->Measure(4, kT0 + 4), 1);  // min
+  EXPECT_EQ(sensor->Measure(5, kT0 + 4), 5);  // max
+  EXPECT_EQ(sensor->Measure(6, kT0 + 4), 3);  // avg
+}
+
+TEST(SensorTest, WindowedStatsForgetSamplesOlderThanTheWindowsAndReadNaNWhenEmpty) {
+  MetricsRegistry registry;  // 2 samples x 30 s
+  MetricsScope scope(&registry);
+  Sensor* sensor = scope.AddSensor("d", "G", {}, AllStats(), kT0);
+  EXPECT_TRUE(std::isnan(sensor->Measure(4, kT0)));
+  EXPECT_TRUE(std::isnan(sensor->Measure(6, kT0)));
+  sensor->Record(100, kT0);
+  sensor->Record(10, kT0 + 31'000);  // second window
+  EXPECT_EQ(sensor->Measure(5, kT0 + 31'000), 100);
+  EXPECT_EQ(sensor->Measure(4, kT0 + 31'000), 10);
+  // At 60 s the first sample (started at 0) has aged out of the 2 x 30 s span.
+  EXPECT_EQ(sensor->Measure(5, kT0 + 60'000), 10);
+  EXPECT_EQ(sensor->Measure(6, kT0 + 60'000), 10);
+  // Everything aged out: empty windows, but cumulative stats remember.
+  EXPECT_TRUE(std::isnan(sensor->Measure(5, kT0 + 200'000)));
+  EXPECT_EQ(sensor->Measure(1, kT0 + 200'000), 2);
+  EXPECT_EQ(sensor->Measure(0, kT0 + 200'000), 10);
+}
+
+TEST(SensorTest, RateCountsAYoungSensorAsAtLeastOneFullWindowOld) {
+  MetricsRegistry registry;
+  MetricsScope scope(&registry);
+  Sensor* sensor = scope.AddSensor("d", "G", {}, AllStats(), kT0);
+  for (int i = 0; i < 300; ++i) sensor->Record(1, kT0 + i);
+  // 300 events within the first second: Kafka's Rate divides by >= (samples - 1) windows.
+  EXPECT_NEAR(sensor->Measure(3, kT0 + 1'000), 300.0 / 31.0, 1e-9);
+  // Later, a steady 10/s over 45 s reads 10/s.
+  MetricsScope scope2(&registry);
+  Sensor* steady = scope2.AddSensor("d", "H", {}, AllStats(), kT0);
+  for (int i = 0; i < 450; ++i) steady->Record(1, kT0 + i * 100);
+  EXPECT_NEAR(steady->Measure(3, kT0 + 45'000), 10.0, 0.5);
+}
+
+TEST(MetricsScopeTest, EndingAScopeUnpublishesItsSensors) {
+  MetricsRegistry registry;
+  {
+    MetricsScope scope(&registry);
+    Sensor* sensor = scope.AddSensor("d", "G", {{"task", "0"}},
+                                     {{"record-count", "", StatKind::kCumulativeCount}}, kT0);
+    sensor->Record(1, kT0);
+    ASSERT_EQ(registry.Snapshot(kT0).size(), 1u);
+    EXPECT_EQ(registry.Snapshot(kT0)[0].value, 1);
+  }
+  EXPECT_TRUE(registry.Snapshot(kT0).empty());
+}
+
+TEST(MetricsScopeTest, UnpublishedSensorsStayRecordable) {
+  MetricsRegistry registry;
+  MetricsScope scope(&registry);
+  Sensor* sensor =
+      scope.AddSensor("d", "G", {}, {{"n", "", StatKind::kCumulativeCount}}, kT0);
+  scope.UnpublishAll();
+  sensor->Record(1, kT0);  // a plugin finishing a call after its task ended
+  EXPECT_TRUE(registry.Snapshot(kT0).empty());
+}
+
+TEST(MetricsScopeTest, ASensorWithTheSameNameReplacesTheOlderOne) {
+  MetricsRegistry registry;
+  MetricsScope old_task(&registry);
+  Sensor* old_sensor = old_task.AddSensor("d", "G", {{"task", "0"}},
+                                          {{"n", "", StatKind::kCumulativeCount}}, kT0);
+  old_sensor->Record(1, kT0);
+  MetricsScope new_task(&registry);
+  Sensor* new_sensor = new_task.AddSensor("d", "G", {{"task", "0"}},
+                                          {{"n", "", StatKind::kCumulativeCount}}, kT0);
+  old_sensor->Record(1, kT0);
+  new_sensor->Record(1, kT0);
+  ASSERT_EQ(registry.Snapshot(kT0).size(), 1u);
+  EXPECT_EQ(registry.Snapshot(kT0)[0].value, 1);
+}
+
+TEST(MetricsScopeTest, InvalidSensorsAreRefused) {
+  MetricsRegistry registry;
+  MetricsScope scope(&registry);
+  EXPECT_EQ(scope.AddSensor("d", "", {}, {{"n", "", StatKind::kValue}}, kT0), nullptr);
+  EXPECT_EQ(scope.AddSensor("d", "G", {}, {}, kT0), nullptr);
+  EXPECT_EQ(scope.AddSensor("d", "G", {}, {{"", "", StatKind::kValue}}, kT0), nullptr);
+}
+
+TEST(MetricsScopeTest, RemoveSensorUnpublishesOnlyThatSensor) {
+  MetricsRegistry registry;
+  MetricsScope scope(&registry);
+  Sensor* a = scope.AddSensor("d", "G", {{"p", "0"}}, {{"n", "", StatKind::kValue}}, kT0);
+  scope.AddSensor("d", "G", {{"p", "1"}}, {{"n", "", StatKind::kValue}}, kT0);
+  scope.RemoveSensor(a);
+  std::vector<MetricValue> left = registry.Snapshot(kT0);
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].name.tags, (Tags{{"p", "1"}}));
+}
+
+TEST(PrometheusTest, NamesFollowTheJmxExporterConvention) {
+  EXPECT_EQ(PrometheusName({"kafka.connect.mirror", "MirrorSourceConnector", "record-count", {}}),
+            "kafka_connect_mirror_mirrorsourceconnector_record_count");
+  EXPECT_EQ(PrometheusName({"", "9lives", "x", {}}), "_9lives_x");
+}
+
+TEST(PrometheusTest, ExpositionGroupsFamiliesAndEscapesLabels) {
+  MetricsRegistry registry;
+  MetricsScope scope(&registry);
+  for (const char* partition : {"1", "0"}) {
+    Sensor* s = scope.AddSensor(
+        "kafka.connect.mirror", "MirrorSourceConnector",
+        {{"source", "A"}, {"target", "B\"\\\n"}, {"topic", "A.orders"}, {"partition", partition}},
+        {{"record-count", "Number of records replicated", StatKind::kCumulativeCount},
+         {"record-age-ms-max", "", StatKind::kMax}},
+        kT0);
+    s->Record(7, kT0);
+  }
+  std::string text = PrometheusText(registry.Snapshot(kT0));
+  EXPECT_EQ(text,
+            "# HELP kafka_connect_mirror_mirrorsourceconnector_record_age_ms_max "
+            "record-age-ms-max\n"
+            "# TYPE kafka_connect_mirror_mirrorsourceconnector_record_age_ms_max gauge\n"
+            "kafka_connect_mirror_mirrorsourceconnector_record_age_ms_max{source=\"A\","
+            "target=\"B\\\"\\\\\\n\",topic=\"A.orders\",partition=\"0\"} 7\n"
+            "kafka_connect_mirror_mirrorsourceconnector_record_age_ms_max{source=\"A\","
+            "target=\"B\\\"\\\\\\n\",topic=\"A.orders\",partition=\"1\"} 7\n"
+            "# HELP kafka_connect_mirror_mirrorsourceconnector_record_count Number of records "
+            "replicated\n"
+            "# TYPE kafka_connect_mirror_mirrorsourceconnector_record_count counter\n"
+            "kafka_connect_mirror_mirrorsourceconnector_record_count{source=\"A\","
+            "target=\"B\\\"\\\\\\n\",topic=\"A.orders\",partition=\"0\"} 1\n"
+            "kafka_connect_mirror_mirrorsourceconnector_record_count{source=\"A\","
+            "target=\"B\\\"\\\\\\n\",topic=\"A.orders\",partition=\"1\"} 1\n");
+}
+
+TEST(PrometheusTest, EmptyWindowsAreNaN) {
+  MetricsRegistry registry;
+  MetricsScope scope(&registry);
+  scope.AddSensor("d", "G", {}, {{"lag-max", "", StatKind::kMax}}, kT0);
+  EXPECT_THAT(PrometheusText(registry.Snapshot(kT0)), HasSubstr("d_g_lag_max NaN\n"));
+  EXPECT_THAT(PrometheusText(registry.Snapshot(kT0)), Not(HasSubstr("{")));
+}
+
+}  // namespace
+}  // namespace connectd::metrics
