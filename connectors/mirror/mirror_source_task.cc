@@ -1,5 +1,6 @@
 #include "connectors/mirror/mirror_source_task.h"
 
+#include <chrono>
 #include <cstring>
 #include <vector>
 
@@ -36,6 +37,23 @@ void ConfigureConsumer(rd_kafka_conf_t* conf, void*) {
   rd_kafka_conf_set(conf, "enable.partition.eof", "false", err, sizeof(err));
 }
 
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+constexpr char kMetricsDomain[] = "kafka.connect.mirror";
+constexpr char kMetricsGroup[] = "MirrorSourceConnector";
+
+// Kafka's Value, Min, Max and Avg of one measurement: `name`, `name-min`, `name-max`, ...
+std::vector<sdk::MetricStat> Distribution(const std::string& name, const std::string& what) {
+  return {{name, sdk::Stat::kValue, what},
+          {name + "-min", sdk::Stat::kMin, "Min " + what},
+          {name + "-max", sdk::Stat::kMax, "Max " + what},
+          {name + "-avg", sdk::Stat::kAvg, "Average " + what}};
+}
+
 void ConfigureSyncProducer(rd_kafka_conf_t* conf, void*) {
   rd_kafka_conf_set_dr_msg_cb(conf, &OffsetSyncWriter::DeliveryCallback);
 }
@@ -57,12 +75,43 @@ MirrorSourceTask::PartitionInfo& MirrorSourceTask::Info(const std::string& topic
     source_topics_[remote->second] = topic;
   }
   PartitionInfo info{topic, &remote->second, SourcePartitionJson(source_alias_, topic, partition)};
+  info.metrics = MakeMetrics(remote->second, partition);
   return partitions_.emplace(key, std::move(info)).first->second;
+}
+
+MirrorSourceTask::PartitionMetrics MirrorSourceTask::MakeMetrics(const std::string& remote_topic,
+                                                                int32_t partition) {
+  sdk::Metrics metrics = context().metrics();
+  const sdk::MetricTags tags = {{"source", source_alias_},
+                                {"target", target_alias_},
+                                {"topic", remote_topic},
+                                {"partition", std::to_string(partition)}};
+  PartitionMetrics m;
+  m.records = metrics.sensor(
+      kMetricsDomain, kMetricsGroup, tags,
+      {{"record-count", sdk::Stat::kCumulativeCount, "Number of replicated records"},
+       {"record-rate", sdk::Stat::kRate, "Average number of replicated records per second"}});
+  m.replication_latency =
+      metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
+                     Distribution("replication-latency-ms",
+                                  "time for a record to be replicated (ms)"));
+  m.bytes = metrics.sensor(
+      kMetricsDomain, kMetricsGroup, tags,
+      {{"byte-count", sdk::Stat::kCumulativeSum, "Number of replicated bytes"},
+       {"byte-rate", sdk::Stat::kRate, "Average number of replicated bytes per second"}});
+  m.record_age = metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
+                                Distribution("record-age-ms", "age of a record when consumed (ms)"));
+  m.skipped_offsets = metrics.sensor(
+      kMetricsDomain, kMetricsGroup, tags,
+      {{"skipped-offset-count", sdk::Stat::kCumulativeSum,
+        "Source offsets deleted before they were replicated (connectd)"}});
+  return m;
 }
 
 void MirrorSourceTask::start(const sdk::Props& props) {
   source_alias_ = GetString(props, "source.cluster.alias", "source");
-  std::string target_alias = GetString(props, "target.cluster.alias", "target");
+  target_alias_ = GetString(props, "target.cluster.alias", "target");
+  const std::string& target_alias = target_alias_;
   std::string error;
   policy_ = MakeReplicationPolicy(props, &error);
   if (!policy_) throw sdk::ConfigException(error);
@@ -138,6 +187,7 @@ void MirrorSourceTask::OnConsumerError(const rd_kafka_message_t* message) {
 void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
   if (offset_syncs_) offset_syncs_->Poll();
   int timeout = std::min(poll_timeout_ms_, batch.timeoutMs());
+  int64_t now = 0;
   for (int n = 0; n < kMaxBatch && !stopping_; ++n) {
     rd_kafka_message_t* message = rd_kafka_consumer_poll(consumer_.get(), n == 0 ? timeout : 0);
     if (message == nullptr) break;
@@ -154,6 +204,7 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
       if (info.next_offset >= 0 && message->offset > info.next_offset) {
         int64_t skipped = message->offset - info.next_offset;
         skipped_[tp] += skipped;
+        info.metrics.skipped_offsets.record(static_cast<double>(skipped));
         Log(CONNECTD_LOG_WARN, "Data gap on " + tp + ": " + std::to_string(skipped) + " offsets [" +
                                    std::to_string(info.next_offset) + ", " +
                                    std::to_string(message->offset) +
@@ -167,11 +218,17 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
     }
     info.next_offset = message->offset + 1;
 
+    if (now == 0) now = NowMs();
+    info.metrics.bytes.record(message->payload ? static_cast<double>(message->len) : 0.0, now);
+
     char offset_json[48];
     int offset_len = std::snprintf(offset_json, sizeof(offset_json), "{\"offset\":%lld}",
                                    static_cast<long long>(message->offset));
     rd_kafka_timestamp_type_t ts_type;
     int64_t timestamp = rd_kafka_message_timestamp(message, &ts_type);
+    if (ts_type != RD_KAFKA_TIMESTAMP_NOT_AVAILABLE && timestamp >= 0) {
+      info.metrics.record_age.record(static_cast<double>(now - timestamp), now);
+    }
     connectd_source_record record = sdk::SourceBatch::MakeAbi(
         info.partition_json, std::string_view(offset_json, static_cast<size_t>(offset_len)),
         *info.remote_topic, message->partition,
@@ -199,9 +256,20 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
 
 void MirrorSourceTask::commitRecord(const sdk::SourceRecordView& record,
                                     const sdk::RecordMetadata* metadata) {
-  if (stopping_ || metadata == nullptr || !offset_syncs_) return;
+  // Java skips records an SMT dropped (no metadata) and commits after stop() began.
+  if (stopping_ || metadata == nullptr) return;
   auto source = source_topics_.find(std::string(record.topic()));
   if (source == source_topics_.end()) return;
+  auto info = partitions_.find({source->second, record.partition()});
+  if (info != partitions_.end()) {
+    int64_t now = NowMs();
+    info->second.metrics.records.record(1.0, now);
+    if (record.timestampMs() >= 0) {
+      info->second.metrics.replication_latency.record(
+          static_cast<double>(now - record.timestampMs()), now);
+    }
+  }
+  if (!offset_syncs_) return;
   std::optional<int64_t> upstream = ParseSourceOffset(record.sourceOffset());
   if (!upstream) return;
   offset_syncs_->Update(source->second, record.partition(), *upstream, metadata->offset);

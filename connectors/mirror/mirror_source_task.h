@@ -9,7 +9,12 @@
 //
 // Data gaps are not silent: when the consumer had to reset a partition's position (retention
 // deleted unread records, or the topic was re-created), the skipped offsets are counted per
-// partition and logged.
+// partition, logged and published as the metric `skipped-offset-count`.
+//
+// Metrics, per assigned partition, with Kafka's names and tags
+// (kafka.connect.mirror:type=MirrorSourceConnector,source=,target=,topic=<remote>,partition=):
+// record-count/-rate and replication-latency-ms(-min/-max/-avg) when the target acknowledges a
+// record; byte-count/-rate and record-age-ms(-min/-max/-avg) when it is polled.
 //
 // Threads: start/poll/commit/commitRecord on the task thread; stop from any thread.
 #pragma once
@@ -41,17 +46,27 @@ class MirrorSourceTask : public sdk::SourceTask {
   const std::map<std::string, int64_t>& skipped_offsets() const { return skipped_; }
 
  private:
+  struct PartitionMetrics {
+    sdk::Sensor records;              // at ack: record-count, record-rate
+    sdk::Sensor replication_latency;  // at ack: now - source timestamp
+    sdk::Sensor bytes;                // at poll: value bytes
+    sdk::Sensor record_age;           // at poll: now - source timestamp
+    sdk::Sensor skipped_offsets;      // offsets lost to resets (connectd's own)
+  };
   struct PartitionInfo {
     std::string source_topic;
     const std::string* remote_topic;  // owned by remote_topics_
     std::string partition_json;
     int64_t next_offset = -1;  // expected next upstream offset, -1 unknown
     bool reset_pending = false;
+    PartitionMetrics metrics;
   };
+  PartitionMetrics MakeMetrics(const std::string& remote_topic, int32_t partition);
   PartitionInfo& Info(const std::string& topic, int32_t partition);
   void OnConsumerError(const rd_kafka_message_t* message);
 
   std::string source_alias_;
+  std::string target_alias_;
   std::unique_ptr<ReplicationPolicy> policy_;
   KafkaHandle consumer_;
   std::unique_ptr<OffsetSyncWriter> offset_syncs_;
