@@ -229,6 +229,32 @@ void MirrorCheckpointTask::poll(sdk::SourceBatch& batch) {
   next_emit_ = std::chrono::steady_clock::now() + interval_;
 }
 
+void MirrorCheckpointTask::commitRecord(const sdk::SourceRecordView& record,
+                                        const sdk::RecordMetadata* metadata) {
+  if (metadata == nullptr || stopping_ || !record.key() || !record.value()) return;
+  std::optional<Checkpoint> checkpoint = DecodeCheckpoint(*record.key(), *record.value());
+  if (!checkpoint) return;
+  auto key = std::make_tuple(checkpoint->group, checkpoint->topic, checkpoint->partition);
+  auto it = latency_sensors_.find(key);
+  if (it == latency_sensors_.end()) {
+    const std::string what = "time for a checkpoint to be written to the target (ms)";
+    sdk::Sensor sensor = context().metrics().sensor(
+        "kafka.connect.mirror", "MirrorCheckpointConnector",
+        {{"source", source_alias_},
+         {"target", target_alias_},
+         {"group", checkpoint->group},
+         {"topic", checkpoint->topic},
+         {"partition", std::to_string(checkpoint->partition)}},
+        {{"checkpoint-latency-ms", sdk::Stat::kValue, what},
+         {"checkpoint-latency-ms-min", sdk::Stat::kMin, "Min " + what},
+         {"checkpoint-latency-ms-max", sdk::Stat::kMax, "Max " + what},
+         {"checkpoint-latency-ms-avg", sdk::Stat::kAvg, "Average " + what}});
+    it = latency_sensors_.emplace(key, sensor).first;
+  }
+  const int64_t now = NowMs();
+  it->second.record(static_cast<double>(now - record.timestampMs()), now);
+}
+
 void MirrorCheckpointTask::RefreshIdleConsumerGroupOffset() {
   std::vector<std::string> groups(groups_.begin(), groups_.end());
   std::map<std::string, std::string> errors;

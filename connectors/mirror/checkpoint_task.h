@@ -31,6 +31,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "connectd/sdk/sdk.h"
@@ -48,6 +49,9 @@ class MirrorCheckpointTask : public sdk::SourceTask {
   ~MirrorCheckpointTask() override;
   void start(const sdk::Props& props) override;
   void poll(sdk::SourceBatch& batch) override;
+  // Records checkpoint-latency-ms (ack time - emission time) per group and partition.
+  void commitRecord(const sdk::SourceRecordView& record,
+                    const sdk::RecordMetadata* metadata) override;
   void stop() override;
 
   // The checkpoint records for every assigned group now (what one emission adds to the batch),
@@ -78,6 +82,9 @@ class MirrorCheckpointTask : public sdk::SourceTask {
 
   // Task thread only.
   std::chrono::steady_clock::time_point next_emit_;
+  // Metrics kafka.connect.mirror:type=MirrorCheckpointConnector, one sensor per (group, topic,
+  // partition) (Java shares one sensor among them all; connectd does not).
+  std::map<std::tuple<std::string, std::string, int32_t>, sdk::Sensor> latency_sensors_;
 
   // Background thread only.
   std::map<std::string, GroupOffsets> idle_consumer_groups_offset_;

@@ -241,6 +241,32 @@ TEST_F(CheckpointIntegrationTest, ConnectorAndTaskEmitTranslatedCheckpoints) {
   EXPECT_EQ(by_partition[1].upstream_offset, 5);
   EXPECT_EQ(by_partition[1].downstream_offset, 51);  // sync 2 -> 50, one past it
 
+  // The worker acknowledges them: checkpoint-latency-ms per group and partition.
+  for (const auto& captured : records) {
+    ASSERT_TRUE(task.commitRecord(captured.record, 0, 1).ok());
+  }
+  for (int32_t partition : {0, 1}) {
+    std::vector<sdk::testing::FakeSensor> sensors;
+    for (const auto& sensor : host_.sensors()) {
+      if (sensor.group == "MirrorCheckpointConnector" &&
+          sensor.tags == sdk::MetricTags{{"source", source_alias_},
+                                         {"target", target_alias_},
+                                         {"group", group},
+                                         {"topic", remote_topic_},
+                                         {"partition", std::to_string(partition)}}) {
+        sensors.push_back(sensor);
+      }
+    }
+    ASSERT_EQ(sensors.size(), 1u) << "one sensor per group and partition";
+    EXPECT_EQ(sensors[0].domain, "kafka.connect.mirror");
+    ASSERT_EQ(sensors[0].stats.size(), 4u);
+    EXPECT_EQ(sensors[0].stats[0].first, "checkpoint-latency-ms");
+    EXPECT_EQ(sensors[0].stats[3].first, "checkpoint-latency-ms-avg");
+    ASSERT_EQ(sensors[0].values.size(), 1u);
+    EXPECT_GE(sensors[0].values[0], 0);
+    EXPECT_LT(sensors[0].values[0], 60000);
+  }
+
   // Nothing changed: the next emissions repeat nothing.
   for (int i = 0; i < 2; ++i) {
     auto polled = task.poll(1100);
