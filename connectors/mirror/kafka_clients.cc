@@ -1,5 +1,7 @@
 #include "connectors/mirror/kafka_clients.h"
 
+#include <chrono>
+
 #include "runtime/kafka/java_client_config.h"
 
 namespace connectd::mirror {
@@ -28,6 +30,71 @@ bool IsConnectionKey(const std::string& key) {
 std::unique_ptr<rd_kafka_event_t, EventDeleter> Await(rd_kafka_queue_t* queue, int timeout_ms) {
   return std::unique_ptr<rd_kafka_event_t, EventDeleter>(
       rd_kafka_queue_poll(queue, timeout_ms + 1000));
+}
+
+// The admin APIs copy their arguments, so requests are destroyed as soon as they are sent.
+
+// Await with a cancel flag, checked every 100 ms. Null on timeout or cancellation
+// (`*cancelled` tells which).
+std::unique_ptr<rd_kafka_event_t, EventDeleter> AwaitCancellable(rd_kafka_queue_t* queue,
+                                                                 int timeout_ms,
+                                                                 const std::atomic<bool>* cancel,
+                                                                 bool* cancelled) {
+  *cancelled = false;
+  if (cancel == nullptr) return Await(queue, timeout_ms);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms + 1000);
+  while (true) {
+    if (cancel->load()) {
+      *cancelled = true;
+      return nullptr;
+    }
+    auto event = std::unique_ptr<rd_kafka_event_t, EventDeleter>(rd_kafka_queue_poll(queue, 100));
+    if (event || std::chrono::steady_clock::now() >= deadline) return event;
+  }
+}
+
+std::string WaitFailure(bool cancelled) { return cancelled ? "cancelled" : "timed out"; }
+
+bool IsUnsupported(rd_kafka_resp_err_t err) {
+  return err == RD_KAFKA_RESP_ERR_UNSUPPORTED_VERSION ||
+         err == RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE;
+}
+
+std::unique_ptr<rd_kafka_AdminOptions_t, OptionsDeleter> Options(rd_kafka_t* rk,
+                                                                 rd_kafka_admin_op_t op,
+                                                                 int timeout_ms) {
+  char errstr[512];
+  std::unique_ptr<rd_kafka_AdminOptions_t, OptionsDeleter> options(
+      rd_kafka_AdminOptions_new(rk, op));
+  rd_kafka_AdminOptions_set_request_timeout(options.get(), timeout_ms, errstr, sizeof(errstr));
+  return options;
+}
+
+// "LITERAL topic X: User:dummy@* ALLOW READ", for messages.
+std::string AclText(const TopicAclBinding& b) {
+  return std::string(AclPatternTypeName(b.pattern_type)) + " topic " + b.topic + ": " +
+         b.principal + "@" + b.host + " " + AclPermissionTypeName(b.permission) + " " +
+         AclOperationName(b.operation);
+}
+
+TopicConfigs ParseConfigs(const rd_kafka_ConfigResource_t* resource) {
+  TopicConfigs out;
+  size_t count = 0;
+  const rd_kafka_ConfigEntry_t** entries = rd_kafka_ConfigResource_configs(resource, &count);
+  for (size_t e = 0; e < count; ++e) {
+    const char* value = rd_kafka_ConfigEntry_value(entries[e]);
+    rd_kafka_ConfigSource_t source = rd_kafka_ConfigEntry_source(entries[e]);
+    ConfigEntry entry;
+    entry.value = value ? value : "";
+    entry.is_default = rd_kafka_ConfigEntry_is_default(entries[e]) != 0;
+    entry.is_read_only = rd_kafka_ConfigEntry_is_read_only(entries[e]) != 0;
+    entry.is_sensitive = rd_kafka_ConfigEntry_is_sensitive(entries[e]) != 0;
+    entry.is_static_broker = source == RD_KAFKA_CONFIG_SOURCE_STATIC_BROKER_CONFIG;
+    entry.is_dynamic_topic = source == RD_KAFKA_CONFIG_SOURCE_DYNAMIC_TOPIC_CONFIG;
+    out[rd_kafka_ConfigEntry_name(entries[e])] = entry;
+  }
+  return out;
 }
 
 }  // namespace
@@ -93,7 +160,7 @@ std::optional<std::map<std::string, int>> ListTopics(rd_kafka_t* rk, int timeout
 }
 
 std::map<std::string, std::string> CreateTopics(rd_kafka_t* rk, const std::vector<NewTopic>& topics,
-                                                int timeout_ms) {
+                                                int timeout_ms, const std::atomic<bool>* cancel) {
   std::map<std::string, std::string> errors;
   if (topics.empty()) return errors;
   char errstr[512];
@@ -114,10 +181,11 @@ std::map<std::string, std::string> CreateTopics(rd_kafka_t* rk, const std::vecto
   rd_kafka_AdminOptions_set_request_timeout(options.get(), timeout_ms, errstr, sizeof(errstr));
   rd_kafka_AdminOptions_set_operation_timeout(options.get(), timeout_ms, errstr, sizeof(errstr));
   rd_kafka_CreateTopics(rk, requests.data(), requests.size(), options.get(), queue.get());
-  auto event = Await(queue.get(), timeout_ms);
+  bool cancelled = false;
+  auto event = AwaitCancellable(queue.get(), timeout_ms, cancel, &cancelled);
   rd_kafka_NewTopic_destroy_array(requests.data(), requests.size());
   if (!event) {
-    for (const NewTopic& t : topics) errors[t.name] = "timed out";
+    for (const NewTopic& t : topics) errors[t.name] = WaitFailure(cancelled);
     return errors;
   }
   size_t count = 0;
@@ -135,7 +203,8 @@ std::map<std::string, std::string> CreateTopics(rd_kafka_t* rk, const std::vecto
 
 std::map<std::string, std::string> CreatePartitions(rd_kafka_t* rk,
                                                     const std::map<std::string, int>& counts,
-                                                    int timeout_ms) {
+                                                    int timeout_ms,
+                                                    const std::atomic<bool>* cancel) {
   std::map<std::string, std::string> errors;
   if (counts.empty()) return errors;
   char errstr[512];
@@ -149,10 +218,11 @@ std::map<std::string, std::string> CreatePartitions(rd_kafka_t* rk,
       rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_CREATEPARTITIONS));
   rd_kafka_AdminOptions_set_request_timeout(options.get(), timeout_ms, errstr, sizeof(errstr));
   rd_kafka_CreatePartitions(rk, requests.data(), requests.size(), options.get(), queue.get());
-  auto event = Await(queue.get(), timeout_ms);
+  bool cancelled = false;
+  auto event = AwaitCancellable(queue.get(), timeout_ms, cancel, &cancelled);
   rd_kafka_NewPartitions_destroy_array(requests.data(), requests.size());
   if (!event) {
-    for (const auto& [topic, count] : counts) errors[topic] = "timed out";
+    for (const auto& [topic, count] : counts) errors[topic] = WaitFailure(cancelled);
     return errors;
   }
   size_t n = 0;
@@ -167,10 +237,9 @@ std::map<std::string, std::string> CreatePartitions(rd_kafka_t* rk,
   return errors;
 }
 
-std::optional<std::map<std::string, ConfigEntry>> DescribeTopicConfigs(rd_kafka_t* rk,
-                                                                       const std::string& topic,
-                                                                       int timeout_ms,
-                                                                       std::string* error) {
+std::optional<std::map<std::string, ConfigEntry>> DescribeTopicConfigs(
+    rd_kafka_t* rk, const std::string& topic, int timeout_ms, std::string* error,
+    const std::atomic<bool>* cancel) {
   char errstr[512];
   rd_kafka_ConfigResource_t* resource =
       rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
@@ -179,10 +248,11 @@ std::optional<std::map<std::string, ConfigEntry>> DescribeTopicConfigs(rd_kafka_
       rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS));
   rd_kafka_AdminOptions_set_request_timeout(options.get(), timeout_ms, errstr, sizeof(errstr));
   rd_kafka_DescribeConfigs(rk, &resource, 1, options.get(), queue.get());
-  auto event = Await(queue.get(), timeout_ms);
+  bool cancelled = false;
+  auto event = AwaitCancellable(queue.get(), timeout_ms, cancel, &cancelled);
   rd_kafka_ConfigResource_destroy(resource);
   if (!event) {
-    *error = "describing configs of " + topic + " timed out";
+    *error = "describing configs of " + topic + ": " + WaitFailure(cancelled);
     return std::nullopt;
   }
   if (rd_kafka_event_error(event.get())) {
@@ -198,21 +268,191 @@ std::optional<std::map<std::string, ConfigEntry>> DescribeTopicConfigs(rd_kafka_
       *error = rd_kafka_ConfigResource_error_string(resources[i]);
       return std::nullopt;
     }
-    size_t count = 0;
-    const rd_kafka_ConfigEntry_t** entries = rd_kafka_ConfigResource_configs(resources[i], &count);
-    for (size_t e = 0; e < count; ++e) {
-      const char* value = rd_kafka_ConfigEntry_value(entries[e]);
-      ConfigEntry entry;
-      entry.value = value ? value : "";
-      entry.is_default = rd_kafka_ConfigEntry_is_default(entries[e]) != 0;
-      entry.is_read_only = rd_kafka_ConfigEntry_is_read_only(entries[e]) != 0;
-      entry.is_sensitive = rd_kafka_ConfigEntry_is_sensitive(entries[e]) != 0;
-      entry.is_static_broker =
-          rd_kafka_ConfigEntry_source(entries[e]) == RD_KAFKA_CONFIG_SOURCE_STATIC_BROKER_CONFIG;
-      out[rd_kafka_ConfigEntry_name(entries[e])] = entry;
-    }
+    for (auto& [name, entry] : ParseConfigs(resources[i])) out[name] = std::move(entry);
   }
   return out;
+}
+
+std::optional<std::map<std::string, TopicConfigs>> DescribeConfigsOfTopics(
+    rd_kafka_t* rk, const std::vector<std::string>& topics, int timeout_ms,
+    std::map<std::string, std::string>* topic_errors, std::string* error,
+    const std::atomic<bool>* cancel) {
+  std::map<std::string, TopicConfigs> out;
+  if (topics.empty()) return out;
+  std::vector<rd_kafka_ConfigResource_t*> resources;
+  for (const std::string& topic : topics) {
+    resources.push_back(rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str()));
+  }
+  std::unique_ptr<rd_kafka_queue_t, QueueDeleter> queue(rd_kafka_queue_new(rk));
+  auto options = Options(rk, RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, timeout_ms);
+  rd_kafka_DescribeConfigs(rk, resources.data(), resources.size(), options.get(), queue.get());
+  rd_kafka_ConfigResource_destroy_array(resources.data(), resources.size());
+  bool cancelled = false;
+  auto event = AwaitCancellable(queue.get(), timeout_ms, cancel, &cancelled);
+  if (!event) {
+    *error = "describing topic configs: " + WaitFailure(cancelled);
+    return std::nullopt;
+  }
+  if (rd_kafka_event_error(event.get())) {
+    *error = rd_kafka_event_error_string(event.get());
+    return std::nullopt;
+  }
+  size_t n = 0;
+  const rd_kafka_ConfigResource_t** results = rd_kafka_DescribeConfigs_result_resources(
+      rd_kafka_event_DescribeConfigs_result(event.get()), &n);
+  for (size_t i = 0; i < n; ++i) {
+    std::string name = rd_kafka_ConfigResource_name(results[i]);
+    rd_kafka_resp_err_t err = rd_kafka_ConfigResource_error(results[i]);
+    if (err) {
+      const char* message = rd_kafka_ConfigResource_error_string(results[i]);
+      (*topic_errors)[name] = message ? message : rd_kafka_err2str(err);
+      continue;
+    }
+    out[name] = ParseConfigs(results[i]);
+  }
+  return out;
+}
+
+std::map<std::string, AdminError> ReplaceTopicConfigs(
+    rd_kafka_t* rk, const std::map<std::string, std::map<std::string, std::string>>& configs,
+    int timeout_ms, const std::atomic<bool>* cancel) {
+  std::map<std::string, AdminError> errors;
+  if (configs.empty()) return errors;
+  std::vector<rd_kafka_ConfigResource_t*> resources;
+  for (const auto& [topic, entries] : configs) {
+    rd_kafka_ConfigResource_t* resource =
+        rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
+    for (const auto& [name, value] : entries) {
+      rd_kafka_ConfigResource_set_config(resource, name.c_str(), value.c_str());
+    }
+    resources.push_back(resource);
+  }
+  std::unique_ptr<rd_kafka_queue_t, QueueDeleter> queue(rd_kafka_queue_new(rk));
+  auto options = Options(rk, RD_KAFKA_ADMIN_OP_ALTERCONFIGS, timeout_ms);
+  rd_kafka_AlterConfigs(rk, resources.data(), resources.size(), options.get(), queue.get());
+  rd_kafka_ConfigResource_destroy_array(resources.data(), resources.size());
+  bool cancelled = false;
+  auto event = AwaitCancellable(queue.get(), timeout_ms, cancel, &cancelled);
+  if (!event) {
+    for (const auto& [topic, entries] : configs) errors[topic] = {WaitFailure(cancelled), false};
+    return errors;
+  }
+  if (rd_kafka_resp_err_t err = rd_kafka_event_error(event.get())) {
+    for (const auto& [topic, entries] : configs) {
+      errors[topic] = {rd_kafka_event_error_string(event.get()), IsUnsupported(err)};
+    }
+    return errors;
+  }
+  size_t n = 0;
+  const rd_kafka_ConfigResource_t** results =
+      rd_kafka_AlterConfigs_result_resources(rd_kafka_event_AlterConfigs_result(event.get()), &n);
+  for (size_t i = 0; i < n; ++i) {
+    rd_kafka_resp_err_t err = rd_kafka_ConfigResource_error(results[i]);
+    if (!err) continue;
+    const char* message = rd_kafka_ConfigResource_error_string(results[i]);
+    errors[rd_kafka_ConfigResource_name(results[i])] = {message ? message : rd_kafka_err2str(err),
+                                                        IsUnsupported(err)};
+  }
+  return errors;
+}
+
+std::optional<std::vector<TopicAclBinding>> DescribeTopicAcls(rd_kafka_t* rk, int timeout_ms,
+                                                              bool* security_disabled,
+                                                              std::string* error,
+                                                              const std::atomic<bool>* cancel) {
+  if (security_disabled) *security_disabled = false;
+  char errstr[512];
+  rd_kafka_AclBindingFilter_t* filter = rd_kafka_AclBindingFilter_new(
+      RD_KAFKA_RESOURCE_TOPIC, nullptr, RD_KAFKA_RESOURCE_PATTERN_ANY, nullptr, nullptr,
+      RD_KAFKA_ACL_OPERATION_ANY, RD_KAFKA_ACL_PERMISSION_TYPE_ANY, errstr, sizeof(errstr));
+  if (filter == nullptr) {
+    *error = errstr;
+    return std::nullopt;
+  }
+  std::unique_ptr<rd_kafka_queue_t, QueueDeleter> queue(rd_kafka_queue_new(rk));
+  auto options = Options(rk, RD_KAFKA_ADMIN_OP_DESCRIBEACLS, timeout_ms);
+  rd_kafka_DescribeAcls(rk, filter, options.get(), queue.get());
+  rd_kafka_AclBinding_destroy(filter);
+  bool cancelled = false;
+  auto event = AwaitCancellable(queue.get(), timeout_ms, cancel, &cancelled);
+  if (!event) {
+    *error = "describing ACLs: " + WaitFailure(cancelled);
+    return std::nullopt;
+  }
+  if (rd_kafka_resp_err_t err = rd_kafka_event_error(event.get())) {
+    if (security_disabled) *security_disabled = err == RD_KAFKA_RESP_ERR_SECURITY_DISABLED;
+    *error = rd_kafka_event_error_string(event.get());
+    return std::nullopt;
+  }
+  size_t n = 0;
+  const rd_kafka_AclBinding_t** acls =
+      rd_kafka_DescribeAcls_result_acls(rd_kafka_event_DescribeAcls_result(event.get()), &n);
+  std::vector<TopicAclBinding> out;
+  for (size_t i = 0; i < n; ++i) {
+    if (rd_kafka_AclBinding_restype(acls[i]) != RD_KAFKA_RESOURCE_TOPIC) continue;
+    const char* principal = rd_kafka_AclBinding_principal(acls[i]);
+    const char* host = rd_kafka_AclBinding_host(acls[i]);
+    TopicAclBinding binding;
+    binding.topic = rd_kafka_AclBinding_name(acls[i]);
+    binding.pattern_type =
+        static_cast<AclPatternType>(rd_kafka_AclBinding_resource_pattern_type(acls[i]));
+    binding.principal = principal ? principal : "";
+    binding.host = host ? host : "";
+    binding.operation = static_cast<AclOperation>(rd_kafka_AclBinding_operation(acls[i]));
+    binding.permission =
+        static_cast<AclPermissionType>(rd_kafka_AclBinding_permission_type(acls[i]));
+    out.push_back(std::move(binding));
+  }
+  return out;
+}
+
+std::vector<std::string> CreateTopicAcls(rd_kafka_t* rk,
+                                         const std::vector<TopicAclBinding>& bindings,
+                                         int timeout_ms, const std::atomic<bool>* cancel) {
+  std::vector<std::string> errors;
+  if (bindings.empty()) return errors;
+  char errstr[512];
+  std::vector<rd_kafka_AclBinding_t*> requests;
+  std::vector<const TopicAclBinding*> sent;
+  for (const TopicAclBinding& b : bindings) {
+    rd_kafka_AclBinding_t* acl = rd_kafka_AclBinding_new(
+        RD_KAFKA_RESOURCE_TOPIC, b.topic.c_str(),
+        static_cast<rd_kafka_ResourcePatternType_t>(b.pattern_type), b.principal.c_str(),
+        b.host.c_str(), static_cast<rd_kafka_AclOperation_t>(b.operation),
+        static_cast<rd_kafka_AclPermissionType_t>(b.permission), errstr, sizeof(errstr));
+    if (acl == nullptr) {
+      errors.push_back("ACL (" + AclText(b) + "): " + errstr);
+      continue;
+    }
+    requests.push_back(acl);
+    sent.push_back(&b);
+  }
+  if (requests.empty()) return errors;
+  std::unique_ptr<rd_kafka_queue_t, QueueDeleter> queue(rd_kafka_queue_new(rk));
+  auto options = Options(rk, RD_KAFKA_ADMIN_OP_CREATEACLS, timeout_ms);
+  rd_kafka_CreateAcls(rk, requests.data(), requests.size(), options.get(), queue.get());
+  rd_kafka_AclBinding_destroy_array(requests.data(), requests.size());
+  bool cancelled = false;
+  auto event = AwaitCancellable(queue.get(), timeout_ms, cancel, &cancelled);
+  if (!event) {
+    errors.push_back("creating ACLs: " + WaitFailure(cancelled));
+    return errors;
+  }
+  if (rd_kafka_event_error(event.get())) {
+    errors.push_back(std::string("creating ACLs: ") + rd_kafka_event_error_string(event.get()));
+    return errors;
+  }
+  size_t n = 0;
+  const rd_kafka_acl_result_t** results =
+      rd_kafka_CreateAcls_result_acls(rd_kafka_event_CreateAcls_result(event.get()), &n);
+  for (size_t i = 0; i < n; ++i) {
+    if (const rd_kafka_error_t* err = rd_kafka_acl_result_error(results[i])) {
+      // Results come in request order; name the binding when the counts line up.
+      std::string what = n == sent.size() ? "ACL (" + AclText(*sent[i]) + ")" : "an ACL";
+      errors.push_back(what + ": " + rd_kafka_error_string(err));
+    }
+  }
+  return errors;
 }
 
 }  // namespace connectd::mirror

@@ -12,11 +12,15 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "connectors/mirror/acl_sync.h"
+#include "connectors/mirror/topic_config_sync.h"
 
 namespace connectd::mirror {
 
@@ -50,25 +54,58 @@ struct NewTopic {
 
 // Creates topics; a topic that exists already counts as success. Returns per-topic errors.
 std::map<std::string, std::string> CreateTopics(rd_kafka_t* rk, const std::vector<NewTopic>& topics,
-                                                int timeout_ms);
+                                                int timeout_ms,
+                                                const std::atomic<bool>* cancel = nullptr);
 
 // Raises partition counts; returns per-topic errors.
 std::map<std::string, std::string> CreatePartitions(rd_kafka_t* rk,
                                                     const std::map<std::string, int>& counts,
-                                                    int timeout_ms);
-
-struct ConfigEntry {
-  std::string value;
-  bool is_default = false;
-  bool is_read_only = false;
-  bool is_sensitive = false;
-  bool is_static_broker = false;
-};
+                                                    int timeout_ms,
+                                                    const std::atomic<bool>* cancel = nullptr);
 
 // A topic's configs (DescribeConfigs); nullopt with `error` on failure.
-std::optional<std::map<std::string, ConfigEntry>> DescribeTopicConfigs(rd_kafka_t* rk,
-                                                                       const std::string& topic,
-                                                                       int timeout_ms,
-                                                                       std::string* error);
+std::optional<std::map<std::string, ConfigEntry>> DescribeTopicConfigs(
+    rd_kafka_t* rk, const std::string& topic, int timeout_ms, std::string* error,
+    const std::atomic<bool>* cancel = nullptr);
+
+// `cancel` (optional, here and below): while a call waits for the broker it checks the flag
+// every 100 ms and gives up (reporting "cancelled") once it is set, so a connector's stop() is
+// not held up by a slow cluster. Abandoned requests complete inside librdkafka unobserved.
+
+// The configs of many topics in one DescribeConfigs request. Topics the broker answered with
+// an error are left out of the result and listed in `topic_errors` (topic -> message); nullopt
+// with `error` set when the request as a whole failed.
+std::optional<std::map<std::string, TopicConfigs>> DescribeConfigsOfTopics(
+    rd_kafka_t* rk, const std::vector<std::string>& topics, int timeout_ms,
+    std::map<std::string, std::string>* topic_errors, std::string* error,
+    const std::atomic<bool>* cancel = nullptr);
+
+// A failed admin operation on one resource.
+struct AdminError {
+  std::string message;
+  // The broker (or librdkafka) does not support the request: an incompatible cluster, which
+  // Java treats as fatal for the connector.
+  bool unsupported = false;
+};
+
+// Legacy AlterConfigs (the only config write librdkafka 2.0.2 has): each topic's dynamic
+// overrides become EXACTLY the given map; overrides not listed revert to the default. Returns
+// per-topic errors (topic -> error).
+std::map<std::string, AdminError> ReplaceTopicConfigs(
+    rd_kafka_t* rk, const std::map<std::string, std::map<std::string, std::string>>& configs,
+    int timeout_ms, const std::atomic<bool>* cancel = nullptr);
+
+// Every ACL binding on a TOPIC resource, any pattern type (DescribeAcls). nullopt on failure,
+// with `error` set; `*security_disabled` (if not null) tells whether the failure is the
+// cluster having no authorizer (SECURITY_DISABLED).
+std::optional<std::vector<TopicAclBinding>> DescribeTopicAcls(
+    rd_kafka_t* rk, int timeout_ms, bool* security_disabled, std::string* error,
+    const std::atomic<bool>* cancel = nullptr);
+
+// Creates ACL bindings on TOPIC resources (CreateAcls; an existing binding is not an error).
+// Returns one message per failed binding, or one for the whole request.
+std::vector<std::string> CreateTopicAcls(rd_kafka_t* rk,
+                                         const std::vector<TopicAclBinding>& bindings,
+                                         int timeout_ms, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace connectd::mirror

@@ -1,17 +1,45 @@
 #include "connectors/mirror/mirror_source_connector.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 
+#include "connectors/mirror/acl_sync.h"
 #include "connectors/mirror/mirror_config.h"
+#include "connectors/mirror/topic_config_sync.h"
 #include "connectors/mirror_client/records.h"
 
 namespace connectd::mirror {
 namespace {
 constexpr char kLogger[] = "org.apache.kafka.connect.mirror.MirrorSourceConnector";
 
+void Debug(const std::string& message) { sdk::Log(CONNECTD_LOG_DEBUG, kLogger, message); }
 void Info(const std::string& message) { sdk::Log(CONNECTD_LOG_INFO, kLogger, message); }
 void Warn(const std::string& message) { sdk::Log(CONNECTD_LOG_WARN, kLogger, message); }
+void Error(const std::string& message) { sdk::Log(CONNECTD_LOG_ERROR, kLogger, message); }
+
+// A job's period: Java's rule (disabled or negative = not scheduled), with 0 read as 1 s
+// (Java's executor would refuse a zero period).
+std::optional<std::chrono::seconds> JobInterval(const sdk::Props& props, const char* enabled_key,
+                                                const char* interval_key, int64_t fallback) {
+  if (!GetBool(props, enabled_key, true)) return std::nullopt;
+  int64_t seconds = GetLong(props, interval_key, fallback);
+  if (seconds < 0) return std::nullopt;
+  return std::chrono::seconds(std::max<int64_t>(1, seconds));
+}
+
+std::string Join(const std::map<std::string, std::string>& configs) {
+  std::string out;
+  for (const auto& [k, v] : configs) out += (out.empty() ? "" : ", ") + k + "=" + v;
+  return "{" + out + "}";
+}
+
+std::string Join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
 
 KafkaHandle AdminFor(const sdk::Props& props, const std::string& side) {
   std::string error;
@@ -44,6 +72,7 @@ void MirrorSourceConnector::validate(const sdk::Props& props, sdk::Validation& v
 
 void MirrorSourceConnector::start(const sdk::Props& props) {
   props_ = props;
+  stopping_ = false;
   enabled_ = GetBool(props, "enabled", true);
   source_alias_ = GetString(props, "source.cluster.alias", "source");
   target_alias_ = GetString(props, "target.cluster.alias", "target");
@@ -60,23 +89,27 @@ void MirrorSourceConnector::start(const sdk::Props& props) {
          target_alias_);
     return;
   }
-  if (GetBool(props, "sync.topic.acls.enabled", true)) {
-    Warn(
-        "sync.topic.acls.enabled: ACL sync is not implemented by connectd yet; remote topic "
-        "ACLs are not created");
-  }
-  if (GetBool(props, "sync.topic.configs.enabled", true)) {
-    Warn(
-        "sync.topic.configs.enabled: periodic topic config sync is not implemented by connectd "
-        "yet; configs are copied when a remote topic is created");
-  }
   source_admin_ = AdminFor(props, "source");
   target_admin_ = AdminFor(props, "target");
   if (GetBool(props, "emit.offset-syncs.enabled", true)) CreateOffsetSyncsTopic();
   Refresh();
-  if (GetBool(props, "refresh.topics.enabled", true)) {
-    refresher_ = std::thread([this] { RefreshLoop(); });
+
+  // Java's order: ACL sync and config sync now, the next refresh after one interval.
+  const auto now = std::chrono::steady_clock::now();
+  jobs_.clear();
+  if (auto every =
+          JobInterval(props, "sync.topic.acls.enabled", "sync.topic.acls.interval.seconds", 600)) {
+    jobs_.push_back({"topic ACL sync", *every, now, [this] { SyncTopicAcls(); }});
   }
+  if (auto every = JobInterval(props, "sync.topic.configs.enabled",
+                               "sync.topic.configs.interval.seconds", 600)) {
+    jobs_.push_back({"topic config sync", *every, now, [this] { SyncTopicConfigs(); }});
+  }
+  if (auto every =
+          JobInterval(props, "refresh.topics.enabled", "refresh.topics.interval.seconds", 5)) {
+    jobs_.push_back({"topic refresh", *every, now + *every, [this] { RefreshJob(); }});
+  }
+  if (!jobs_.empty()) scheduler_ = std::thread([this] { RunScheduler(); });
 }
 
 void MirrorSourceConnector::CreateOffsetSyncsTopic() {
@@ -115,6 +148,7 @@ bool MirrorSourceConnector::Refresh() {
     return false;
   }
   std::vector<std::string> partitions;
+  std::set<std::string> replicated;
   std::vector<NewTopic> create;
   std::map<std::string, int> grow;
   for (const auto& [topic, count] : *source) {
@@ -125,36 +159,32 @@ bool MirrorSourceConnector::Refresh() {
     if (existing == target->end()) {
       NewTopic spec{remote, count, static_cast<int>(GetLong(props_, "replication.factor", 2)), {}};
       std::string describe_error;
-      auto configs =
-          DescribeTopicConfigs(source_admin_.get(), topic, admin_timeout_ms_, &describe_error);
+      auto configs = DescribeTopicConfigs(source_admin_.get(), topic, admin_timeout_ms_,
+                                          &describe_error, &stopping_);
       if (!configs) {
         Warn("Could not describe the configs of source topic " + topic + " (" + describe_error +
              "); not creating " + remote + " this round");
         continue;
       }
-      for (const auto& [name, entry] : *configs) {
-        bool use_default = entry.is_default && !config_filter_->ShouldReplicateSourceDefault(name);
-        if (use_default || entry.is_read_only || entry.is_sensitive || entry.is_static_broker ||
-            !config_filter_->ShouldReplicateConfigProperty(name)) {
-          continue;
-        }
-        spec.configs[name] = entry.value;
-      }
+      spec.configs = CreationConfigs(*configs, *config_filter_);
       create.push_back(std::move(spec));
-    } else if (existing->second < count) {
-      grow[remote] = count;
+    } else {
+      replicated.insert(topic);
+      if (existing->second < count) grow[remote] = count;
     }
   }
-  for (const auto& [topic, error_text] :
-       CreateTopics(target_admin_.get(), create, admin_timeout_ms_)) {
+  std::map<std::string, std::string> create_errors =
+      CreateTopics(target_admin_.get(), create, admin_timeout_ms_, &stopping_);
+  for (const auto& [topic, error_text] : create_errors) {
     Warn("Could not create remote topic " + topic + ": " + error_text);
   }
   for (const NewTopic& spec : create) {
+    if (create_errors.count(spec.name)) continue;
     Info("Created remote topic " + spec.name + " with " + std::to_string(spec.partitions) +
          " partitions");
   }
   for (const auto& [topic, error_text] :
-       CreatePartitions(target_admin_.get(), grow, admin_timeout_ms_)) {
+       CreatePartitions(target_admin_.get(), grow, admin_timeout_ms_, &stopping_)) {
     Warn("Could not add partitions to " + topic + ": " + error_text);
   }
   bool changed;
@@ -162,22 +192,146 @@ bool MirrorSourceConnector::Refresh() {
     std::lock_guard lock(mu_);
     changed = partitions != partitions_;
     partitions_ = std::move(partitions);
+    replicated_topics_ = std::move(replicated);
   }
   return changed;
 }
 
-void MirrorSourceConnector::RefreshLoop() {
-  const auto interval = std::chrono::seconds(
-      std::max<int64_t>(1, GetLong(props_, "refresh.topics.interval.seconds", 5)));
-  while (true) {
-    {
-      std::unique_lock lock(mu_);
-      if (cv_.wait_for(lock, interval, [this] { return stopping_; })) return;
+void MirrorSourceConnector::RefreshJob() {
+  if (Refresh()) {
+    Info("Found a new set of topic-partitions to replicate; requesting task reconfiguration");
+    context().requestTaskReconfiguration();
+  }
+}
+
+void MirrorSourceConnector::SyncTopicAcls() {
+  std::string error;
+  bool security_disabled = false;
+  std::optional<std::vector<TopicAclBinding>> source = DescribeTopicAcls(
+      source_admin_.get(), admin_timeout_ms_, &security_disabled, &error, &stopping_);
+  if (!source) {
+    if (!security_disabled) {
+      Warn("Could not describe the topic ACLs of the source cluster " + source_alias_ + ": " +
+           error);
+    } else if (!no_acl_authorizer_logged_) {
+      no_acl_authorizer_logged_ = true;
+      Info(
+          "No ACL authorizer is configured on the source Kafka cluster, so no topic ACL "
+          "syncing will take place. Consider disabling topic ACL syncing by setting "
+          "sync.topic.acls.enabled to 'false'.");
+    } else {
+      Debug("Source-side ACL authorizer still not found; skipping topic ACL sync");
     }
-    if (Refresh()) {
-      Info("Found a new set of topic-partitions to replicate; requesting task reconfiguration");
-      context().requestTaskReconfiguration();
+    return;
+  }
+  std::vector<TopicAclBinding> bindings = TargetAclBindings(
+      *source, [this](const std::string& topic) { return ShouldReplicate(topic); },
+      [this](const std::string& topic) {
+        return policy_->FormatRemoteTopic(source_alias_, topic);
+      });
+  // Additive, as Java: CreateAcls of a binding the target already has changes nothing there.
+  for (const std::string& failure :
+       CreateTopicAcls(target_admin_.get(), bindings, admin_timeout_ms_, &stopping_)) {
+    Warn("Could not sync topic ACL to the target cluster " + target_alias_ + ": " + failure);
+  }
+  Debug("Synced " + std::to_string(bindings.size()) + " topic ACL bindings to " + target_alias_);
+}
+
+void MirrorSourceConnector::SyncTopicConfigs() {
+  std::vector<std::string> topics;
+  {
+    std::lock_guard lock(mu_);
+    topics.assign(replicated_topics_.begin(), replicated_topics_.end());
+  }
+  if (topics.empty()) return;
+  std::vector<std::string> remotes;
+  for (const std::string& topic : topics) {
+    remotes.push_back(policy_->FormatRemoteTopic(source_alias_, topic));
+  }
+  std::string error;
+  std::map<std::string, std::string> source_errors, target_errors;
+  auto source = DescribeConfigsOfTopics(source_admin_.get(), topics, admin_timeout_ms_,
+                                        &source_errors, &error, &stopping_);
+  if (!source) {
+    Warn("Could not describe topic configs on the source cluster " + source_alias_ + ": " + error);
+    return;
+  }
+  auto target = DescribeConfigsOfTopics(target_admin_.get(), remotes, admin_timeout_ms_,
+                                        &target_errors, &error, &stopping_);
+  if (!target) {
+    Warn("Could not describe topic configs on the target cluster " + target_alias_ + ": " + error);
+    return;
+  }
+  // Java sends incremental SET/DELETE ops; librdkafka 2.0.2 only has the replace-all
+  // AlterConfigs, so each remote topic gets the complete set of overrides those ops would
+  // leave (topic_config_sync.h), and only when that differs from what it has now: a steady
+  // state sends nothing, so the target sees no config churn every interval.
+  std::map<std::string, std::map<std::string, std::string>> replace;
+  for (size_t i = 0; i < topics.size(); ++i) {
+    const std::string& topic = topics[i];
+    const std::string& remote = remotes[i];
+    auto source_configs = source->find(topic);
+    auto target_configs = target->find(remote);
+    if (source_configs == source->end() || target_configs == target->end()) {
+      auto e = source_errors.count(topic) ? source_errors[topic] : target_errors[remote];
+      Warn("Could not sync the configs of topic " + topic + " to " + remote + ": " +
+           (e.empty() ? "no configs returned" : e));
+      continue;
     }
+    ConfigOps ops = SourceConfigOps(source_configs->second, *config_filter_);
+    ConfigReplacement plan = PlanConfigReplacement(ops, target_configs->second);
+    switch (plan.action) {
+      case ConfigReplacement::Action::kUnchanged:
+        break;
+      case ConfigReplacement::Action::kSkipSensitive:
+        Warn("Not syncing the configs of remote topic " + remote + ": it has sensitive " +
+             "overrides (" + Join(plan.sensitive) + ") whose values cannot be read back, and " +
+             "the AlterConfigs request connectd must use would remove them");
+        break;
+      case ConfigReplacement::Action::kReplace:
+        replace[remote] = std::move(plan.configs);
+        break;
+    }
+  }
+  std::map<std::string, AdminError> failures =
+      ReplaceTopicConfigs(target_admin_.get(), replace, admin_timeout_ms_, &stopping_);
+  for (const auto& [remote, configs] : replace) {
+    auto failure = failures.find(remote);
+    if (failure == failures.end()) {
+      Info("Synced the configs of remote topic " + remote + " to " + Join(configs));
+    } else if (failure->second.unsupported) {
+      std::string message =
+          "the target cluster '" + target_alias_ +
+          "' is not compatible with the AlterConfigs API: " + failure->second.message;
+      Error("Failed to sync configs for topic " + remote + " on cluster " + target_alias_ + ": " +
+            failure->second.message);
+      context().raiseError(message);
+      return;
+    } else {
+      Warn("Could not alter configuration of topic " + remote + ": " + failure->second.message);
+    }
+  }
+}
+
+void MirrorSourceConnector::RunScheduler() {
+  std::unique_lock lock(mu_);
+  while (!stopping_) {
+    auto next = std::min_element(jobs_.begin(), jobs_.end(), [](const Job& a, const Job& b) {
+      return a.next_run < b.next_run;
+    });
+    if (cv_.wait_until(lock, next->next_run, [this] { return stopping_.load(); })) return;
+    if (std::chrono::steady_clock::now() < next->next_run) continue;
+    lock.unlock();
+    try {
+      next->run();
+    } catch (const std::exception& e) {
+      Warn(std::string("The ") + next->name + " failed: " + e.what());
+    }
+    // Fixed rate; a run that overran its slot is not made up in a burst.
+    const auto now = std::chrono::steady_clock::now();
+    next->next_run += next->interval;
+    if (next->next_run < now) next->next_run = now + next->interval;
+    lock.lock();
   }
 }
 
@@ -211,7 +365,7 @@ void MirrorSourceConnector::stop() {
     stopping_ = true;
   }
   cv_.notify_all();
-  if (refresher_.joinable()) refresher_.join();
+  if (scheduler_.joinable()) scheduler_.join();
   source_admin_.reset();
   target_admin_.reset();
 }

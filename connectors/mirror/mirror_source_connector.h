@@ -8,13 +8,31 @@
 // (connectd default 5 s, Kafka's 600 s), so a new topic is mirrored within seconds while the
 // source sees one cheap request per interval; configs are described only for new topics.
 //
-// Threads: start/taskConfigs/stop on a worker thread; the refresher on its own thread, which
-// asks the worker for task reconfiguration when the partition set changes.
+// Periodic jobs (reference §5.1), all on ONE scheduler thread, run one at a time:
+//   topic refresh      every refresh.topics.interval.seconds, first after one interval (start()
+//                      itself refreshes once); asks for task reconfiguration on a change.
+//   ACL sync           every sync.topic.acls.interval.seconds, first right after start (§5.6).
+//   topic config sync  every sync.topic.configs.interval.seconds, first right after start (§5.5;
+//                      legacy AlterConfigs standing in for IncrementalAlterConfigs, see
+//                      topic_config_sync.h).
+// A job that is disabled (`*.enabled=false`) or has a negative interval is not scheduled; an
+// interval of 0 runs every second. Job errors are logged and the job runs again next interval;
+// only a target that cannot alter configs at all fails the connector (context().raiseError),
+// as Java does.
+//
+// Threads: start/taskConfigs/stop on a worker thread; the scheduler on its own thread. stop()
+// wakes the scheduler and cancels the admin request it is waiting for (checked every 100 ms),
+// so it returns promptly; only the topic listing (a blocking Metadata request, fast on a
+// reachable cluster) runs to its timeout.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -47,8 +65,20 @@ class MirrorSourceConnector : public sdk::SourceConnector {
   // Returns false (logged) if a cluster could not be reached.
   bool Refresh();
   void CreateOffsetSyncsTopic();
-  void RefreshLoop();
   bool ShouldReplicate(const std::string& topic) const;
+  // The scheduler jobs (scheduler thread only).
+  void RefreshJob();
+  void SyncTopicAcls();
+  void SyncTopicConfigs();
+  void RunScheduler();
+
+  // A periodic job of the scheduler.
+  struct Job {
+    const char* name;
+    std::chrono::steady_clock::duration interval;
+    std::chrono::steady_clock::time_point next_run;
+    std::function<void()> run;
+  };
 
   sdk::Props props_;
   bool enabled_ = true;
@@ -59,11 +89,17 @@ class MirrorSourceConnector : public sdk::SourceConnector {
   KafkaHandle source_admin_, target_admin_;
   int admin_timeout_ms_ = 60000;
 
+  std::vector<Job> jobs_;                  // set in start(), then scheduler thread only
+  bool no_acl_authorizer_logged_ = false;  // scheduler thread only
+
   std::mutex mu_;
   std::condition_variable cv_;
-  bool stopping_ = false;                // guarded by mu_
+  std::atomic<bool> stopping_ = false;   // written under mu_; read anywhere (cancels admin waits)
   std::vector<std::string> partitions_;  // guarded by mu_
-  std::thread refresher_;
+  // Source topics whose remote topic existed on the target at the last refresh (Java's
+  // topicsBeingReplicated): the topics config sync looks after. Guarded by mu_.
+  std::set<std::string> replicated_topics_;
+  std::thread scheduler_;
 };
 
 }  // namespace connectd::mirror

@@ -9,14 +9,63 @@
 //                                                key_hex/value_hex), headers, timestamp
 //   partitions BOOTSTRAP TOPIC                   the partition count (0: no such topic)
 //   count BOOTSTRAP TOPIC                        records in the topic (sum of end offsets)
+//   describe-configs BOOTSTRAP TOPIC             the topic's configs, one JSON line each: name,
+//                                                value (null if sensitive), source, sensitive
+//   alter-configs BOOTSTRAP TOPIC OP...          OP is NAME=VALUE (set) or -NAME (delete); the
+//                                                other dynamic topic overrides are kept. Done as
+//                                                describe + legacy AlterConfigs (librdkafka
+//                                                2.0.2 has no IncrementalAlterConfigs), which is
+//                                                fine for tests: nobody else alters test topics
+//   create-acl BOOTSTRAP TOPIC PRINCIPAL OPERATION PERMISSION [PATTERN]
+//                                                an ACL on a topic (Kafka's names: READ, ALLOW,
+//                                                LITERAL (default) or PREFIXED), host *
+//   describe-acls BOOTSTRAP TOPIC                the ACLs on exactly this topic name, any
+//                                                pattern, one JSON line each: pattern, principal,
+//                                                host, operation, permission
+//   delete-acls BOOTSTRAP TOPIC                  deletes every ACL on exactly this topic name
+//   produce-from BOOTSTRAP TOPIC FIRST COUNT PARTITIONS
+//                                                like produce, for i in [FIRST, FIRST+COUNT)
+//                                                (distinct keys across batches), timestamp now
+//   commit BOOTSTRAP TOPIC GROUP PARTITION:OFFSET[:METADATA]...
+//                                                commit these offsets (and commit metadata) for
+//                                                GROUP without joining it, as a simple consumer
+//   consume-all BOOTSTRAP TOPIC [SECONDS]        every record up to each partition's end (as
+//                                                of the start), for compacted or shared topics:
+//                                                partition, offset, key_hex, value_hex, timestamp
+//   create BOOTSTRAP TOPIC PARTITIONS K=V...     create a topic with these topic configs
+//   topics BOOTSTRAP SUBSTRING                   the topics whose name contains SUBSTRING
+//   delete BOOTSTRAP TOPIC...                    delete these topics (absent ones are fine)
+//   config BOOTSTRAP TOPIC NAME                  a topic config's value (DescribeConfigs)
+//   end-offsets BOOTSTRAP TOPIC                  {"<partition>": end offset, ...}
+//   dump BOOTSTRAP TOPIC [SECONDS]               every record from the start to the end offsets
+//                                                of the moment, printed as consume does (+topic)
+//   read-from BOOTSTRAP SECONDS GROUP|- TOPIC:PARTITION=OFFSET...
+//                                                assign at these offsets, read each partition to
+//                                                its end and print the records; with a GROUP,
+//                                                then commit the positions reached in it
+//   group-consume BOOTSTRAP GROUP TOPICS COUNT SECONDS
+//                                                a group member subscribed to the comma-separated
+//                                                TOPICS (earliest) prints COUNT records, then
+//                                                commits its position on every assigned
+//                                                partition, as Java's commitSync() does
+//   committed BOOTSTRAP GROUP                    a group's committed offsets, one JSON line each:
+//                                                topic, partition, offset
 // Exit 0 on success; errors go to stderr with exit 1.
 #include <librdkafka/rdkafka.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "tests/common/kafka_test_clients.h"
 
@@ -56,13 +105,508 @@ int Fail(const std::string& message) {
   return 1;
 }
 
+// An admin client; Fail()s are reported through the returned error text.
+struct Admin {
+  rd_kafka_t* rk = nullptr;
+  rd_kafka_queue_t* queue = nullptr;
+  ~Admin() {
+    if (queue) rd_kafka_queue_destroy(queue);
+    if (rk) rd_kafka_destroy(rk);
+  }
+  bool Open(const std::string& bootstrap, std::string* error) {
+    char err[256];
+    rd_kafka_conf_t* conf = rd_kafka_conf_new();
+    rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.c_str(), err, sizeof(err));
+    rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
+    if (!rk) {
+      *error = err;
+      return false;
+    }
+    queue = rd_kafka_queue_new(rk);
+    return true;
+  }
+  // The next admin result, or null after 30 s.
+  rd_kafka_event_t* Wait(std::string* error) {
+    rd_kafka_event_t* ev = rd_kafka_queue_poll(queue, 30000);
+    if (!ev) {
+      *error = "timed out";
+    } else if (rd_kafka_event_error(ev)) {
+      *error = rd_kafka_event_error_string(ev);
+      rd_kafka_event_destroy(ev);
+      ev = nullptr;
+    }
+    return ev;
+  }
+};
+
+// A topic's configs: name -> (value or null, source).
+struct Config {
+  std::optional<std::string> value;
+  rd_kafka_ConfigSource_t source;
+  bool sensitive;
+};
+
+std::optional<std::map<std::string, Config>> DescribeConfigs(Admin& admin,
+                                                             const std::string& topic,
+                                                             std::string* error) {
+  rd_kafka_ConfigResource_t* r = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
+  rd_kafka_DescribeConfigs(admin.rk, &r, 1, nullptr, admin.queue);
+  rd_kafka_ConfigResource_destroy(r);
+  rd_kafka_event_t* ev = admin.Wait(error);
+  if (!ev) return std::nullopt;
+  size_t n = 0;
+  const rd_kafka_ConfigResource_t** res =
+      rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev), &n);
+  std::map<std::string, Config> out;
+  for (size_t i = 0; i < n; ++i) {
+    if (rd_kafka_ConfigResource_error(res[i])) {
+      *error = rd_kafka_ConfigResource_error_string(res[i]);
+      rd_kafka_event_destroy(ev);
+      return std::nullopt;
+    }
+    size_t count = 0;
+    const rd_kafka_ConfigEntry_t** entries = rd_kafka_ConfigResource_configs(res[i], &count);
+    for (size_t e = 0; e < count; ++e) {
+      const char* value = rd_kafka_ConfigEntry_value(entries[e]);
+      out[rd_kafka_ConfigEntry_name(entries[e])] = {
+          value ? std::optional<std::string>(value) : std::nullopt,
+          rd_kafka_ConfigEntry_source(entries[e]), rd_kafka_ConfigEntry_is_sensitive(entries[e]) != 0};
+    }
+  }
+  rd_kafka_event_destroy(ev);
+  return out;
+}
+
+// Kafka's enum names (READ, ALLOW, LITERAL) to librdkafka's values, via its name functions.
+template <typename Enum>
+std::optional<Enum> ParseEnum(const std::string& name, int count, const char* (*to_name)(Enum)) {
+  for (int i = 0; i < count; ++i) {
+    if (name == to_name(static_cast<Enum>(i))) return static_cast<Enum>(i);
+  }
+  return std::nullopt;
+}
+
+int DescribeAcls(const std::string& bootstrap, const std::string& topic, bool remove) {
+  Admin admin;
+  std::string error;
+  if (!admin.Open(bootstrap, &error)) return Fail(error);
+  char err[256];
+  rd_kafka_AclBindingFilter_t* filter = rd_kafka_AclBindingFilter_new(
+      RD_KAFKA_RESOURCE_TOPIC, topic.c_str(), RD_KAFKA_RESOURCE_PATTERN_ANY, nullptr, nullptr,
+      RD_KAFKA_ACL_OPERATION_ANY, RD_KAFKA_ACL_PERMISSION_TYPE_ANY, err, sizeof(err));
+  if (!filter) return Fail(err);
+  if (remove) {
+    rd_kafka_DeleteAcls(admin.rk, &filter, 1, nullptr, admin.queue);
+    rd_kafka_AclBinding_destroy(filter);
+    rd_kafka_event_t* ev = admin.Wait(&error);
+    if (!ev) return Fail(error);
+    size_t n = 0;
+    const rd_kafka_DeleteAcls_result_response_t** responses =
+        rd_kafka_DeleteAcls_result_responses(rd_kafka_event_DeleteAcls_result(ev), &n);
+    for (size_t i = 0; i < n; ++i) {
+      if (const rd_kafka_error_t* e = rd_kafka_DeleteAcls_result_response_error(responses[i])) {
+        error = rd_kafka_error_string(e);
+      }
+    }
+    rd_kafka_event_destroy(ev);
+    return error.empty() ? 0 : Fail(error);
+  }
+  rd_kafka_DescribeAcls(admin.rk, filter, nullptr, admin.queue);
+  rd_kafka_AclBinding_destroy(filter);
+  rd_kafka_event_t* ev = admin.Wait(&error);
+  if (!ev) return Fail(error);
+  size_t n = 0;
+  const rd_kafka_AclBinding_t** acls =
+      rd_kafka_DescribeAcls_result_acls(rd_kafka_event_DescribeAcls_result(ev), &n);
+  for (size_t i = 0; i < n; ++i) {
+    std::cout << "{\"pattern\":"
+              << Json(rd_kafka_ResourcePatternType_name(
+                     rd_kafka_AclBinding_resource_pattern_type(acls[i])))
+              << ",\"principal\":" << Json(rd_kafka_AclBinding_principal(acls[i]))
+              << ",\"host\":" << Json(rd_kafka_AclBinding_host(acls[i])) << ",\"operation\":"
+              << Json(rd_kafka_AclOperation_name(rd_kafka_AclBinding_operation(acls[i])))
+              << ",\"permission\":"
+              << Json(rd_kafka_AclPermissionType_name(rd_kafka_AclBinding_permission_type(acls[i])))
+              << "}\n";
+  }
+  rd_kafka_event_destroy(ev);
+  return 0;
+}
+
+}  // namespace
+
+// ---- Subcommands for tests/e2e/mirror_scenarios_test.py ------------------------------------
+namespace {
+
+struct Closer {
+  void operator()(rd_kafka_t* rk) const { rd_kafka_destroy(rk); }
+};
+using Client = std::unique_ptr<rd_kafka_t, Closer>;
+
+Client NewClient(rd_kafka_type_t type, const std::string& bootstrap,
+                 const std::vector<std::pair<std::string, std::string>>& extra,
+                 std::string* error) {
+  char err[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  std::vector<std::pair<std::string, std::string>> props = {{"bootstrap.servers", bootstrap}};
+  props.insert(props.end(), extra.begin(), extra.end());
+  for (const auto& [key, value] : props) {
+    if (rd_kafka_conf_set(conf, key.c_str(), value.c_str(), err, sizeof(err))) {
+      rd_kafka_conf_destroy(conf);
+      *error = err;
+      return nullptr;
+    }
+  }
+  rd_kafka_t* rk = rd_kafka_new(type, conf, err, sizeof(err));
+  if (!rk) *error = err;
+  return Client(rk);
+}
+
+// The partition ids of `topic`, or nullopt if the topic does not exist (never auto-creates it).
+std::optional<std::vector<int32_t>> TopicPartitions(rd_kafka_t* rk, const std::string& topic) {
+  const rd_kafka_metadata_t* md = nullptr;
+  if (rd_kafka_metadata(rk, 1, nullptr, &md, 10000)) return std::nullopt;
+  std::optional<std::vector<int32_t>> out;
+  for (int i = 0; i < md->topic_cnt; ++i) {
+    if (topic != md->topics[i].topic || md->topics[i].err) continue;
+    out.emplace();
+    for (int p = 0; p < md->topics[i].partition_cnt; ++p) {
+      out->push_back(md->topics[i].partitions[p].id);
+    }
+  }
+  rd_kafka_metadata_destroy(md);
+  return out;
+}
+
+void PrintMessage(const rd_kafka_message_t* m) {
+  std::string key = m->key ? std::string(static_cast<const char*>(m->key), m->key_len) : "";
+  std::string value =
+      m->payload ? std::string(static_cast<const char*>(m->payload), m->len) : "";
+  std::cout << "{\"topic\":" << Json(rd_kafka_topic_name(m->rkt))
+            << ",\"partition\":" << m->partition << ",\"offset\":" << m->offset
+            << ",\"key_hex\":\"" << Hex(key) << "\",\"value_hex\":\"" << Hex(value) << "\""
+            << ",\"key\":" << Json(key) << ",\"value\":" << Json(value)
+            << ",\"timestamp\":" << rd_kafka_message_timestamp(m, nullptr) << ",\"headers\":[";
+  rd_kafka_headers_t* headers = nullptr;
+  if (rd_kafka_message_headers(m, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    const char* name;
+    const void* data;
+    size_t size;
+    for (size_t i = 0; !rd_kafka_header_get_all(headers, i, &name, &data, &size); ++i) {
+      std::cout << (i ? "," : "") << "[" << Json(name) << ","
+                << Json(std::string(static_cast<const char*>(data), size)) << "]";
+    }
+  }
+  std::cout << "]}\n";
+}
+
+// Parses TOPIC:PARTITION=OFFSET (the topic may contain ':'; the last one separates).
+bool ParseOffsetSpec(const std::string& spec, rd_kafka_topic_partition_list_t* list) {
+  size_t colon = spec.rfind(':'), eq = spec.rfind('=');
+  if (colon == std::string::npos || eq == std::string::npos || eq < colon) return false;
+  rd_kafka_topic_partition_list_add(list, spec.substr(0, colon).c_str(),
+                                    std::atoi(spec.substr(colon + 1, eq - colon - 1).c_str()))
+      ->offset = std::atoll(spec.substr(eq + 1).c_str());
+  return true;
+}
+
+// Polls until every assigned partition has reported EOF (the end offset of the moment) or the
+// deadline passes; prints each record. Returns false on timeout.
+bool ReadToEnd(rd_kafka_t* rk, size_t partitions, std::chrono::seconds timeout) {
+  std::set<std::pair<std::string, int32_t>> at_end;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (at_end.size() < partitions) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    rd_kafka_message_t* m = rd_kafka_consumer_poll(rk, 200);
+    if (!m) continue;
+    if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+      at_end.insert({rd_kafka_topic_name(m->rkt), m->partition});
+    } else if (!m->err) {
+      PrintMessage(m);
+    }
+    rd_kafka_message_destroy(m);
+  }
+  return true;
+}
+
+// Commits the consumer's position on every assigned partition, as Java's commitSync() does:
+// a partition it read nothing from keeps its committed offset, or gets its reset offset
+// (earliest) if it has none.
+int CommitPositions(rd_kafka_t* rk) {
+  rd_kafka_topic_partition_list_t* assigned = nullptr;
+  if (rd_kafka_assignment(rk, &assigned)) return Fail("assignment");
+  rd_kafka_position(rk, assigned);
+  rd_kafka_topic_partition_list_t* committed = rd_kafka_topic_partition_list_copy(assigned);
+  rd_kafka_committed(rk, committed, 10000);
+  rd_kafka_topic_partition_list_t* commit = rd_kafka_topic_partition_list_new(assigned->cnt);
+  for (int i = 0; i < assigned->cnt; ++i) {
+    const rd_kafka_topic_partition_t& tp = assigned->elems[i];
+    int64_t offset = tp.offset;
+    if (offset < 0) {
+      if (committed->elems[i].offset >= 0) continue;
+      int64_t low = 0, high = 0;
+      rd_kafka_query_watermark_offsets(rk, tp.topic, tp.partition, &low, &high, 10000);
+      offset = low;
+    }
+    rd_kafka_topic_partition_list_add(commit, tp.topic, tp.partition)->offset = offset;
+  }
+  rd_kafka_resp_err_t err = commit->cnt ? rd_kafka_commit(rk, commit, 0)
+                                        : RD_KAFKA_RESP_ERR_NO_ERROR;
+  rd_kafka_topic_partition_list_destroy(commit);
+  rd_kafka_topic_partition_list_destroy(committed);
+  rd_kafka_topic_partition_list_destroy(assigned);
+  return err ? Fail(std::string("commit: ") + rd_kafka_err2str(err)) : 0;
+}
+
+// Waits for one admin result event of `type`; nullptr on timeout.
+rd_kafka_event_t* AwaitAdmin(rd_kafka_queue_t* queue) { return rd_kafka_queue_poll(queue, 30000); }
+
+// Returns -1 if `command` is not one of these subcommands, else the exit code.
+int ScenarioCommand(int argc, char** argv) {
+  const std::string command = argv[1], bootstrap = argv[2];
+  std::string error;
+  if (command == "topics" && argc >= 4) {  // topics BOOTSTRAP SUBSTRING
+    Client rk = NewClient(RD_KAFKA_PRODUCER, bootstrap, {}, &error);
+    if (!rk) return Fail(error);
+    const rd_kafka_metadata_t* md = nullptr;
+    if (rd_kafka_metadata(rk.get(), 1, nullptr, &md, 10000)) return Fail("metadata");
+    for (int i = 0; i < md->topic_cnt; ++i) {
+      std::string name = md->topics[i].topic;
+      if (!md->topics[i].err && name.find(argv[3]) != std::string::npos) {
+        std::cout << name << "\n";
+      }
+    }
+    rd_kafka_metadata_destroy(md);
+    return 0;
+  }
+  if (command == "delete" && argc >= 4) {  // delete BOOTSTRAP TOPIC...
+    Client rk = NewClient(RD_KAFKA_PRODUCER, bootstrap, {}, &error);
+    if (!rk) return Fail(error);
+    std::vector<rd_kafka_DeleteTopic_t*> topics;
+    for (int i = 3; i < argc; ++i) topics.push_back(rd_kafka_DeleteTopic_new(argv[i]));
+    rd_kafka_queue_t* queue = rd_kafka_queue_new(rk.get());
+    rd_kafka_DeleteTopics(rk.get(), topics.data(), topics.size(), nullptr, queue);
+    rd_kafka_event_t* event = AwaitAdmin(queue);
+    rd_kafka_DeleteTopic_destroy_array(topics.data(), topics.size());
+    int rc = 0;
+    if (!event || rd_kafka_event_error(event)) {
+      rc = Fail(event ? rd_kafka_event_error_string(event) : "DeleteTopics timed out");
+    } else {
+      size_t n = 0;
+      const rd_kafka_topic_result_t** results =
+          rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(event), &n);
+      for (size_t i = 0; i < n; ++i) {
+        rd_kafka_resp_err_t err = rd_kafka_topic_result_error(results[i]);
+        if (err && err != RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART) {
+          rc = Fail(std::string(rd_kafka_topic_result_name(results[i])) + ": " +
+                    rd_kafka_err2str(err));
+        }
+      }
+    }
+    if (event) rd_kafka_event_destroy(event);
+    rd_kafka_queue_destroy(queue);
+    return rc;
+  }
+  if (command == "config" && argc >= 5) {  // config BOOTSTRAP TOPIC NAME
+    Client rk = NewClient(RD_KAFKA_PRODUCER, bootstrap, {}, &error);
+    if (!rk) return Fail(error);
+    rd_kafka_ConfigResource_t* resource =
+        rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, argv[3]);
+    rd_kafka_queue_t* queue = rd_kafka_queue_new(rk.get());
+    rd_kafka_DescribeConfigs(rk.get(), &resource, 1, nullptr, queue);
+    rd_kafka_event_t* event = AwaitAdmin(queue);
+    rd_kafka_ConfigResource_destroy(resource);
+    int rc = -1;
+    if (!event || rd_kafka_event_error(event)) {
+      rc = Fail(event ? rd_kafka_event_error_string(event) : "DescribeConfigs timed out");
+    } else {
+      size_t n = 0;
+      const rd_kafka_ConfigResource_t** resources = rd_kafka_DescribeConfigs_result_resources(
+          rd_kafka_event_DescribeConfigs_result(event), &n);
+      for (size_t i = 0; i < n; ++i) {
+        size_t count = 0;
+        const rd_kafka_ConfigEntry_t** entries = rd_kafka_ConfigResource_configs(resources[i], &count);
+        for (size_t e = 0; e < count; ++e) {
+          if (std::string(rd_kafka_ConfigEntry_name(entries[e])) != argv[4]) continue;
+          const char* value = rd_kafka_ConfigEntry_value(entries[e]);
+          std::cout << (value ? value : "") << "\n";
+          rc = 0;
+        }
+      }
+    }
+    if (event) rd_kafka_event_destroy(event);
+    rd_kafka_queue_destroy(queue);
+    return rc < 0 ? Fail(std::string("no config ") + argv[4]) : rc;
+  }
+  if (command == "end-offsets" && argc >= 4) {  // end-offsets BOOTSTRAP TOPIC
+    Client rk = NewClient(RD_KAFKA_PRODUCER, bootstrap, {}, &error);
+    if (!rk) return Fail(error);
+    auto partitions = TopicPartitions(rk.get(), argv[3]);
+    if (!partitions) return Fail(std::string("no topic ") + argv[3]);
+    std::cout << "{";
+    for (size_t i = 0; i < partitions->size(); ++i) {
+      int64_t low = 0, high = 0;
+      // A topic created a moment ago may not have a leader yet: retry for a while.
+      rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR_NO_ERROR;
+      for (int attempt = 0; attempt < 50; ++attempt) {
+        err = rd_kafka_query_watermark_offsets(rk.get(), argv[3], (*partitions)[i], &low, &high,
+                                               10000);
+        if (!err) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      }
+      if (err) return Fail(std::string("watermarks: ") + rd_kafka_err2str(err));
+      std::cout << (i ? "," : "") << "\"" << (*partitions)[i] << "\":" << high;
+    }
+    std::cout << "}\n";
+    return 0;
+  }
+  if (command == "dump" && argc >= 4) {  // dump BOOTSTRAP TOPIC [SECONDS]
+    Client rk = NewClient(RD_KAFKA_CONSUMER, bootstrap,
+                          {{"group.id", "kafka-test-tool-dump"},
+                           {"enable.auto.commit", "false"},
+                           {"enable.partition.eof", "true"}},
+                          &error);
+    if (!rk) return Fail(error);
+    rd_kafka_poll_set_consumer(rk.get());
+    auto partitions = TopicPartitions(rk.get(), argv[3]);
+    if (!partitions) return Fail(std::string("no topic ") + argv[3]);
+    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+    for (int32_t p : *partitions) {
+      rd_kafka_topic_partition_list_add(list, argv[3], p)->offset = RD_KAFKA_OFFSET_BEGINNING;
+    }
+    rd_kafka_resp_err_t err = rd_kafka_assign(rk.get(), list);
+    rd_kafka_topic_partition_list_destroy(list);
+    if (err) return Fail("assign");
+    bool done = ReadToEnd(rk.get(), partitions->size(),
+                          std::chrono::seconds(argc >= 5 ? std::atoi(argv[4]) : 30));
+    rd_kafka_consumer_close(rk.get());
+    return done ? 0 : Fail(std::string("timed out reading ") + argv[3]);
+  }
+  if (command == "read-from" && argc >= 5) {  // read-from BOOTSTRAP SECONDS GROUP|- SPEC...
+    const std::string group = argv[4];
+    Client rk = NewClient(RD_KAFKA_CONSUMER, bootstrap,
+                          {{"group.id", group == "-" ? "kafka-test-tool-read" : group},
+                           {"enable.auto.commit", "false"},
+                           {"enable.partition.eof", "true"}},
+                          &error);
+    if (!rk) return Fail(error);
+    rd_kafka_poll_set_consumer(rk.get());
+    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(argc - 5);
+    for (int i = 5; i < argc; ++i) {
+      if (!ParseOffsetSpec(argv[i], list)) {
+        rd_kafka_topic_partition_list_destroy(list);
+        return Fail(std::string("expected TOPIC:PARTITION=OFFSET, got ") + argv[i]);
+      }
+    }
+    rd_kafka_resp_err_t err = rd_kafka_assign(rk.get(), list);
+    if (err || !ReadToEnd(rk.get(), static_cast<size_t>(list->cnt),
+                          std::chrono::seconds(std::atoi(argv[3])))) {
+      rd_kafka_topic_partition_list_destroy(list);
+      return Fail(err ? "assign" : "timed out reading to the end");
+    }
+    if (group != "-") {
+      // The position: past the last record read, else where reading started.
+      rd_kafka_topic_partition_list_t* positions = rd_kafka_topic_partition_list_copy(list);
+      rd_kafka_position(rk.get(), positions);
+      for (int i = 0; i < list->cnt; ++i) {
+        if (positions->elems[i].offset >= 0) list->elems[i].offset = positions->elems[i].offset;
+      }
+      rd_kafka_topic_partition_list_destroy(positions);
+      err = rd_kafka_commit(rk.get(), list, 0);
+    }
+    rd_kafka_topic_partition_list_destroy(list);
+    rd_kafka_consumer_close(rk.get());
+    return err ? Fail(std::string("commit: ") + rd_kafka_err2str(err)) : 0;
+  }
+  if (command == "group-consume" && argc >= 7) {  // BOOTSTRAP GROUP TOPICS COUNT SECONDS
+    Client rk = NewClient(RD_KAFKA_CONSUMER, bootstrap,
+                          {{"group.id", argv[3]},
+                           {"enable.auto.commit", "false"},
+                           {"auto.offset.reset", "earliest"}},
+                          &error);
+    if (!rk) return Fail(error);
+    rd_kafka_poll_set_consumer(rk.get());
+    rd_kafka_topic_partition_list_t* topics = rd_kafka_topic_partition_list_new(1);
+    std::string names = argv[4];
+    for (size_t start = 0; start <= names.size();) {
+      size_t comma = std::min(names.find(',', start), names.size());
+      rd_kafka_topic_partition_list_add(topics, names.substr(start, comma - start).c_str(),
+                                        RD_KAFKA_PARTITION_UA);
+      start = comma + 1;
+    }
+    rd_kafka_resp_err_t err = rd_kafka_subscribe(rk.get(), topics);
+    rd_kafka_topic_partition_list_destroy(topics);
+    if (err) return Fail("subscribe");
+    const size_t count = static_cast<size_t>(std::atoi(argv[5]));
+    size_t consumed = 0;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(std::atoi(argv[6]));
+    while (consumed < count && std::chrono::steady_clock::now() < deadline) {
+      rd_kafka_message_t* m = rd_kafka_consumer_poll(rk.get(), 200);
+      if (!m) continue;
+      if (!m->err) {
+        PrintMessage(m);
+        ++consumed;
+      }
+      rd_kafka_message_destroy(m);
+    }
+    int rc = consumed < count ? Fail("consumed " + std::to_string(consumed) + " of " +
+                                     std::to_string(count) + " records")
+                              : CommitPositions(rk.get());
+    rd_kafka_consumer_close(rk.get());
+    return rc;
+  }
+  if (command == "committed" && argc >= 4) {  // committed BOOTSTRAP GROUP
+    Client rk = NewClient(RD_KAFKA_PRODUCER, bootstrap, {}, &error);
+    if (!rk) return Fail(error);
+    rd_kafka_ListConsumerGroupOffsets_t* request =
+        rd_kafka_ListConsumerGroupOffsets_new(argv[3], nullptr);
+    rd_kafka_queue_t* queue = rd_kafka_queue_new(rk.get());
+    rd_kafka_ListConsumerGroupOffsets(rk.get(), &request, 1, nullptr, queue);
+    rd_kafka_event_t* event = AwaitAdmin(queue);
+    rd_kafka_ListConsumerGroupOffsets_destroy(request);
+    int rc = 0;
+    if (!event || rd_kafka_event_error(event)) {
+      rc = Fail(event ? rd_kafka_event_error_string(event) : "ListConsumerGroupOffsets timed out");
+    } else {
+      size_t n = 0;
+      const rd_kafka_group_result_t** groups = rd_kafka_ListConsumerGroupOffsets_result_groups(
+          rd_kafka_event_ListConsumerGroupOffsets_result(event), &n);
+      for (size_t g = 0; g < n; ++g) {
+        if (const rd_kafka_error_t* e = rd_kafka_group_result_error(groups[g])) {
+          rc = Fail(rd_kafka_error_string(e));
+          continue;
+        }
+        const rd_kafka_topic_partition_list_t* offsets = rd_kafka_group_result_partitions(groups[g]);
+        for (int i = 0; offsets && i < offsets->cnt; ++i) {
+          const rd_kafka_topic_partition_t& tp = offsets->elems[i];
+          if (tp.err || tp.offset < 0) continue;
+          std::cout << "{\"topic\":" << Json(tp.topic) << ",\"partition\":" << tp.partition
+                    << ",\"offset\":" << tp.offset << "}\n";
+        }
+      }
+    }
+    if (event) rd_kafka_event_destroy(event);
+    rd_kafka_queue_destroy(queue);
+    return rc;
+  }
+  return -1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 4) return Fail("usage: create|produce|consume|partitions BOOTSTRAP TOPIC ...");
+  if (argc < 4) return Fail("usage: COMMAND BOOTSTRAP TOPIC ... (see the file comment)");
   std::string command = argv[1], bootstrap = argv[2], topic = argv[3];
   if (command == "create" && argc >= 5) {
-    absl::Status s = connectd::testing::CreateTopic(bootstrap, topic, std::atoi(argv[4]));
+    std::map<std::string, std::string> configs;
+    for (int i = 5; i < argc; ++i) {
+      std::string kv = argv[i];
+      size_t eq = kv.find('=');
+      if (eq == std::string::npos) return Fail("expected KEY=VALUE, got " + kv);
+      configs[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    absl::Status s =
+        connectd::testing::CreateTopic(bootstrap, topic, std::atoi(argv[4]), configs);
     return s.ok() ? 0 : Fail(s.ToString());
   }
   if (command == "produce" && argc >= 6) {
@@ -102,6 +646,212 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
+  if (command == "produce-from" && argc >= 7) {
+    int first = std::atoi(argv[4]), count = std::atoi(argv[5]), partitions = std::atoi(argv[6]);
+    if (partitions <= 0) return Fail("PARTITIONS must be positive");
+    std::vector<TestRecord> records;
+    for (int i = first; i < first + count; ++i) {
+      TestRecord r;
+      r.key = "k" + std::to_string(i);
+      r.value = "v" + std::to_string(i);
+      r.headers = {{"h", std::to_string(i)}, {"empty", ""}};
+      r.partition = i % partitions;
+      records.push_back(std::move(r));
+    }
+    absl::Status s = connectd::testing::ProduceRecords(bootstrap, topic, records);
+    return s.ok() ? 0 : Fail(s.ToString());
+  }
+  if (command == "commit" && argc >= 6) {
+    std::string group = argv[4];
+    char err[256];
+    rd_kafka_conf_t* conf = rd_kafka_conf_new();
+    if (rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.c_str(), err, sizeof(err)) ||
+        rd_kafka_conf_set(conf, "group.id", group.c_str(), err, sizeof(err)) ||
+        rd_kafka_conf_set(conf, "enable.auto.commit", "false", err, sizeof(err))) {
+      rd_kafka_conf_destroy(conf);
+      return Fail(err);
+    }
+    rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
+    if (!rk) return Fail(err);
+    rd_kafka_topic_partition_list_t* offsets = rd_kafka_topic_partition_list_new(argc - 5);
+    for (int i = 5; i < argc; ++i) {
+      std::string spec = argv[i];
+      size_t colon = spec.find(':');
+      if (colon == std::string::npos) {
+        rd_kafka_topic_partition_list_destroy(offsets);
+        rd_kafka_destroy(rk);
+        return Fail("expected PARTITION:OFFSET[:METADATA], got " + spec);
+      }
+      size_t second = spec.find(':', colon + 1);
+      rd_kafka_topic_partition_t* tp = rd_kafka_topic_partition_list_add(
+          offsets, topic.c_str(), std::atoi(spec.substr(0, colon).c_str()));
+      tp->offset = std::atoll(spec.substr(colon + 1, second - colon - 1).c_str());
+      if (second != std::string::npos) {
+        std::string metadata = spec.substr(second + 1);
+        tp->metadata = std::malloc(metadata.size() + 1);  // freed by the list (rd_free)
+        std::memcpy(tp->metadata, metadata.c_str(), metadata.size() + 1);
+        tp->metadata_size = metadata.size();
+      }
+    }
+    rd_kafka_resp_err_t result = rd_kafka_commit(rk, offsets, 0);
+    std::string failed;
+    for (int i = 0; i < offsets->cnt; ++i) {
+      if (offsets->elems[i].err) {
+        failed += " " + std::string(rd_kafka_err2str(offsets->elems[i].err));
+      }
+    }
+    rd_kafka_topic_partition_list_destroy(offsets);
+    rd_kafka_consumer_close(rk);
+    rd_kafka_destroy(rk);
+    if (result) return Fail(std::string("commit: ") + rd_kafka_err2str(result));
+    return failed.empty() ? 0 : Fail("commit:" + failed);
+  }
+  if (command == "consume-all") {
+    int seconds = argc >= 5 ? std::atoi(argv[4]) : 30;
+    char err[256];
+    rd_kafka_conf_t* conf = rd_kafka_conf_new();
+    if (rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.c_str(), err, sizeof(err)) ||
+        rd_kafka_conf_set(conf, "group.id", "unused-assign-only", err, sizeof(err)) ||
+        rd_kafka_conf_set(conf, "enable.auto.commit", "false", err, sizeof(err)) ||
+        rd_kafka_conf_set(conf, "enable.partition.eof", "true", err, sizeof(err))) {
+      rd_kafka_conf_destroy(conf);
+      return Fail(err);
+    }
+    rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
+    if (!rk) return Fail(err);
+    rd_kafka_poll_set_consumer(rk);
+    const rd_kafka_metadata_t* md = nullptr;
+    rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
+    rd_kafka_resp_err_t merr = rd_kafka_metadata(rk, 0, rkt, &md, 10000);
+    rd_kafka_topic_destroy(rkt);
+    if (merr || md->topic_cnt != 1 || md->topics[0].err) {
+      if (!merr) rd_kafka_metadata_destroy(md);
+      rd_kafka_destroy(rk);
+      return Fail("no metadata for " + topic);
+    }
+    // The end of each partition now; reading stops there (records written later may show).
+    std::map<int32_t, int64_t> remaining_end;
+    rd_kafka_topic_partition_list_t* assignment = rd_kafka_topic_partition_list_new(8);
+    for (int p = 0; p < md->topics[0].partition_cnt; ++p) {
+      int32_t id = md->topics[0].partitions[p].id;
+      int64_t low = 0, high = 0;
+      if (rd_kafka_query_watermark_offsets(rk, topic.c_str(), id, &low, &high, 10000)) {
+        rd_kafka_metadata_destroy(md);
+        rd_kafka_topic_partition_list_destroy(assignment);
+        rd_kafka_destroy(rk);
+        return Fail("watermarks of " + topic);
+      }
+      if (high > low) remaining_end[id] = high;
+      rd_kafka_topic_partition_list_add(assignment, topic.c_str(), id)->offset =
+          RD_KAFKA_OFFSET_BEGINNING;
+    }
+    rd_kafka_metadata_destroy(md);
+    rd_kafka_assign(rk, assignment);
+    rd_kafka_topic_partition_list_destroy(assignment);
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    while (!remaining_end.empty() && std::chrono::steady_clock::now() < deadline) {
+      rd_kafka_message_t* m = rd_kafka_consumer_poll(rk, 200);
+      if (!m) continue;
+      auto it = remaining_end.find(m->partition);
+      if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        if (it != remaining_end.end() && m->offset >= it->second) remaining_end.erase(it);
+      } else if (!m->err) {
+        std::string key(m->key ? static_cast<const char*>(m->key) : "", m->key ? m->key_len : 0);
+        std::string value(m->payload ? static_cast<const char*>(m->payload) : "",
+                          m->payload ? m->len : 0);
+        std::cout << "{\"partition\":" << m->partition << ",\"offset\":" << m->offset
+                  << ",\"key_hex\":\"" << Hex(key) << "\",\"value_hex\":\"" << Hex(value)
+                  << "\",\"timestamp\":" << rd_kafka_message_timestamp(m, nullptr) << "}\n";
+        if (it != remaining_end.end() && m->offset + 1 >= it->second) remaining_end.erase(it);
+      }
+      rd_kafka_message_destroy(m);
+    }
+    rd_kafka_consumer_close(rk);
+    rd_kafka_destroy(rk);
+    return remaining_end.empty() ? 0 : Fail("timed out reading " + topic + " to its end");
+  }
+  if (command == "describe-configs" || command == "alter-configs") {
+    Admin admin;
+    std::string error;
+    if (!admin.Open(bootstrap, &error)) return Fail(error);
+    auto configs = DescribeConfigs(admin, topic, &error);
+    if (!configs) return Fail(error);
+    if (command == "describe-configs") {
+      for (const auto& [name, c] : *configs) {
+        std::cout << "{\"name\":" << Json(name)
+                  << ",\"value\":" << (c.value ? Json(*c.value) : std::string("null"))
+                  << ",\"source\":" << Json(rd_kafka_ConfigSource_name(c.source))
+                  << ",\"sensitive\":" << (c.sensitive ? "true" : "false") << "}\n";
+      }
+      return 0;
+    }
+    std::map<std::string, std::string> overrides;
+    for (const auto& [name, c] : *configs) {
+      if (c.source != RD_KAFKA_CONFIG_SOURCE_DYNAMIC_TOPIC_CONFIG) continue;
+      if (!c.value) return Fail("cannot keep sensitive override " + name);
+      overrides[name] = *c.value;
+    }
+    for (int i = 4; i < argc; ++i) {
+      std::string op = argv[i];
+      size_t eq = op.find('=');
+      if (!op.empty() && op[0] == '-') {
+        overrides.erase(op.substr(1));
+      } else if (eq != std::string::npos) {
+        overrides[op.substr(0, eq)] = op.substr(eq + 1);
+      } else {
+        return Fail("bad config op " + op + " (NAME=VALUE or -NAME)");
+      }
+    }
+    rd_kafka_ConfigResource_t* r =
+        rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
+    for (const auto& [k, v] : overrides) rd_kafka_ConfigResource_set_config(r, k.c_str(), v.c_str());
+    rd_kafka_AlterConfigs(admin.rk, &r, 1, nullptr, admin.queue);
+    rd_kafka_ConfigResource_destroy(r);
+    rd_kafka_event_t* ev = admin.Wait(&error);
+    if (!ev) return Fail(error);
+    size_t n = 0;
+    const rd_kafka_ConfigResource_t** res =
+        rd_kafka_AlterConfigs_result_resources(rd_kafka_event_AlterConfigs_result(ev), &n);
+    for (size_t i = 0; i < n; ++i) {
+      if (rd_kafka_ConfigResource_error(res[i])) error = rd_kafka_ConfigResource_error_string(res[i]);
+    }
+    rd_kafka_event_destroy(ev);
+    return error.empty() ? 0 : Fail(error);
+  }
+  if (command == "create-acl" && argc >= 7) {
+    auto op = ParseEnum<rd_kafka_AclOperation_t>(argv[5], RD_KAFKA_ACL_OPERATION__CNT,
+                                                 rd_kafka_AclOperation_name);
+    auto perm = ParseEnum<rd_kafka_AclPermissionType_t>(
+        argv[6], RD_KAFKA_ACL_PERMISSION_TYPE__CNT, rd_kafka_AclPermissionType_name);
+    auto pattern = ParseEnum<rd_kafka_ResourcePatternType_t>(
+        argc >= 8 ? argv[7] : "LITERAL", RD_KAFKA_RESOURCE_PATTERN_TYPE__CNT,
+        rd_kafka_ResourcePatternType_name);
+    if (!op || !perm || !pattern) return Fail("unknown operation, permission or pattern type");
+    Admin admin;
+    std::string error;
+    if (!admin.Open(bootstrap, &error)) return Fail(error);
+    char err[256];
+    rd_kafka_AclBinding_t* acl = rd_kafka_AclBinding_new(
+        RD_KAFKA_RESOURCE_TOPIC, topic.c_str(), *pattern, argv[4], "*", *op, *perm, err,
+        sizeof(err));
+    if (!acl) return Fail(err);
+    rd_kafka_CreateAcls(admin.rk, &acl, 1, nullptr, admin.queue);
+    rd_kafka_AclBinding_destroy(acl);
+    rd_kafka_event_t* ev = admin.Wait(&error);
+    if (!ev) return Fail(error);
+    size_t n = 0;
+    const rd_kafka_acl_result_t** results =
+        rd_kafka_CreateAcls_result_acls(rd_kafka_event_CreateAcls_result(ev), &n);
+    for (size_t i = 0; i < n; ++i) {
+      if (const rd_kafka_error_t* e = rd_kafka_acl_result_error(results[i])) {
+        error = rd_kafka_error_string(e);
+      }
+    }
+    rd_kafka_event_destroy(ev);
+    return error.empty() ? 0 : Fail(error);
+  }
+  if (command == "describe-acls") return DescribeAcls(bootstrap, topic, false);
+  if (command == "delete-acls") return DescribeAcls(bootstrap, topic, true);
   if (command == "partitions" || command == "count") {
     char err[256];
     rd_kafka_conf_t* conf = rd_kafka_conf_new();
@@ -131,5 +881,6 @@ int main(int argc, char** argv) {
     std::cout << count << "\n";
     return 0;
   }
+  if (int rc = ScenarioCommand(argc, argv); rc >= 0) return rc;
   return Fail("unknown command " + command);
 }
