@@ -27,7 +27,7 @@ ApiRange SupportedVersions(ApiKey key) {
     case ApiKey::kSaslHandshake: return {0, 1, kNeverFlexible};
     case ApiKey::kSaslAuthenticate: return {0, 2, 2};
   }
-  return {0, 0, kNeverFlexible};
+  return {0, -1, kNeverFlexible};  // an API connectd does not speak: no version
 }
 
 std::string ErrorName(int16_t code) {

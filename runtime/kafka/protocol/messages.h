@@ -32,7 +32,8 @@ enum class ApiKey : int16_t {
   kSaslAuthenticate = 36,
 };
 
-// The versions connectd implements for an API, and the first flexible (KIP-482) one.
+// The versions connectd implements for an API, and the first flexible (KIP-482) one. An API
+// connectd does not speak has min > max.
 struct ApiRange {
   int16_t min;
   int16_t max;

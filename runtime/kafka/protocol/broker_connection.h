@@ -1,0 +1,153 @@
+// File: broker_connection.h
+//
+// One connection to one Kafka broker for the requests connectd sends itself (group membership):
+// TCP or TLS, ApiVersions negotiation (each request goes out in the highest version both sides
+// support), SASL PLAIN or SCRAM-SHA-256/512 (SaslHandshake v1 + SaslAuthenticate), requests
+// pipelined and matched to responses by correlation id, a per-request timeout after which the
+// connection is closed (as Kafka's clients do) and every pending request fails.
+//
+//   auto conn = BrokerConnection::Create(io, {"127.0.0.1", 9092, security, "connect-w1"});
+//   conn->Connect([conn](absl::Status s) {
+//     conn->Call<JoinGroupResponse>(ApiKey::kJoinGroup, request, [](auto response) { ... });
+//   });
+//
+// Security settings are librdkafka's property names (what runtime/kafka/java_client_config.h
+// makes of a worker's Java client keys), so the group client reaches whatever the worker's
+// librdkafka clients reach: security.protocol PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL,
+// sasl.mechanisms PLAIN|SCRAM-SHA-256|SCRAM-SHA-512, sasl.username/password, ssl.ca.location or
+// ssl.ca.pem, ssl.certificate.location+ssl.key.location(+ssl.key.password) or their .pem forms,
+// ssl.endpoint.identification.algorithm (https or none).
+//
+// Threads: every method and callback runs on the connection's strand (created on `io`);
+// methods may be called from any thread. Callbacks never run inside the call that registers
+// them.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+
+#include "absl/status/statusor.h"
+#include "runtime/kafka/protocol/messages.h"
+
+namespace connectd::kafka::protocol {
+
+// How to reach and authenticate to brokers (librdkafka property names, see above).
+struct SecurityConfig {
+  std::string protocol = "PLAINTEXT";
+  std::string sasl_mechanism;
+  std::string sasl_username;
+  std::string sasl_password;
+  std::shared_ptr<boost::asio::ssl::context> tls;  // set for SSL and SASL_SSL
+  bool verify_hostname = true;
+
+  // kInvalidArgument naming the property on a bad or unsupported setting.
+  static absl::StatusOr<SecurityConfig> FromProperties(
+      const std::map<std::string, std::string>& librdkafka_properties);
+  bool uses_tls() const { return protocol == "SSL" || protocol == "SASL_SSL"; }
+  bool uses_sasl() const { return protocol == "SASL_PLAINTEXT" || protocol == "SASL_SSL"; }
+};
+
+class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
+ public:
+  struct Options {
+    std::string host;
+    uint16_t port = 0;
+    SecurityConfig security;
+    std::optional<std::string> client_id;
+    std::chrono::milliseconds request_timeout{30000};
+  };
+  // The body of a response and the version it was sent in.
+  using RawCallback = std::function<void(absl::StatusOr<std::string> body, int16_t version)>;
+
+  static std::shared_ptr<BrokerConnection> Create(boost::asio::io_context& io, Options options);
+  ~BrokerConnection();
+
+  // Resolves, connects, handshakes TLS, negotiates API versions and authenticates; `done` gets
+  // OK or why not (kUnavailable for network failures, kUnauthenticated for SASL).
+  void Connect(std::function<void(absl::Status)> done);
+
+  // Sends a request in the best common version (kUnimplemented if there is none; the
+  // connection must be connected). `encode` writes the body for a version.
+  void Send(ApiKey key, std::function<std::string(int16_t version)> encode, RawCallback done);
+
+  // Send + decode with Response::Decode.
+  template <typename Response, typename Request>
+  void Call(ApiKey key, Request request, std::function<void(absl::StatusOr<Response>)> done) {
+    Send(
+        key, [request = std::move(request)](int16_t v) { return request.Encode(v); },
+        [done = std::move(done)](absl::StatusOr<std::string> body, int16_t version) {
+          if (!body.ok()) return done(body.status());
+          done(Response::Decode(*body, version));
+        });
+  }
+
+  // Closes the socket; pending and later requests fail with kCancelled. Idempotent.
+  void Close();
+
+  const Options& options() const { return options_; }
+  // The negotiated version of `key`, or nullopt before Connect finished / when unsupported.
+  std::optional<int16_t> VersionOf(ApiKey key) const;
+
+ private:
+  struct Pending {
+    ApiKey key;
+    int16_t version;
+    RawCallback done;
+    std::chrono::steady_clock::time_point deadline;
+  };
+  using Socket = boost::asio::ip::tcp::socket;
+  using TlsStream = boost::asio::ssl::stream<Socket&>;
+
+  BrokerConnection(boost::asio::io_context& io, Options options);
+
+  void OnConnected(std::function<void(absl::Status)> done);
+  void NegotiateVersions(std::function<void(absl::Status)> done);
+  void Authenticate(std::function<void(absl::Status)> done);
+  void SaslRounds(std::shared_ptr<class SaslExchange> exchange, std::string token,
+                  std::function<void(absl::Status)> done);
+  // Queues a frame with an explicit version (used before negotiation finished).
+  void SendVersion(ApiKey key, int16_t version, std::string body, RawCallback done);
+  void WriteNext();
+  void ReadHeader();
+  void ReadBody(size_t size);
+  void OnFrame(std::string frame);
+  void ArmTimeoutCheck();
+  // Fails everything pending and closes (on the strand).
+  void Fail(const absl::Status& status);
+
+  template <typename Fn>
+  void Post(Fn fn);
+
+  boost::asio::strand<boost::asio::io_context::executor_type> strand_;
+  boost::asio::ip::tcp::resolver resolver_;
+  Socket socket_;
+  std::unique_ptr<TlsStream> tls_;
+  boost::asio::steady_timer timeout_timer_;
+  const Options options_;
+
+  // Strand only.
+  int32_t next_correlation_id_ = 1;
+  std::deque<std::string> write_queue_;
+  bool writing_ = false;
+  std::map<int32_t, Pending> pending_;
+  std::map<int16_t, int16_t> versions_;  // api key -> negotiated version
+  bool closed_ = false;
+  absl::Status close_reason_ = absl::CancelledError("connection closed");
+  char size_buffer_[4];
+  std::string read_buffer_;
+};
+
+}  // namespace connectd::kafka::protocol
