@@ -227,15 +227,18 @@ void WorkerSourceTask::OnDelivery(const rd_kafka_message_t* message) {
 
 void WorkerSourceTask::CommitOffsets() {
   std::map<std::string, std::string> offsets = submitted_.TakeCommittable();
-  if (offsets.empty()) return;
-  absl::Status committed = offsets_->Commit(offsets, options_.offset_flush_timeout);
-  if (!committed.ok()) {
-    CONNECTD_LOG(kError, kLogger) << "Failed to commit offsets: " << committed.message();
-    submitted_.Restore(std::move(offsets));
-    return;
+  // Like Java, SourceTask.commit() runs every interval even when no offset moved: tasks use it
+  // as a periodic hook (MirrorSource fires its delayed offset syncs there).
+  if (!offsets.empty()) {
+    absl::Status committed = offsets_->Commit(offsets, options_.offset_flush_timeout);
+    if (!committed.ok()) {
+      CONNECTD_LOG(kError, kLogger) << "Failed to commit offsets: " << committed.message();
+      submitted_.Restore(std::move(offsets));
+      return;
+    }
+    ++offset_commits_;
+    CONNECTD_LOG(kDebug, kLogger) << "Committed offsets for " << offsets.size() << " partitions";
   }
-  ++offset_commits_;
-  CONNECTD_LOG(kDebug, kLogger) << "Committed offsets for " << offsets.size() << " partitions";
   absl::Status plugin_commit = instance_->Commit();
   if (!plugin_commit.ok()) {
     CONNECTD_LOG(kError, kLogger) << "Exception thrown while calling task.commit(): "

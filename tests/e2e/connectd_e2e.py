@@ -140,3 +140,143 @@ class StandaloneWorker:
 
     def kill9(self):
         return self.stop(signal.SIGKILL)
+
+
+# ---- The Java reference: Apache Kafka's own classes, from scripts/kafka's jar cache ------------
+
+REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+JAVA_SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "java")
+# What `scripts/kafka run-class` gives short-lived tool JVMs: start fast, stay small.
+JAVA_OPTS = ["-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+             "-Djava.net.preferIPv4Stack=true", "-Djava.awt.headless=true"]
+_java_cache = {}
+
+
+def _scripts_kafka(*args):
+    out = subprocess.run([os.path.join(REPO_ROOT, "scripts", "kafka"), *args], capture_output=True,
+                         text=True, timeout=600)
+    if out.returncode != 0:
+        raise AssertionError(f"scripts/kafka {' '.join(args)}: {out.stderr}")
+    return out.stdout.strip()
+
+
+def java_mm2_command():
+    """[java, options..., -cp, <MirrorMaker 2 stack classpath>], as `scripts/kafka run-class --mm2`
+    builds it (connect-runtime, connect-mirror, connect-mirror-client and their dependencies)."""
+    if "mm2" not in _java_cache:
+        _java_cache["mm2"] = [_scripts_kafka("java"), *JAVA_OPTS, "-cp",
+                              _scripts_kafka("java-classpath", "--mm2")]
+    return list(_java_cache["mm2"])
+
+
+def run_java_source(source, *args, timeout=120):
+    """Runs tests/e2e/java/<source> with Java's single-file source launcher on the MirrorMaker 2
+    classpath and returns its stdout; a non-zero exit fails the test with its stderr."""
+    cmd = java_mm2_command() + [os.path.join(JAVA_SOURCES, source), *map(str, args)]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if out.returncode != 0:
+        raise AssertionError(f"java {source} {args} exited {out.returncode}:\n{out.stderr[-4000:]}")
+    return out.stdout
+
+
+def write_properties(path, props):
+    with open(path, "w") as f:
+        for k, v in props.items():
+            f.write(f"{k}={v}\n")
+    return path
+
+
+_JAVA_LOG4J2 = """status = warn
+appender.out.type = Console
+appender.out.name = STDOUT
+appender.out.layout.type = PatternLayout
+appender.out.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = INFO
+rootLogger.appenderRef.out.ref = STDOUT
+logger.clients.name = org.apache.kafka.clients
+logger.clients.level = WARN
+logger.common.name = org.apache.kafka.common
+logger.common.level = WARN
+"""
+
+
+class JavaStandaloneWorker:
+    """Apache Kafka's own standalone Connect worker (org.apache.kafka.connect.cli.ConnectStandalone
+    from the MirrorMaker 2 stack; MM2's connectors are on its classpath, found by ServiceLoader),
+    with its own REST port and log file in `workdir`. `props` are worker properties on top of the
+    REST listener; connector properties files are given to start(), as on Java's command line."""
+
+    def __init__(self, workdir, props):
+        self.workdir = workdir
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.props = {"listeners": f"http://127.0.0.1:{self.port}",
+                      "plugin.discovery": "service_load"}
+        self.props.update(props)
+        self.proc = None
+        self.log_path = os.path.join(workdir, f"java-worker-{self.port}.log")
+
+    def start(self, *connector_files, timeout=90):
+        worker_file = write_properties(
+            os.path.join(self.workdir, f"java-worker-{self.port}.properties"), self.props)
+        log4j = os.path.join(self.workdir, "java-log4j2.properties")
+        with open(log4j, "w") as f:
+            f.write(_JAVA_LOG4J2)
+        cmd = java_mm2_command()
+        cmd[1:1] = [f"-Dlog4j2.configurationFile={log4j}"]
+        cmd += ["org.apache.kafka.connect.cli.ConnectStandalone", worker_file, *connector_files]
+        self.log = open(self.log_path, "a")
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        wait_until(self._healthy, timeout=timeout, interval=0.25, what="Java worker REST")
+        return self
+
+    def _healthy(self):
+        if self.proc.poll() is not None:
+            raise AssertionError(f"Java worker exited with {self.proc.returncode}:\n{self.tail()}")
+        try:
+            return http("GET", self.url + "/")[0] == 200
+        except OSError:
+            return False
+
+    def tail(self, lines=60):
+        with open(self.log_path, errors="replace") as f:
+            return "".join(f.readlines()[-lines:])
+
+    def get(self, path):
+        return http("GET", self.url + path)
+
+    def state(self, connector):
+        try:
+            status, body, _ = self.get(f"/connectors/{connector}/status")
+        except OSError:
+            return None
+        if status != 200:
+            return None
+        return body["connector"]["state"], [t["state"] for t in body["tasks"]]
+
+    def wait_state(self, connector, connector_state, task_states, timeout=60):
+        return wait_until(lambda: self.state(connector) == (connector_state, task_states),
+                          timeout=timeout, what=f"Java {connector} {connector_state} {task_states}")
+
+    def stop(self, sig=signal.SIGTERM, timeout=60):
+        """Signals the JVM and waits; returns its exit status (143 after a clean SIGTERM)."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(timeout=timeout)
+        return self.proc.returncode if self.proc else None
+
+    def kill9(self):
+        return self.stop(signal.SIGKILL)
+
+
+class StandaloneWorkerWithConnectorFiles(StandaloneWorker):
+    """A StandaloneWorker started like Java's: `connectd standalone worker.properties
+    connector.properties...`, so both workers can be given the very same connector file."""
+
+    def start(self, *connector_files):
+        path = write_properties(os.path.join(self.workdir, "worker.properties"), self.props)
+        self.log = open(self.log_path, "a")
+        self.proc = subprocess.Popen([CONNECTD, "standalone", path, *connector_files],
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        wait_until(lambda: self._healthy(), timeout=60, what="worker REST /health")
+        return self
