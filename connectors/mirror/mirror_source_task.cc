@@ -11,7 +11,6 @@ namespace connectd::mirror {
 namespace {
 
 constexpr char kLogger[] = "org.apache.kafka.connect.mirror.MirrorSourceTask";
-constexpr int kMaxBatch = 2000;
 
 void Log(int32_t level, const std::string& message) { sdk::Log(level, kLogger, message); }
 
@@ -118,6 +117,15 @@ void MirrorSourceTask::start(const sdk::Props& props) {
   poll_timeout_ms_ = static_cast<int>(GetLong(props, "consumer.poll.timeout.ms", 1000));
 
   Props consumer_props = ClientProps(props, "source", "consumer");
+  // One poll returns at most what one Java consumer poll would (max.poll.records, 500): acks,
+  // and with them offset syncs, then arrive spread over batches instead of in one burst.
+  if (auto it = consumer_props.find("max.poll.records"); it != consumer_props.end()) {
+    try {
+      max_poll_records_ = std::max(1, std::stoi(it->second));
+    } catch (...) {
+      throw sdk::ConfigException("max.poll.records must be a positive integer: " + it->second);
+    }
+  }
   consumer_props["enable.auto.commit"] = "false";
   consumer_props.emplace("auto.offset.reset", "earliest");
   // Java's assign() needs no group; librdkafka's consumer API wants a group.id, never joined.
@@ -188,7 +196,7 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
   if (offset_syncs_) offset_syncs_->Poll();
   int timeout = std::min(poll_timeout_ms_, batch.timeoutMs());
   int64_t now = 0;
-  for (int n = 0; n < kMaxBatch && !stopping_; ++n) {
+  for (int n = 0; n < max_poll_records_ && !stopping_; ++n) {
     rd_kafka_message_t* message = rd_kafka_consumer_poll(consumer_.get(), n == 0 ? timeout : 0);
     if (message == nullptr) break;
     if (message->err) {

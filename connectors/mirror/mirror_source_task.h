@@ -71,6 +71,7 @@ class MirrorSourceTask : public sdk::SourceTask {
   KafkaHandle consumer_;
   std::unique_ptr<OffsetSyncWriter> offset_syncs_;
   int poll_timeout_ms_ = 1000;
+  int max_poll_records_ = 500;  // Java's consumer default
   std::map<std::string, std::string> remote_topics_;  // source -> remote
   std::map<std::string, std::string> source_topics_;  // remote -> source
   std::map<std::pair<std::string, int32_t>, PartitionInfo> partitions_;

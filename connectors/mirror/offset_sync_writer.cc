@@ -26,7 +26,7 @@ void OffsetSyncWriter::Update(const std::string& topic, int32_t partition, int64
   OffsetSync sync{topic, partition, upstream, downstream};
   if (due) {
     state.last_sync_downstream = downstream;
-    pending_[key] = sync;
+    Queue(key, sync);
     delayed_.erase(key);
   } else {
     delayed_[key] = sync;
@@ -35,22 +35,34 @@ void OffsetSyncWriter::Update(const std::string& topic, int32_t partition, int64
 }
 
 void OffsetSyncWriter::PromoteDelayedSyncs() {
-  for (auto& [key, sync] : delayed_) pending_[key] = sync;
+  for (auto& [key, sync] : delayed_) Queue(key, sync);
   delayed_.clear();
   FirePending();
 }
 
 void OffsetSyncWriter::Poll() {
-  if (producer_) rd_kafka_poll(producer_.get(), 0);
+  // The delivery reports served here are what frees in-flight slots, so syncs held back by the
+  // limit go out now rather than waiting for the next record or offset commit (a task whose
+  // source went quiet might not see either for a long time).
+  FirePending();
+}
+
+void OffsetSyncWriter::Queue(const Key& key, const OffsetSync& sync) {
+  auto [it, inserted] = pending_.insert_or_assign(key, sync);
+  if (inserted) pending_order_.push_back(key);  // a replaced sync keeps its place in line
 }
 
 void OffsetSyncWriter::FirePending() {
   if (!producer_) {
     pending_.clear();
+    pending_order_.clear();
     return;
   }
-  while (!pending_.empty() && in_flight_.load() < kMaxInFlight) {
-    auto it = pending_.begin();
+  rd_kafka_poll(producer_.get(), 0);  // delivery reports: keeps in_flight_ current
+  // Oldest first (Java's insertion-ordered map): with more partitions than free slots, every
+  // partition gets its turn instead of the lowest-sorting ones winning every time.
+  while (!pending_order_.empty() && in_flight_.load() < kMaxInFlight) {
+    auto it = pending_.find(pending_order_.front());
     std::string key = EncodeOffsetSyncKey(it->second);
     std::string value = EncodeOffsetSyncValue(it->second);
     rd_kafka_resp_err_t err = rd_kafka_producev(
@@ -65,6 +77,7 @@ void OffsetSyncWriter::FirePending() {
     ++in_flight_;
     ++syncs_sent_;
     pending_.erase(it);
+    pending_order_.pop_front();
   }
 }
 

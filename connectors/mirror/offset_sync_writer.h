@@ -5,13 +5,16 @@
 // first record of a partition in this task's life, when the downstream offset ran
 // offset.lag.max past the last sync, when upstream offsets are not contiguous, or when the
 // downstream offset went backwards. Records that are not due leave a delayed sync, promoted on
-// each offset commit. At most one queued sync per partition; at most 10 in flight.
+// each offset commit. At most one queued sync per partition; at most 10 in flight. Syncs held
+// back by that limit are sent by the next Update, PromoteDelayedSyncs or Poll, each of which
+// first serves the producer's delivery reports (the only thing that frees in-flight slots).
 //
 // Threads: the task thread only (delivery reports arrive inside Poll()).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <utility>
@@ -31,7 +34,8 @@ class OffsetSyncWriter {
   void Update(const std::string& topic, int32_t partition, int64_t upstream, int64_t downstream);
   // On offset commit: every delayed sync becomes pending and is sent.
   void PromoteDelayedSyncs();
-  // Serves delivery reports.
+  // Serves delivery reports, then sends the pending syncs the freed slots allow. Call it
+  // regularly (MirrorSourceTask does on every poll), also when no records flow.
   void Poll();
 
   int64_t syncs_sent() const { return syncs_sent_; }
@@ -48,6 +52,8 @@ class OffsetSyncWriter {
   };
   static constexpr int kMaxInFlight = 10;
 
+  // Makes `sync` the partition's pending sync.
+  void Queue(const Key& key, const OffsetSync& sync);
   void FirePending();
 
   KafkaHandle producer_;
@@ -55,6 +61,7 @@ class OffsetSyncWriter {
   int64_t offset_lag_max_;
   std::map<Key, PartitionState> states_;
   std::map<Key, OffsetSync> pending_;
+  std::deque<Key> pending_order_;  // the keys of pending_, in the order they were first queued
   std::map<Key, OffsetSync> delayed_;
   std::atomic<int> in_flight_{0};
   int64_t syncs_sent_ = 0;

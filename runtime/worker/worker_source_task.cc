@@ -128,9 +128,14 @@ absl::Status WorkerSourceTask::Initialize() {
 }
 
 absl::Status WorkerSourceTask::Iterate() {
+  // Acknowledgements first, and short plugin polls while records are in flight, so commitRecord
+  // follows the target's acks closely (Java calls it from the producer's thread as each ack
+  // arrives; a task told to stop ignores late commitRecord calls).
+  rd_kafka_poll(producer_.get(), 0);
+  const std::chrono::milliseconds timeout =
+      in_flight_ > 0 ? std::min(options_.poll_timeout, kAckPollInterval) : options_.poll_timeout;
   Batch batch;
-  absl::Status polled =
-      instance_->Poll(static_cast<int32_t>(options_.poll_timeout.count()), &batch);
+  absl::Status polled = instance_->Poll(static_cast<int32_t>(timeout.count()), &batch);
   if (!polled.ok() && polled.code() != absl::StatusCode::kUnavailable) return polled;
   if (!polled.ok()) {
     CONNECTD_LOG(kWarn, kLogger) << "Retriable error in poll: " << polled.message();
@@ -179,6 +184,7 @@ absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
         RD_KAFKA_V_TIMESTAMP(r.timestamp_ms < 0 ? 0 : r.timestamp_ms), RD_KAFKA_V_HEADERS(headers),
         RD_KAFKA_V_OPAQUE(record.get()), RD_KAFKA_V_END);
     if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      ++in_flight_;
       record.release();  // owned by librdkafka until OnDelivery
       return absl::OkStatus();
     }
@@ -198,6 +204,7 @@ void WorkerSourceTask::DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* m
 
 void WorkerSourceTask::OnDelivery(const rd_kafka_message_t* message) {
   std::unique_ptr<InFlight> record(static_cast<InFlight*>(message->_private));
+  --in_flight_;
   if (message->err) {
     if (message->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE &&
         message->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT && send_failure_.ok()) {

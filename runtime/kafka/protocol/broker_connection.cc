@@ -143,11 +143,15 @@ absl::StatusOr<SecurityConfig> SecurityConfig::FromProperties(
 }
 
 std::shared_ptr<BrokerConnection> BrokerConnection::Create(asio::io_context& io, Options options) {
-  return std::shared_ptr<BrokerConnection>(new BrokerConnection(io, std::move(options)));
+  return Create(asio::make_strand(io), std::move(options));
 }
 
-BrokerConnection::BrokerConnection(asio::io_context& io, Options options)
-    : strand_(asio::make_strand(io)),
+std::shared_ptr<BrokerConnection> BrokerConnection::Create(Strand strand, Options options) {
+  return std::shared_ptr<BrokerConnection>(new BrokerConnection(strand, std::move(options)));
+}
+
+BrokerConnection::BrokerConnection(Strand strand, Options options)
+    : strand_(std::move(strand)),
       resolver_(strand_),
       socket_(strand_),
       timeout_timer_(strand_),

@@ -18,9 +18,9 @@
 // ssl.ca.pem, ssl.certificate.location+ssl.key.location(+ssl.key.password) or their .pem forms,
 // ssl.endpoint.identification.algorithm (https or none).
 //
-// Threads: every method and callback runs on the connection's strand (created on `io`);
-// methods may be called from any thread. Callbacks never run inside the call that registers
-// them.
+// Threads: every method and callback runs on the connection's strand (its own, or one the
+// caller shares); methods may be called from any thread. Callbacks never run inside the call
+// that registers them.
 #pragma once
 
 #include <chrono>
@@ -72,7 +72,10 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
   // The body of a response and the version it was sent in.
   using RawCallback = std::function<void(absl::StatusOr<std::string> body, int16_t version)>;
 
+  using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
   static std::shared_ptr<BrokerConnection> Create(boost::asio::io_context& io, Options options);
+  // On the caller's strand: its callbacks then run serialised with the caller's own handlers.
+  static std::shared_ptr<BrokerConnection> Create(Strand strand, Options options);
   ~BrokerConnection();
 
   // Resolves, connects, handshakes TLS, negotiates API versions and authenticates; `done` gets
@@ -111,7 +114,7 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
   using Socket = boost::asio::ip::tcp::socket;
   using TlsStream = boost::asio::ssl::stream<Socket&>;
 
-  BrokerConnection(boost::asio::io_context& io, Options options);
+  BrokerConnection(Strand strand, Options options);
 
   void OnConnected(std::function<void(absl::Status)> done);
   void NegotiateVersions(std::function<void(absl::Status)> done);
@@ -131,7 +134,7 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
   template <typename Fn>
   void Post(Fn fn);
 
-  boost::asio::strand<boost::asio::io_context::executor_type> strand_;
+  Strand strand_;
   boost::asio::ip::tcp::resolver resolver_;
   Socket socket_;
   std::unique_ptr<TlsStream> tls_;

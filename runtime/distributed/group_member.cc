@@ -1,0 +1,386 @@
+#include "runtime/distributed/group_member.h"
+
+#include <algorithm>
+
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/post.hpp>
+
+#include "runtime/common/logging.h"
+
+namespace connectd::distributed {
+
+namespace asio = boost::asio;
+using kafka::protocol::ApiKey;
+using kafka::protocol::BrokerConnection;
+using kafka::protocol::ErrorName;
+
+namespace {
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.distributed.WorkerCoordinator";
+}  // namespace
+
+absl::Status GroupMemberConfig::SetBootstrap(const std::string& bootstrap_servers) {
+  bootstrap.clear();
+  size_t start = 0;
+  while (start <= bootstrap_servers.size()) {
+    size_t comma = bootstrap_servers.find(',', start);
+    std::string item = bootstrap_servers.substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? bootstrap_servers.size() + 1 : comma + 1;
+    size_t b = item.find_first_not_of(" \t");
+    size_t e = item.find_last_not_of(" \t");
+    if (b == std::string::npos) continue;
+    item = item.substr(b, e - b + 1);
+    size_t scheme = item.find("://");
+    if (scheme != std::string::npos) item = item.substr(scheme + 3);
+    size_t colon = item.rfind(':');
+    int port = 0;
+    if (colon != std::string::npos && colon + 1 < item.size()) {
+      try {
+        port = std::stoi(item.substr(colon + 1));
+      } catch (...) {
+        port = 0;
+      }
+    }
+    if (colon == std::string::npos || colon == 0 || port <= 0 || port > 65535) {
+      return absl::InvalidArgumentError("Invalid url in bootstrap.servers: " + item);
+    }
+    std::string host = item.substr(0, colon);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+      host = host.substr(1, host.size() - 2);
+    }
+    bootstrap.emplace_back(host, static_cast<uint16_t>(port));
+  }
+  if (bootstrap.empty()) return absl::InvalidArgumentError("bootstrap.servers is empty");
+  return absl::OkStatus();
+}
+
+std::shared_ptr<GroupMember> GroupMember::Create(asio::io_context& io, GroupMemberConfig config,
+                                                 GroupMemberListener* listener) {
+  return std::shared_ptr<GroupMember>(new GroupMember(io, std::move(config), listener));
+}
+
+GroupMember::GroupMember(asio::io_context& io, GroupMemberConfig config,
+                         GroupMemberListener* listener)
+    : strand_(asio::make_strand(io)),
+      io_(io),
+      config_(std::move(config)),
+      listener_(listener),
+      retry_timer_(strand_),
+      heartbeat_timer_(strand_) {}
+
+GroupMember::~GroupMember() = default;
+
+GroupMember::Snapshot GroupMember::snapshot() const {
+  std::lock_guard lock(snapshot_mu_);
+  return snapshot_;
+}
+
+void GroupMember::PublishSnapshot() {
+  std::lock_guard lock(snapshot_mu_);
+  snapshot_ = Snapshot{state_, generation_, member_id_, coordinator_address_, rebalances_};
+}
+
+void GroupMember::Start() {
+  asio::post(strand_, [self = shared_from_this()] { self->FindCoordinator(0); });
+}
+
+void GroupMember::RequestRejoin(std::string reason) {
+  asio::post(strand_, [self = shared_from_this(), reason = std::move(reason)] {
+    if (self->state_ == State::kStopped) return;
+    CONNECTD_LOG(kInfo, kLogger) << "Rejoining group " << self->config_.group_id << ": " << reason;
+    if (self->state_ == State::kStable) {
+      self->RejoinSoon();
+    } else {
+      self->rejoin_requested_ = true;  // after the round in progress
+    }
+  });
+}
+
+void GroupMember::RetryLater(std::function<void()> fn) {
+  ++consecutive_failures_;
+  auto backoff = std::min(config_.max_retry_backoff,
+                          config_.retry_backoff * (1 << std::min(consecutive_failures_ - 1, 5)));
+  retry_timer_.expires_after(backoff);
+  const uint64_t round = round_;
+  retry_timer_.async_wait(asio::bind_executor(
+      strand_, [self = shared_from_this(), round, fn = std::move(fn)](boost::system::error_code ec) {
+        if (ec || self->state_ == State::kStopped || round != self->round_) return;
+        fn();
+      }));
+}
+
+void GroupMember::FindCoordinator(size_t bootstrap_index) {
+  if (state_ == State::kStopped) return;
+  const auto& [host, port] = config_.bootstrap[bootstrap_index % config_.bootstrap.size()];
+  if (!bootstrap_) {
+    BrokerConnection::Options options{host, port, config_.security, config_.client_id,
+                                      config_.request_timeout};
+    bootstrap_ = BrokerConnection::Create(strand_, std::move(options));
+    bootstrap_->Connect([self = shared_from_this(), bootstrap_index](absl::Status status) {
+          if (self->state_ == State::kStopped) return;
+          if (!status.ok()) {
+            CONNECTD_LOG(kWarn, kLogger) << "Bootstrap broker unreachable: " << status.message();
+            self->bootstrap_.reset();
+            if (status.code() == absl::StatusCode::kUnauthenticated) {
+              self->listener_->OnGroupError(status);
+            }
+            self->RetryLater([self, bootstrap_index] { self->FindCoordinator(bootstrap_index + 1); });
+            return;
+          }
+          self->FindCoordinator(bootstrap_index);
+        });
+    return;
+  }
+  bootstrap_->Call<kafka::protocol::FindCoordinatorResponse>(
+      ApiKey::kFindCoordinator, kafka::protocol::FindCoordinatorRequest{config_.group_id, 0},
+      [self = shared_from_this(), bootstrap_index](
+          absl::StatusOr<kafka::protocol::FindCoordinatorResponse> r) {
+        if (self->state_ == State::kStopped) return;
+        if (!r.ok()) {
+          CONNECTD_LOG(kWarn, kLogger) << "FindCoordinator failed: " << r.status().message();
+          self->bootstrap_.reset();
+          self->RetryLater([self, bootstrap_index] { self->FindCoordinator(bootstrap_index + 1); });
+          return;
+        }
+        if (r->error_code != kafka::protocol::kNone) {
+          if (r->error_code == kafka::protocol::kGroupAuthorizationFailed) {
+            self->listener_->OnGroupError(absl::PermissionDeniedError(
+                "Not authorized to access group: " + self->config_.group_id));
+          }
+          CONNECTD_LOG(kDebug, kLogger) << "FindCoordinator: " << ErrorName(r->error_code);
+          self->RetryLater([self, bootstrap_index] { self->FindCoordinator(bootstrap_index); });
+          return;
+        }
+        self->OnCoordinatorFound(r->host, static_cast<uint16_t>(r->port));
+      });
+}
+
+void GroupMember::OnCoordinatorFound(const std::string& host, uint16_t port) {
+  coordinator_address_ = host + ":" + std::to_string(port);
+  BrokerConnection::Options options{host, port, config_.security, config_.client_id,
+                                    config_.request_timeout};
+  coordinator_ = BrokerConnection::Create(strand_, std::move(options));
+  const uint64_t round = ++round_;
+  coordinator_->Connect([self = shared_from_this(), round](absl::Status status) {
+    if (self->state_ == State::kStopped || round != self->round_) return;
+    if (!status.ok()) {
+      self->CoordinatorLost(status);
+      return;
+    }
+    CONNECTD_LOG(kInfo, kLogger) << "Discovered group coordinator " << self->coordinator_address_
+                                 << " for group " << self->config_.group_id;
+    self->Join();
+  });
+  PublishSnapshot();
+}
+
+void GroupMember::CoordinatorLost(const absl::Status& why) {
+  if (state_ == State::kStopped) return;
+  CONNECTD_LOG(kInfo, kLogger) << "Group coordinator " << coordinator_address_
+                               << " is unavailable or invalid (" << why.message()
+                               << "); rediscovering";
+  ++round_;
+  if (coordinator_) coordinator_->Close();
+  coordinator_.reset();
+  coordinator_address_.clear();
+  heartbeat_timer_.cancel();
+  // The member id and generation stay: if the session has not expired the member keeps them.
+  if (state_ == State::kStable) state_ = State::kUnjoined;
+  PublishSnapshot();
+  RetryLater([self = shared_from_this()] { self->FindCoordinator(0); });
+}
+
+void GroupMember::RejoinSoon() {
+  heartbeat_timer_.cancel();
+  state_ = State::kUnjoined;
+  ++round_;
+  asio::post(strand_, [self = shared_from_this(), round = round_] {
+    if (round == self->round_) self->Join();
+  });
+}
+
+void GroupMember::Join() {
+  if (state_ == State::kStopped || !coordinator_) return;
+  if (state_ != State::kJoining) {
+    listener_->OnJoinPrepare(generation_, member_id_);
+    state_ = State::kJoining;
+    PublishSnapshot();
+  }
+  rejoin_requested_ = false;
+  kafka::protocol::JoinGroupRequest request;
+  request.group_id = config_.group_id;
+  request.session_timeout_ms = static_cast<int32_t>(config_.session_timeout.count());
+  request.rebalance_timeout_ms = static_cast<int32_t>(config_.rebalance_timeout.count());
+  request.member_id = member_id_;
+  request.protocol_type = config_.protocol_type;
+  request.protocols = listener_->JoinMetadata();
+  const uint64_t round = ++round_;
+  coordinator_->Call<kafka::protocol::JoinGroupResponse>(
+      ApiKey::kJoinGroup, request,
+      [self = shared_from_this(), round](absl::StatusOr<kafka::protocol::JoinGroupResponse> r) {
+        if (self->state_ == State::kStopped || round != self->round_) return;
+        if (!r.ok()) return self->CoordinatorLost(r.status());
+        if (r->error_code == kafka::protocol::kMemberIdRequired) {
+          self->member_id_ = r->member_id;  // KIP-394: join again with the id
+          return self->Join();
+        }
+        if (r->error_code != kafka::protocol::kNone) {
+          if (!self->HandleGroupError(r->error_code, "JoinGroup")) {
+            self->RetryLater([self] { self->Join(); });
+          }
+          return;
+        }
+        self->OnJoined(*r, r->protocol_name.value_or(""));
+      });
+}
+
+bool GroupMember::HandleGroupError(int16_t code, const char* request) {
+  using namespace kafka::protocol;  // NOLINT: error code names
+  switch (code) {
+    case kRebalanceInProgress:
+      RejoinSoon();
+      return true;
+    case kUnknownMemberId:
+    case kIllegalGeneration:
+    case kFencedInstanceId:
+      CONNECTD_LOG(kInfo, kLogger) << request << " failed with " << ErrorName(code)
+                                   << "; resetting the member id and rejoining";
+      member_id_.clear();
+      generation_ = -1;
+      RejoinSoon();
+      return true;
+    case kNotCoordinator:
+    case kCoordinatorNotAvailable:
+    case kCoordinatorLoadInProgress:
+      CoordinatorLost(absl::UnavailableError(ErrorName(code)));
+      return true;
+    default: {
+      absl::Status error = absl::FailedPreconditionError(
+          std::string(request) + " for group " + config_.group_id + " failed: " + ErrorName(code));
+      CONNECTD_LOG(kError, kLogger) << error.message();
+      listener_->OnGroupError(error);
+      return false;
+    }
+  }
+}
+
+void GroupMember::OnJoined(const kafka::protocol::JoinGroupResponse& response,
+                           const std::string& protocol) {
+  if (response.skip_assignment) {
+    // Static membership only; connectd never sets group.instance.id.
+    listener_->OnGroupError(absl::InternalError("JoinGroup answered with SkipAssignment"));
+    RetryLater([self = shared_from_this()] { self->Join(); });
+    return;
+  }
+  member_id_ = response.member_id;
+  generation_ = response.generation_id;
+  protocol_ = protocol;
+  kafka::protocol::SyncGroupRequest sync;
+  sync.group_id = config_.group_id;
+  sync.generation_id = generation_;
+  sync.member_id = member_id_;
+  sync.protocol_type = config_.protocol_type;
+  sync.protocol_name = protocol_;
+  if (response.leader == member_id_) {
+    absl::StatusOr<std::map<std::string, std::string>> assignments =
+        listener_->PerformAssignment(member_id_, protocol_, response.members);
+    if (!assignments.ok()) {
+      CONNECTD_LOG(kError, kLogger) << "Assignment failed: " << assignments.status().message();
+      RetryLater([self = shared_from_this()] { self->Join(); });
+      return;
+    }
+    for (auto& [member, bytes] : *assignments) sync.assignments.push_back({member, bytes});
+  }
+  Sync(std::move(sync));
+}
+
+void GroupMember::Sync(kafka::protocol::SyncGroupRequest request) {
+  const uint64_t round = ++round_;
+  const int32_t generation = generation_;
+  coordinator_->Call<kafka::protocol::SyncGroupResponse>(
+      ApiKey::kSyncGroup, std::move(request),
+      [self = shared_from_this(), round, generation](
+          absl::StatusOr<kafka::protocol::SyncGroupResponse> r) {
+        if (self->state_ == State::kStopped || round != self->round_) return;
+        if (!r.ok()) return self->CoordinatorLost(r.status());
+        if (r->error_code != kafka::protocol::kNone) {
+          if (!self->HandleGroupError(r->error_code, "SyncGroup")) {
+            self->RetryLater([self] { self->Join(); });
+          }
+          return;
+        }
+        self->consecutive_failures_ = 0;
+        self->state_ = State::kStable;
+        ++self->rebalances_;
+        self->last_heartbeat_ok_ = std::chrono::steady_clock::now();
+        self->PublishSnapshot();
+        CONNECTD_LOG(kInfo, kLogger) << "Joined group " << self->config_.group_id
+                                     << " at generation " << generation << " as "
+                                     << self->member_id_ << " (" << self->protocol_ << ")";
+        self->listener_->OnJoinComplete(generation, self->member_id_, self->protocol_,
+                                        r->assignment);
+        if (self->state_ != State::kStable) return;  // the listener asked to rejoin
+        if (self->rejoin_requested_) return self->RejoinSoon();
+        self->ScheduleHeartbeat();
+      });
+}
+
+void GroupMember::ScheduleHeartbeat() {
+  heartbeat_timer_.expires_after(config_.heartbeat_interval);
+  const uint64_t round = round_;
+  heartbeat_timer_.async_wait(asio::bind_executor(
+      strand_, [self = shared_from_this(), round](boost::system::error_code ec) {
+        if (ec || self->state_ != State::kStable || round != self->round_) return;
+        self->Heartbeat();
+      }));
+}
+
+void GroupMember::Heartbeat() {
+  const uint64_t round = round_;
+  coordinator_->Call<kafka::protocol::HeartbeatResponse>(
+      ApiKey::kHeartbeat,
+      kafka::protocol::HeartbeatRequest{config_.group_id, generation_, member_id_, std::nullopt},
+      [self = shared_from_this(), round](absl::StatusOr<kafka::protocol::HeartbeatResponse> r) {
+        if (self->state_ != State::kStable || round != self->round_) return;
+        if (!r.ok()) return self->CoordinatorLost(r.status());
+        if (r->error_code != kafka::protocol::kNone) {
+          if (r->error_code == kafka::protocol::kRebalanceInProgress) {
+            CONNECTD_LOG(kInfo, kLogger) << "Rebalance started in group "
+                                         << self->config_.group_id;
+          }
+          if (!self->HandleGroupError(r->error_code, "Heartbeat")) self->ScheduleHeartbeat();
+          return;
+        }
+        self->last_heartbeat_ok_ = std::chrono::steady_clock::now();
+        self->ScheduleHeartbeat();
+      });
+}
+
+void GroupMember::Stop(std::function<void()> done) {
+  asio::post(strand_, [self = shared_from_this(), done = std::move(done)]() mutable {
+    if (self->state_ == State::kStopped) return done();
+    const bool member = !self->member_id_.empty() && self->coordinator_ != nullptr;
+    self->state_ = State::kStopped;
+    ++self->round_;
+    self->retry_timer_.cancel();
+    self->heartbeat_timer_.cancel();
+    self->PublishSnapshot();
+    auto close = [self, done = std::move(done)]() {
+      if (self->coordinator_) self->coordinator_->Close();
+      if (self->bootstrap_) self->bootstrap_->Close();
+      self->coordinator_.reset();
+      self->bootstrap_.reset();
+      done();
+    };
+    if (!member) return close();
+    CONNECTD_LOG(kInfo, kLogger) << "Leaving group " << self->config_.group_id << " as "
+                                 << self->member_id_;
+    self->coordinator_->Call<kafka::protocol::LeaveGroupResponse>(
+        ApiKey::kLeaveGroup,
+        kafka::protocol::LeaveGroupRequest{self->config_.group_id, self->member_id_, std::nullopt,
+                                           "the consumer is being closed"},
+        [close](absl::StatusOr<kafka::protocol::LeaveGroupResponse>) { close(); });
+  });
+}
+
+}  // namespace connectd::distributed
