@@ -169,9 +169,10 @@ void MirrorSourceTask::start(const sdk::Props& props) {
 
   if (GetBool(props, "emit.offset-syncs.enabled", true)) {
     bool on_target = GetString(props, "offset-syncs.topic.location", "source") == "target";
-    KafkaHandle producer = MakeClient(
-        RD_KAFKA_PRODUCER, ClientProps(props, on_target ? "target" : "source", "producer"), &error,
-        &ConfigureSyncProducer);
+    Props sync_props = ClientProps(props, on_target ? "target" : "source", "producer");
+    sync_props.emplace("linger.ms", "0");  // syncs are few and their acks free writer slots
+    KafkaHandle producer =
+        MakeClient(RD_KAFKA_PRODUCER, sync_props, &error, &ConfigureSyncProducer);
     if (!producer) throw sdk::ConnectException("cannot create the offset-syncs producer: " + error);
     offset_syncs_ = std::make_unique<OffsetSyncWriter>(
         std::move(producer), policy_->OffsetSyncsTopic(on_target ? source_alias_ : target_alias),
@@ -264,8 +265,11 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
 
 void MirrorSourceTask::commitRecord(const sdk::SourceRecordView& record,
                                     const sdk::RecordMetadata* metadata) {
-  // Java skips records an SMT dropped (no metadata) and commits after stop() began.
-  if (stopping_ || metadata == nullptr) return;
+  // Records an SMT dropped have no metadata. Unlike Java, acks that arrive after stop() still
+  // count: the worker's final flush delivers them before the task is destroyed, and their
+  // offset syncs are what lets checkpoints translate records copied just before a
+  // reconfiguration (the next task life has nothing new to copy, so it would never sync them).
+  if (metadata == nullptr) return;
   auto source = source_topics_.find(std::string(record.topic()));
   if (source == source_topics_.end()) return;
   auto info = partitions_.find({source->second, record.partition()});

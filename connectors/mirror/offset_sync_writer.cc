@@ -1,5 +1,8 @@
 #include "connectors/mirror/offset_sync_writer.h"
 
+#include <algorithm>
+#include <chrono>
+
 #include "connectd/sdk/host.h"
 
 namespace connectd::mirror {
@@ -11,7 +14,17 @@ OffsetSyncWriter::OffsetSyncWriter(KafkaHandle producer, std::string topic, int6
     : producer_(std::move(producer)), topic_(std::move(topic)), offset_lag_max_(offset_lag_max) {}
 
 OffsetSyncWriter::~OffsetSyncWriter() {
-  if (producer_) rd_kafka_flush(producer_.get(), 5000);
+  if (!producer_) return;
+  // Send what the in-flight limit still holds back, then wait for it all (5 s at most).
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  PromoteDelayedSyncs();
+  while (!pending_order_.empty() && std::chrono::steady_clock::now() < deadline) {
+    rd_kafka_poll(producer_.get(), 10);
+    FirePending();
+  }
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  rd_kafka_flush(producer_.get(), static_cast<int>(std::max<int64_t>(0, left.count())));
 }
 
 void OffsetSyncWriter::Update(const std::string& topic, int32_t partition, int64_t upstream,
@@ -26,7 +39,7 @@ void OffsetSyncWriter::Update(const std::string& topic, int32_t partition, int64
   OffsetSync sync{topic, partition, upstream, downstream};
   if (due) {
     state.last_sync_downstream = downstream;
-    Queue(key, sync);
+    Queue(key, sync, /*due=*/true);
     delayed_.erase(key);
   } else {
     delayed_[key] = sync;
@@ -35,7 +48,7 @@ void OffsetSyncWriter::Update(const std::string& topic, int32_t partition, int64
 }
 
 void OffsetSyncWriter::PromoteDelayedSyncs() {
-  for (auto& [key, sync] : delayed_) Queue(key, sync);
+  for (auto& [key, sync] : delayed_) Queue(key, sync, /*due=*/false);
   delayed_.clear();
   FirePending();
 }
@@ -47,7 +60,17 @@ void OffsetSyncWriter::Poll() {
   FirePending();
 }
 
-void OffsetSyncWriter::Queue(const Key& key, const OffsetSync& sync) {
+void OffsetSyncWriter::Queue(const Key& key, const OffsetSync& sync, bool due) {
+  // A due sync would replace one that never went out (all slots busy): that would leave a gap
+  // of 2 x offset.lag.max between syncs. Give the in-flight syncs a moment (bounded) to be
+  // acknowledged first, so that a fast copy cannot outrun the syncs.
+  if (due && producer_ && pending_.count(key) != 0) {
+    auto deadline = std::chrono::steady_clock::now() + kMaxWaitForSlot;
+    while (pending_.count(key) != 0 && std::chrono::steady_clock::now() < deadline) {
+      rd_kafka_poll(producer_.get(), 1);
+      FirePending();
+    }
+  }
   auto [it, inserted] = pending_.insert_or_assign(key, sync);
   if (inserted) pending_order_.push_back(key);  // a replaced sync keeps its place in line
 }

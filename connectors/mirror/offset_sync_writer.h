@@ -5,14 +5,18 @@
 // first record of a partition in this task's life, when the downstream offset ran
 // offset.lag.max past the last sync, when upstream offsets are not contiguous, or when the
 // downstream offset went backwards. Records that are not due leave a delayed sync, promoted on
-// each offset commit. At most one queued sync per partition; at most 10 in flight. Syncs held
-// back by that limit are sent by the next Update, PromoteDelayedSyncs or Poll, each of which
-// first serves the producer's delivery reports (the only thing that frees in-flight slots).
+// each offset commit. At most one queued sync per partition; at most 10 in flight, sent oldest
+// first. Syncs held back by that limit are sent by the next Update, PromoteDelayedSyncs or
+// Poll, each of which first serves the producer's delivery reports (the only thing that frees
+// in-flight slots). Unlike Java, a due sync never silently replaces an unsent one: Update
+// briefly waits for a slot instead, so a burst of acknowledgements cannot leave a partition
+// without syncs for thousands of records.
 //
 // Threads: the task thread only (delivery reports arrive inside Poll()).
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -51,9 +55,11 @@ class OffsetSyncWriter {
     int64_t last_sync_downstream = -1;
   };
   static constexpr int kMaxInFlight = 10;
+  static constexpr std::chrono::milliseconds kMaxWaitForSlot{50};
 
-  // Makes `sync` the partition's pending sync.
-  void Queue(const Key& key, const OffsetSync& sync);
+  // Makes `sync` the partition's pending sync. A `due` sync first waits (kMaxWaitForSlot at
+  // most) for an unsent pending sync of the same partition to go out.
+  void Queue(const Key& key, const OffsetSync& sync, bool due);
   void FirePending();
 
   KafkaHandle producer_;
