@@ -1,5 +1,6 @@
 #include "connectors/mirror/mirror_source_task.h"
 
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <vector>
@@ -196,6 +197,8 @@ void MirrorSourceTask::OnConsumerError(const rd_kafka_message_t* message) {
 void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
   if (offset_syncs_) offset_syncs_->Poll();
   int timeout = std::min(poll_timeout_ms_, batch.timeoutMs());
+  // Queued offset syncs leave only as Poll() serves their acks: come back soon while any wait.
+  if (offset_syncs_ && offset_syncs_->has_queued()) timeout = std::min(timeout, 5);
   int64_t now = 0;
   for (int n = 0; n < max_poll_records_ && !stopping_; ++n) {
     rd_kafka_message_t* message = rd_kafka_consumer_poll(consumer_.get(), n == 0 ? timeout : 0);
@@ -263,6 +266,40 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
   }
 }
 
+MirrorSourceTask::PartitionInfo* MirrorSourceTask::AckedPartition(std::string_view remote,
+                                                                  int32_t partition) {
+  if (last_acked_ != nullptr && partition == last_acked_partition_ && *last_acked_topic_ == remote) {
+    return last_acked_;
+  }
+  auto source = source_topics_.find(remote);
+  if (source == source_topics_.end()) return nullptr;
+  auto info = partitions_.find({source->second, partition});
+  if (info == partitions_.end()) return nullptr;
+  last_acked_topic_ = info->second.remote_topic;
+  last_acked_partition_ = partition;
+  last_acked_ = &info->second;
+  return last_acked_;
+}
+
+namespace {
+
+// The upstream offset of a record this task made: its source offset is exactly
+// {"offset":N}. Anything else goes through the full parser.
+std::optional<int64_t> UpstreamOffset(std::string_view source_offset) {
+  constexpr std::string_view kPrefix = "{\"offset\":";
+  if (source_offset.size() > kPrefix.size() + 1 && source_offset.substr(0, kPrefix.size()) == kPrefix &&
+      source_offset.back() == '}') {
+    int64_t value = 0;
+    const char* begin = source_offset.data() + kPrefix.size();
+    const char* end = source_offset.data() + source_offset.size() - 1;
+    auto [ptr, ec] = std::from_chars(begin, end, value);
+    if (ec == std::errc() && ptr == end) return value;
+  }
+  return ParseSourceOffset(source_offset);
+}
+
+}  // namespace
+
 void MirrorSourceTask::commitRecord(const sdk::SourceRecordView& record,
                                     const sdk::RecordMetadata* metadata) {
   // Records an SMT dropped have no metadata. Unlike Java, acks that arrive after stop() still
@@ -270,21 +307,17 @@ void MirrorSourceTask::commitRecord(const sdk::SourceRecordView& record,
   // offset syncs are what lets checkpoints translate records copied just before a
   // reconfiguration (the next task life has nothing new to copy, so it would never sync them).
   if (metadata == nullptr) return;
-  auto source = source_topics_.find(std::string(record.topic()));
-  if (source == source_topics_.end()) return;
-  auto info = partitions_.find({source->second, record.partition()});
-  if (info != partitions_.end()) {
-    int64_t now = NowMs();
-    info->second.metrics.records.record(1.0, now);
-    if (record.timestampMs() >= 0) {
-      info->second.metrics.replication_latency.record(
-          static_cast<double>(now - record.timestampMs()), now);
-    }
+  PartitionInfo* info = AckedPartition(record.topic(), record.partition());
+  if (info == nullptr) return;
+  int64_t now = NowMs();
+  info->metrics.records.record(1.0, now);
+  if (record.timestampMs() >= 0) {
+    info->metrics.replication_latency.record(static_cast<double>(now - record.timestampMs()), now);
   }
   if (!offset_syncs_) return;
-  std::optional<int64_t> upstream = ParseSourceOffset(record.sourceOffset());
+  std::optional<int64_t> upstream = UpstreamOffset(record.sourceOffset());
   if (!upstream) return;
-  offset_syncs_->Update(source->second, record.partition(), *upstream, metadata->offset);
+  offset_syncs_->Update(info->source_topic, record.partition(), *upstream, metadata->offset);
 }
 
 void MirrorSourceTask::commit() {

@@ -73,8 +73,14 @@ class MirrorSourceTask : public sdk::SourceTask {
   int poll_timeout_ms_ = 1000;
   int max_poll_records_ = 500;  // Java's consumer default
   std::map<std::string, std::string> remote_topics_;  // source -> remote
-  std::map<std::string, std::string> source_topics_;  // remote -> source
+  std::map<std::string, std::string, std::less<>> source_topics_;  // remote -> source
   std::map<std::pair<std::string, int32_t>, PartitionInfo> partitions_;
+  // The partition of the last acknowledged record (acks come in runs per partition).
+  const std::string* last_acked_topic_ = nullptr;  // remote name, owned by remote_topics_
+  int32_t last_acked_partition_ = -1;
+  PartitionInfo* last_acked_ = nullptr;
+  // The PartitionInfo of an acknowledged record of remote topic `remote`, or nullptr.
+  PartitionInfo* AckedPartition(std::string_view remote, int32_t partition);
   std::map<std::string, int64_t> skipped_;
   std::atomic<bool> stopping_{false};
 };

@@ -18,7 +18,7 @@ OffsetSyncWriter::~OffsetSyncWriter() {
   // Send what the in-flight limit still holds back, then wait for it all (5 s at most).
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   PromoteDelayedSyncs();
-  while (!pending_order_.empty() && std::chrono::steady_clock::now() < deadline) {
+  while (!queue_.empty() && std::chrono::steady_clock::now() < deadline) {
     rd_kafka_poll(producer_.get(), 10);
     FirePending();
   }
@@ -29,27 +29,36 @@ OffsetSyncWriter::~OffsetSyncWriter() {
 
 void OffsetSyncWriter::Update(const std::string& topic, int32_t partition, int64_t upstream,
                               int64_t downstream) {
-  Key key{topic, partition};
-  PartitionState& state = states_[key];
+  // Acks come in runs per partition: reuse the last lookup (no key copy per record).
+  if (last_state_ == nullptr || last_key_->second != partition || last_key_->first != topic) {
+    auto it = states_.try_emplace(Key{topic, partition}).first;
+    last_key_ = &it->first;
+    last_state_ = &it->second;
+  }
+  const Key& key = *last_key_;
+  PartitionState& state = *last_state_;
   bool due = state.last_sync_downstream == -1 ||
              downstream - (state.last_sync_downstream + 1) >= offset_lag_max_ ||
              upstream - state.previous_upstream != 1 || downstream < state.previous_downstream;
   state.previous_upstream = upstream;
   state.previous_downstream = downstream;
-  OffsetSync sync{topic, partition, upstream, downstream};
-  if (due) {
+  if (due && Queue(OffsetSync{topic, partition, upstream, downstream})) {
     state.last_sync_downstream = downstream;
-    Queue(key, sync, /*due=*/true);
     delayed_.erase(key);
+  } else if (auto it = delayed_.find(key); it != delayed_.end()) {
+    it->second.upstream_offset = upstream;  // most records: no allocation
+    it->second.downstream_offset = downstream;
   } else {
-    delayed_[key] = sync;
+    delayed_.emplace(key, OffsetSync{topic, partition, upstream, downstream});
   }
-  FirePending();
+  // Serving delivery reports only matters while syncs wait for a slot.
+  if (!queue_.empty()) FirePending();
 }
 
 void OffsetSyncWriter::PromoteDelayedSyncs() {
-  for (auto& [key, sync] : delayed_) Queue(key, sync, /*due=*/false);
-  delayed_.clear();
+  for (auto it = delayed_.begin(); it != delayed_.end() && Queue(it->second);) {
+    it = delayed_.erase(it);
+  }
   FirePending();
 }
 
@@ -60,34 +69,22 @@ void OffsetSyncWriter::Poll() {
   FirePending();
 }
 
-void OffsetSyncWriter::Queue(const Key& key, const OffsetSync& sync, bool due) {
-  // A due sync would replace one that never went out (all slots busy): that would leave a gap
-  // of 2 x offset.lag.max between syncs. Give the in-flight syncs a moment (bounded) to be
-  // acknowledged first, so that a fast copy cannot outrun the syncs.
-  if (due && producer_ && pending_.count(key) != 0) {
-    auto deadline = std::chrono::steady_clock::now() + kMaxWaitForSlot;
-    while (pending_.count(key) != 0 && std::chrono::steady_clock::now() < deadline) {
-      rd_kafka_poll(producer_.get(), 1);
-      FirePending();
-    }
-  }
-  auto [it, inserted] = pending_.insert_or_assign(key, sync);
-  if (inserted) pending_order_.push_back(key);  // a replaced sync keeps its place in line
+bool OffsetSyncWriter::Queue(const OffsetSync& sync) {
+  if (queue_.size() >= kMaxQueued) return false;
+  queue_.push_back(sync);
+  return true;
 }
 
 void OffsetSyncWriter::FirePending() {
   if (!producer_) {
-    pending_.clear();
-    pending_order_.clear();
+    queue_.clear();
     return;
   }
   rd_kafka_poll(producer_.get(), 0);  // delivery reports: keeps in_flight_ current
-  // Oldest first (Java's insertion-ordered map): with more partitions than free slots, every
-  // partition gets its turn instead of the lowest-sorting ones winning every time.
-  while (!pending_order_.empty() && in_flight_.load() < kMaxInFlight) {
-    auto it = pending_.find(pending_order_.front());
-    std::string key = EncodeOffsetSyncKey(it->second);
-    std::string value = EncodeOffsetSyncValue(it->second);
+  while (!queue_.empty() && in_flight_.load() < kMaxInFlight) {
+    const OffsetSync& sync = queue_.front();
+    std::string key = EncodeOffsetSyncKey(sync);
+    std::string value = EncodeOffsetSyncValue(sync);
     rd_kafka_resp_err_t err = rd_kafka_producev(
         producer_.get(), RD_KAFKA_V_TOPIC(topic_.c_str()), RD_KAFKA_V_PARTITION(0),
         RD_KAFKA_V_KEY(key.data(), key.size()), RD_KAFKA_V_VALUE(value.data(), value.size()),
@@ -95,12 +92,11 @@ void OffsetSyncWriter::FirePending() {
     if (err) {
       sdk::Log(CONNECTD_LOG_WARN, kLogger,
                std::string("Failure sending offset sync: ") + rd_kafka_err2str(err));
-      return;  // kept pending; retried on the next update or commit
+      return;  // kept queued; retried on the next update, commit or poll
     }
     ++in_flight_;
     ++syncs_sent_;
-    pending_.erase(it);
-    pending_order_.pop_front();
+    queue_.pop_front();
   }
 }
 

@@ -5,12 +5,14 @@
 // first record of a partition in this task's life, when the downstream offset ran
 // offset.lag.max past the last sync, when upstream offsets are not contiguous, or when the
 // downstream offset went backwards. Records that are not due leave a delayed sync, promoted on
-// each offset commit. At most one queued sync per partition; at most 10 in flight, sent oldest
-// first. Syncs held back by that limit are sent by the next Update, PromoteDelayedSyncs or
-// Poll, each of which first serves the producer's delivery reports (the only thing that frees
-// in-flight slots). Unlike Java, a due sync never silently replaces an unsent one: Update
-// briefly waits for a slot instead, so a burst of acknowledgements cannot leave a partition
-// without syncs for thousands of records.
+// each offset commit. At most 10 in flight (Java's limit). Syncs held back by that limit are
+// sent oldest first by the next Update, PromoteDelayedSyncs or Poll, each of which first serves
+// the producer's delivery reports (the only thing that frees in-flight slots).
+//
+// Unlike Java, which keeps one queued sync per partition and lets a newer due sync replace it,
+// every due sync is queued (up to kMaxQueued): connectd's worker delivers acknowledgements in
+// bursts, and replacing would leave a partition without syncs for thousands of records, so
+// that consumers lagging behind could not be translated. Nothing ever blocks the copy.
 //
 // Threads: the task thread only (delivery reports arrive inside Poll()).
 #pragma once
@@ -43,6 +45,8 @@ class OffsetSyncWriter {
   void Poll();
 
   int64_t syncs_sent() const { return syncs_sent_; }
+  // True while syncs wait for an in-flight slot: the task should call Poll() again soon.
+  bool has_queued() const { return !queue_.empty(); }
 
   // The producer's delivery-report callback (install with rd_kafka_conf_set_dr_msg_cb).
   static void DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque);
@@ -55,19 +59,21 @@ class OffsetSyncWriter {
     int64_t last_sync_downstream = -1;
   };
   static constexpr int kMaxInFlight = 10;
-  static constexpr std::chrono::milliseconds kMaxWaitForSlot{50};
+  // Due syncs waiting for a slot; beyond this a due sync is kept as the partition's delayed
+  // sync (sent at the next offset commit) instead.
+  static constexpr size_t kMaxQueued = 10000;
 
-  // Makes `sync` the partition's pending sync. A `due` sync first waits (kMaxWaitForSlot at
-  // most) for an unsent pending sync of the same partition to go out.
-  void Queue(const Key& key, const OffsetSync& sync, bool due);
+  // Appends `sync` to the send queue; false when the queue is full.
+  bool Queue(const OffsetSync& sync);
   void FirePending();
 
   KafkaHandle producer_;
   std::string topic_;
   int64_t offset_lag_max_;
   std::map<Key, PartitionState> states_;
-  std::map<Key, OffsetSync> pending_;
-  std::deque<Key> pending_order_;  // the keys of pending_, in the order they were first queued
+  const Key* last_key_ = nullptr;  // the last Update's entry of states_ (stable: a map)
+  PartitionState* last_state_ = nullptr;
+  std::deque<OffsetSync> queue_;  // due and promoted syncs, sent oldest first
   std::map<Key, OffsetSync> delayed_;
   std::atomic<int> in_flight_{0};
   int64_t syncs_sent_ = 0;

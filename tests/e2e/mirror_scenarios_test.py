@@ -729,6 +729,15 @@ class MirrorConnectorsScenariosTest(MirrorScenarioBase):
         def partial_offsets(fraction):
             return {p: sorted(offs)[int(len(offs) * fraction)] for p, offs in by_partition.items()}
 
+        # Java's test relies on the offset syncs of the copy being written before the group
+        # moves: wait until each partition's newest record has its sync, so that translation
+        # sees them (connectd queues every due sync and sends them right after the copy).
+        last = {p: max(offs) for p, offs in by_partition.items()}
+        wait_until(lambda: all(
+            any(t == self.topic1 and p == part and up >= last[p]
+                for t, p, up, _ in self.offset_syncs(self.a, f"mm2-offset-syncs.{self.backup}.internal"))
+            for part in last), timeout=30, interval=0.5, what="offset syncs of the whole copy")
+
         commit(self.a, group, self.topic1, partial_offsets(0.9))
         partial = self.wait_checkpoints_on_all_partitions(self.b, self.primary, group,
                                                           remote_topic, previous=initial)
