@@ -23,6 +23,9 @@
 //                                                pattern, one JSON line each: pattern, principal,
 //                                                host, operation, permission
 //   delete-acls BOOTSTRAP TOPIC                  deletes every ACL on exactly this topic name
+//   produce-tx BOOTSTRAP TOPIC COUNT PARTITIONS  like produce (timestamp now), in committed
+//                                                transactions of one record per partition, so
+//                                                every partition's offsets have gaps (markers)
 //   produce-from BOOTSTRAP TOPIC FIRST COUNT PARTITIONS
 //                                                like produce, for i in [FIRST, FIRST+COUNT)
 //                                                (distinct keys across batches), timestamp now
@@ -52,6 +55,7 @@
 //                                                topic, partition, offset
 // Exit 0 on success; errors go to stderr with exit 1.
 #include <librdkafka/rdkafka.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -644,6 +648,41 @@ int main(int argc, char** argv) {
       }
       std::cout << "]}\n";
     }
+    return 0;
+  }
+  if (command == "produce-tx" && argc >= 6) {
+    int count = std::atoi(argv[4]), partitions = std::atoi(argv[5]);
+    if (partitions <= 0) return Fail("PARTITIONS must be positive");
+    char err[512];
+    rd_kafka_conf_t* conf = rd_kafka_conf_new();
+    std::string txid = "kafka-test-tool-" + std::to_string(::getpid());
+    if (rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.c_str(), err, sizeof err) ||
+        rd_kafka_conf_set(conf, "transactional.id", txid.c_str(), err, sizeof err)) {
+      rd_kafka_conf_destroy(conf);
+      return Fail(err);
+    }
+    rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+    if (rk == nullptr) return Fail(err);
+    auto check = [rk](rd_kafka_error_t* error) {
+      if (error == nullptr) return true;
+      std::cerr << "transaction failed: " << rd_kafka_error_string(error) << "\n";
+      rd_kafka_error_destroy(error);
+      rd_kafka_destroy(rk);
+      return false;
+    };
+    if (!check(rd_kafka_init_transactions(rk, 30000))) return 1;
+    for (int i = 0; i < count;) {
+      if (!check(rd_kafka_begin_transaction(rk))) return 1;
+      for (int p = 0; p < partitions && i < count; ++p, ++i) {
+        std::string key = "k" + std::to_string(i), value = "v" + std::to_string(i);
+        rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_PARTITION(i % partitions),
+                          RD_KAFKA_V_KEY(key.data(), key.size()),
+                          RD_KAFKA_V_VALUE(value.data(), value.size()),
+                          RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+      }
+      if (!check(rd_kafka_commit_transaction(rk, 30000))) return 1;
+    }
+    rd_kafka_destroy(rk);
     return 0;
   }
   if (command == "produce-from" && argc >= 7) {
