@@ -1,0 +1,131 @@
+// KafkaBasedLog against a real Kafka 4.4 broker: the internal topic is created compacted, writes
+// are read back in partition order by the writer and by a later reader from the beginning,
+// tombstones stay tombstones, ReadToEnd sees everything written before it, and a topic that is
+// not compacted is refused with Connect's message.
+#include "runtime/distributed/kafka_based_log.h"
+
+#include <map>
+#include <mutex>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/common/kafka_test_clients.h"
+#include "tests/common/kafka_test_env.h"
+
+namespace connectd::distributed {
+namespace {
+
+using ::testing::HasSubstr;
+
+class KafkaBasedLogTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<std::string> bootstrap = testing::TestKafkaBootstrap("ctest-a");
+    ASSERT_TRUE(bootstrap.ok()) << bootstrap.status();
+    bootstrap_ = *bootstrap;
+  }
+  KafkaBasedLog::Options Options(const std::string& topic, int32_t partitions) {
+    KafkaBasedLog::Options options;
+    options.topic = topic;
+    options.producer = options.consumer = options.admin = {{"bootstrap.servers", bootstrap_}};
+    options.partitions = partitions;
+    options.replication_factor = 1;
+    options.start_timeout = std::chrono::seconds(30);
+    return options;
+  }
+
+  // Everything a log consumed, in the order its thread handed it over.
+  struct Seen {
+    std::mutex mu;
+    std::vector<LogRecord> records;
+    void Add(const LogRecord& r) {
+      std::lock_guard lock(mu);
+      records.push_back(r);
+    }
+    std::vector<LogRecord> Get() {
+      std::lock_guard lock(mu);
+      return records;
+    }
+  };
+
+  std::string bootstrap_;
+};
+
+TEST_F(KafkaBasedLogTest, WritesAreReadBackByTheWriterAndByLaterReaders) {
+  const std::string topic = testing::UniqueName("connect-configs");
+  Seen first;
+  auto log = KafkaBasedLog::Start(Options(topic, 3), [&first](const LogRecord& r) { first.Add(r); });
+  ASSERT_TRUE(log.ok()) << log.status();
+  EXPECT_EQ((*log)->partitions(), 3);
+  EXPECT_TRUE(first.Get().empty());
+
+  std::atomic<int> acked{0};
+  for (int i = 0; i < 30; ++i) {
+    (*log)->Send("key-" + std::to_string(i % 10), "value-" + std::to_string(i),
+                 [&acked](absl::Status s) {
+                   EXPECT_TRUE(s.ok()) << s;
+                   ++acked;
+                 });
+  }
+  (*log)->Send("key-0", std::nullopt);  // a tombstone
+  ASSERT_TRUE((*log)->Flush(std::chrono::seconds(10)).ok());
+  EXPECT_EQ(acked.load(), 30);
+  ASSERT_TRUE((*log)->ReadToEndSync(std::chrono::seconds(10)).ok());
+  std::vector<LogRecord> records = first.Get();
+  ASSERT_EQ(records.size(), 31u) << "ReadToEnd returned before everything written was read";
+
+  // Per partition in offset order; one key always lands on one partition.
+  std::map<std::string, int32_t> partition_of;
+  std::map<int32_t, int64_t> last_offset;
+  for (const LogRecord& r : records) {
+    ASSERT_TRUE(r.key.has_value());
+    auto [it, inserted] = partition_of.emplace(*r.key, r.partition);
+    EXPECT_EQ(it->second, r.partition) << "key " << *r.key << " moved partition";
+    if (last_offset.count(r.partition)) {
+      EXPECT_GT(r.offset, last_offset[r.partition]);
+    }
+    last_offset[r.partition] = r.offset;
+  }
+  // One key's history, in write order, ending with its tombstone.
+  std::vector<std::optional<std::string>> key0;
+  for (const LogRecord& r : records) {
+    if (r.key == "key-0") key0.push_back(r.value);
+  }
+  EXPECT_EQ(key0, (std::vector<std::optional<std::string>>{"value-0", "value-10", "value-20",
+                                                           std::nullopt}));
+
+  // A second reader (a worker that starts later) has read everything when Start returns.
+  Seen second;
+  auto reader =
+      KafkaBasedLog::Start(Options(topic, 3), [&second](const LogRecord& r) { second.Add(r); });
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  EXPECT_EQ(second.Get().size(), 31u);
+  (*reader)->Stop();
+  (*log)->Stop();
+}
+
+TEST_F(KafkaBasedLogTest, RefusesATopicThatIsNotCompacted) {
+  const std::string topic = testing::UniqueName("not-compacted");
+  ASSERT_TRUE(testing::CreateTopic(bootstrap_, topic, 1).ok());
+  auto log = KafkaBasedLog::Start(Options(topic, 1), [](const LogRecord&) {});
+  ASSERT_FALSE(log.ok());
+  EXPECT_EQ(log.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(log.status().message(), HasSubstr("'cleanup.policy=compact'"));
+  // Not required (e.g. a per-connector offsets topic Connect does not own): accepted.
+  auto options = Options(topic, 1);
+  options.require_compaction = false;
+  EXPECT_TRUE(KafkaBasedLog::Start(options, [](const LogRecord&) {}).ok());
+}
+
+TEST_F(KafkaBasedLogTest, AnUnreachableClusterFailsStartWithinItsTimeout) {
+  auto options = Options(testing::UniqueName("unreachable"), 1);
+  options.producer = options.consumer = options.admin = {{"bootstrap.servers", "127.0.0.1:1"}};
+  auto start = std::chrono::steady_clock::now();
+  auto log = KafkaBasedLog::Start(options, [](const LogRecord&) {});
+  EXPECT_FALSE(log.ok());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(40));
+}
+
+}  // namespace
+}  // namespace connectd::distributed
