@@ -356,6 +356,10 @@ void BrokerConnection::WriteNext() {
   auto on_written = asio::bind_executor(strand_, [this, self](boost::system::error_code ec,
                                                              size_t) {
     writing_ = false;
+    if (closed_) {
+      write_queue_.clear();  // Fail() left the frame being written alive until now
+      return;
+    }
     if (ec) return Fail(absl::UnavailableError("write to " + options_.host + " failed: " +
                                                ec.message()));
     write_queue_.pop_front();
@@ -467,7 +471,12 @@ void BrokerConnection::Fail(const absl::Status& status) {
   socket_.close(ignored);
   std::map<int32_t, Pending> pending;
   pending.swap(pending_);
-  write_queue_.clear();
+  // A frame an async_write is still sending must outlive it: its handler clears the rest.
+  if (writing_) {
+    write_queue_.erase(write_queue_.begin() + 1, write_queue_.end());
+  } else {
+    write_queue_.clear();
+  }
   for (auto& [id, p] : pending) p.done(status, p.version);
 }
 

@@ -76,28 +76,34 @@ TEST_F(BrokerConnectionTest, NegotiatesTheGroupApisWithKafka4) {
 TEST_F(BrokerConnectionTest, JoinsSyncsHeartbeatsAndLeavesAConnectGroup) {
   auto bootstrap = Connected(host_, port_);
   const std::string group = testing::UniqueName("connect-group");
-  auto coordinator = Call<FindCoordinatorResponse>(*bootstrap, ApiKey::kFindCoordinator,
-                                                   FindCoordinatorRequest{group, 0});
-  ASSERT_TRUE(coordinator.ok()) << coordinator.status();
-  // A fresh group's coordinator may still be loading: retry like a client would.
-  for (int i = 0; i < 50 && coordinator->error_code == kCoordinatorNotAvailable; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    coordinator = Call<FindCoordinatorResponse>(*bootstrap, ApiKey::kFindCoordinator,
-                                                FindCoordinatorRequest{group, 0});
-    ASSERT_TRUE(coordinator.ok());
-  }
-  ASSERT_EQ(coordinator->error_code, kNone) << ErrorName(coordinator->error_code);
-  EXPECT_EQ(coordinator->port, port_);
-  auto connection = Connected(coordinator->host, static_cast<uint16_t>(coordinator->port));
-
   JoinGroupRequest join;
   join.group_id = group;
   join.session_timeout_ms = 10000;
   join.rebalance_timeout_ms = 10000;
   join.protocol_type = "connect";
   join.protocols = {{"sessioned", "metadata-v2"}, {"default", "metadata-v0"}};
-  // KIP-394: the first join without a member id is answered with one to use.
-  auto first = Call<JoinGroupResponse>(*connection, ApiKey::kJoinGroup, join);
+
+  // On a broker that just started, the group coordinator may not be ready (the offsets topic
+  // is still being created and loaded): find it and retry like a client would.
+  std::shared_ptr<BrokerConnection> connection;
+  absl::StatusOr<JoinGroupResponse> first = absl::UnknownError("not tried");
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    auto coordinator = Call<FindCoordinatorResponse>(*bootstrap, ApiKey::kFindCoordinator,
+                                                     FindCoordinatorRequest{group, 0});
+    ASSERT_TRUE(coordinator.ok()) << coordinator.status();
+    if (coordinator->error_code == kNone) {
+      EXPECT_EQ(coordinator->port, port_);
+      connection = Connected(coordinator->host, static_cast<uint16_t>(coordinator->port));
+      // KIP-394: the first join without a member id is answered with one to use.
+      first = Call<JoinGroupResponse>(*connection, ApiKey::kJoinGroup, join);
+      ASSERT_TRUE(first.ok()) << first.status();
+      if (first->error_code != kNotCoordinator && first->error_code != kCoordinatorNotAvailable &&
+          first->error_code != kCoordinatorLoadInProgress) {
+        break;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
   ASSERT_TRUE(first.ok()) << first.status();
   ASSERT_EQ(first->error_code, kMemberIdRequired) << ErrorName(first->error_code);
   ASSERT_FALSE(first->member_id.empty());
