@@ -1,0 +1,66 @@
+// File: kafka_config_backing_store.h
+//
+// KafkaConfigBackingStore: connector configs, task configs, target states, restart requests and
+// session keys in `config.storage.topic` (one partition, compacted), written and read as Java's
+// KafkaConfigBackingStore does (records: config_records.h; read rules: config_state.h), so Java
+// and connectd workers share one config topic.
+//
+// Start reads the whole topic (listeners are told nothing about that history) and then follows
+// it; every write waits for the broker's acknowledgement and, where Java does, reads the topic
+// to its end before returning so the writer's own snapshot includes the write.
+//
+// Threads: public methods from any thread (writes block the caller up to the write timeout:
+// call them from the herder thread, never from an Asio handler). Listener callbacks run on the
+// log's thread while the store's lock is held: a listener must not call back into the store;
+// it should post work to the herder.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/distributed/config_state.h"
+#include "runtime/distributed/kafka_based_log.h"
+
+namespace connectd::distributed {
+
+class KafkaConfigBackingStore {
+ public:
+  KafkaConfigBackingStore(KafkaBasedLog::Options log_options, ConfigStateListener* listener,
+                          std::chrono::milliseconds write_timeout = std::chrono::seconds(30));
+  ~KafkaConfigBackingStore();
+
+  // kFailedPrecondition (Connect's message) if the topic has more than one partition.
+  absl::Status Start();
+  void Stop();
+
+  // The state as read so far (a copy).
+  ClusterConfigState Snapshot() const;
+  // Reads the topic to its end (what Java's refresh does before a leader acts).
+  absl::Status Refresh(std::chrono::milliseconds timeout);
+
+  absl::Status PutConnectorConfig(const std::string& connector, const ConfigProperties& config,
+                                  std::optional<herder::TargetState> initial_state = std::nullopt);
+  absl::Status RemoveConnectorConfig(const std::string& connector);
+  absl::Status PutTaskConfigs(const std::string& connector,
+                              const std::vector<ConfigProperties>& task_configs);
+  absl::Status PutTargetState(const std::string& connector, herder::TargetState state);
+  absl::Status PutRestartRequest(const herder::RestartRequest& request);
+  absl::Status PutSessionKey(const SessionKey& key);
+
+ private:
+  // Sends `records` as one batch and waits for every acknowledgement; then reads to the end
+  // if `read_to_end`.
+  absl::Status Write(const std::vector<ConfigTopicRecord>& records, bool read_to_end);
+
+  const KafkaBasedLog::Options log_options_;
+  const std::chrono::milliseconds write_timeout_;
+  mutable std::mutex mu_;
+  ConfigStateTracker tracker_;  // guarded by mu_
+  std::unique_ptr<KafkaBasedLog> log_;
+};
+
+}  // namespace connectd::distributed
