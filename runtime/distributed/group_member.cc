@@ -283,7 +283,7 @@ void GroupMember::OnJoined(const kafka::protocol::JoinGroupResponse& response,
   sync.protocol_name = protocol_;
   if (response.leader == member_id_) {
     absl::StatusOr<std::map<std::string, std::string>> assignments =
-        listener_->PerformAssignment(member_id_, protocol_, response.members);
+        listener_->PerformAssignment(generation_, member_id_, protocol_, response.members);
     if (!assignments.ok()) {
       CONNECTD_LOG(kError, kLogger) << "Assignment failed: " << assignments.status().message();
       RetryLater([self = shared_from_this()] { self->Join(); });

@@ -65,7 +65,7 @@ class GroupMemberListener {
   // Leader only: the assignment blob of every member, from all members' metadata for the
   // subprotocol the coordinator chose. An error makes the leader rejoin after a backoff.
   virtual absl::StatusOr<std::map<std::string, std::string>> PerformAssignment(
-      const std::string& leader_id, const std::string& protocol,
+      int32_t generation, const std::string& leader_id, const std::string& protocol,
       const std::vector<kafka::protocol::JoinGroupResponse::Member>& members) = 0;
   // This member's assignment for `generation`.
   virtual void OnJoinComplete(int32_t generation, const std::string& member_id,

@@ -32,7 +32,7 @@ class RecordingListener : public GroupMemberListener {
     ++prepares_;
   }
   absl::StatusOr<std::map<std::string, std::string>> PerformAssignment(
-      const std::string&, const std::string& protocol,
+      int32_t, const std::string&, const std::string& protocol,
       const std::vector<JoinGroupResponse::Member>& members) override {
     std::lock_guard lock(mu_);
     led_protocol_ = protocol;

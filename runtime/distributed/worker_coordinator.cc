@@ -1,0 +1,163 @@
+#include "runtime/distributed/worker_coordinator.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/common/logging.h"
+
+namespace connectd::distributed {
+namespace {
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.distributed.WorkerCoordinator";
+
+// `work` minus what `revoked` names, plus what `assigned` adds (v1/v2 answers are deltas).
+MemberWork Apply(MemberWork work, const ConnectAssignment& a) {
+  if (a.version == kProtocolV0) return MemberWork{a.connectors, a.tasks};
+  auto drop = [](auto& items, const auto& gone) {
+    items.erase(std::remove_if(items.begin(), items.end(),
+                               [&](const auto& x) {
+                                 return std::find(gone.begin(), gone.end(), x) != gone.end();
+                               }),
+                items.end());
+  };
+  drop(work.connectors, a.revoked_connectors);
+  drop(work.tasks, a.revoked_tasks);
+  for (const auto& c : a.connectors) {
+    if (std::find(work.connectors.begin(), work.connectors.end(), c) == work.connectors.end()) {
+      work.connectors.push_back(c);
+    }
+  }
+  for (const auto& t : a.tasks) {
+    if (std::find(work.tasks.begin(), work.tasks.end(), t) == work.tasks.end()) {
+      work.tasks.push_back(t);
+    }
+  }
+  return work;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<WorkerCoordinator>> WorkerCoordinator::Create(
+    std::string url, ConnectProtocolMode mode, int32_t scheduled_rebalance_max_delay_ms,
+    Callbacks callbacks, std::function<int64_t()> now_ms) {
+  absl::StatusOr<IncrementalCooperativeAssignor> assignor =
+      IncrementalCooperativeAssignor::Create(scheduled_rebalance_max_delay_ms);
+  if (!assignor.ok()) return assignor.status();
+  return std::unique_ptr<WorkerCoordinator>(new WorkerCoordinator(
+      std::move(url), mode, std::move(callbacks), std::move(now_ms), *std::move(assignor)));
+}
+
+WorkerCoordinator::WorkerCoordinator(std::string url, ConnectProtocolMode mode,
+                                     Callbacks callbacks, std::function<int64_t()> now_ms,
+                                     IncrementalCooperativeAssignor assignor)
+    : url_(std::move(url)),
+      mode_(mode),
+      callbacks_(std::move(callbacks)),
+      now_ms_(std::move(now_ms)),
+      assignor_(std::move(assignor)) {}
+
+std::vector<kafka::protocol::JoinGroupRequest::Protocol> WorkerCoordinator::JoinMetadata() {
+  const int64_t offset = callbacks_.snapshot().offset;
+  std::vector<kafka::protocol::JoinGroupRequest::Protocol> protocols;
+  for (int16_t version : OfferedVersions(mode_)) {
+    WorkerMetadata metadata{version, url_, offset, std::nullopt};
+    if (version >= kProtocolV1 && (!complete_.connectors.empty() || !complete_.tasks.empty())) {
+      ConnectAssignment allocation;
+      allocation.version = version;
+      allocation.leader = leader_id_;
+      allocation.leader_url = leader_url_;
+      allocation.config_offset = assignment_offset_;
+      allocation.connectors = complete_.connectors;
+      allocation.tasks = complete_.tasks;
+      metadata.allocation = allocation;
+    }
+    protocols.push_back({std::string(SubprotocolName(version)), EncodeWorkerMetadata(metadata)});
+  }
+  return protocols;
+}
+
+void WorkerCoordinator::OnJoinPrepare(int32_t, const std::string&) {
+  // Eager: everything stops before the rebalance. Cooperative: work keeps running.
+  const bool eager = mode_ == ConnectProtocolMode::kEager;
+  if (eager) complete_ = MemberWork{};
+  if (callbacks_.on_revoke_all) callbacks_.on_revoke_all(eager);
+}
+
+absl::StatusOr<std::map<std::string, std::string>> WorkerCoordinator::PerformAssignment(
+    int32_t generation, const std::string& leader_id, const std::string& protocol,
+    const std::vector<kafka::protocol::JoinGroupResponse::Member>& members) {
+  std::optional<int16_t> version = SubprotocolVersion(protocol);
+  if (!version) return absl::InvalidArgumentError("unknown Connect subprotocol " + protocol);
+  AssignmentInput input;
+  input.leader_id = leader_id;
+  for (const auto& member : members) {
+    absl::StatusOr<WorkerMetadata> metadata = DecodeWorkerMetadata(member.metadata);
+    if (!metadata.ok()) {
+      return absl::DataLossError(absl::StrCat("metadata of member ", member.member_id, ": ",
+                                              metadata.status().message()));
+    }
+    if (member.member_id == leader_id) input.leader_url = metadata->url;
+    input.members.push_back({member.member_id, *std::move(metadata)});
+  }
+  ConfigSnapshotView snapshot = callbacks_.snapshot();
+  const int64_t max_offset = MaxMemberConfigOffset(input.members);
+  std::map<std::string, std::string> out;
+  if (snapshot.offset < max_offset) {
+    // A member has read configs the leader has not: nobody gets work this round (Java's leader
+    // re-reads first; the herder refreshes on the CONFIG_MISMATCH answer and rejoins).
+    CONNECTD_LOG(kWarn, kLogger) << "Leader's config offset " << snapshot.offset
+                                 << " is behind the group's " << max_offset
+                                 << "; answering CONFIG_MISMATCH";
+    absl::StatusOr<std::map<std::string, ConnectAssignment>> mismatch =
+        ConfigMismatchAssignments(input.members, leader_id, input.leader_url, max_offset, *version);
+    if (!mismatch.ok()) return mismatch.status();
+    for (const auto& [member, assignment] : *mismatch) out[member] = EncodeAssignment(assignment);
+    return out;
+  }
+  input.configured = std::move(snapshot.connectors);
+  input.config_offset = snapshot.offset;
+  absl::StatusOr<AssignmentResult> result;
+  if (*version == kProtocolV0) {
+    result = PerformEagerAssignment(input);
+  } else {
+    IncrementalCooperativeAssignor::Round round;
+    round.generation = generation;
+    round.last_completed_generation = last_completed_generation_;
+    round.protocol_version = *version;
+    round.now_ms = now_ms_();
+    result = assignor_.PerformAssignment(input, round);
+  }
+  if (!result.ok()) return result.status();
+  owners_ = result->owners;
+  for (const auto& [member, assignment] : result->assignments) {
+    out[member] = EncodeAssignment(assignment);
+  }
+  return out;
+}
+
+void WorkerCoordinator::OnJoinComplete(int32_t generation, const std::string& member_id,
+                                       const std::string& protocol,
+                                       const std::string& assignment_bytes) {
+  absl::StatusOr<ConnectAssignment> assignment = DecodeAssignment(assignment_bytes);
+  if (!assignment.ok()) {
+    if (callbacks_.on_error) callbacks_.on_error(assignment.status());
+    return;
+  }
+  last_completed_generation_ = generation;
+  leader_id_ = assignment->leader;
+  leader_url_ = assignment->leader_url;
+  assignment_offset_ = assignment->config_offset;
+  if (assignment->error == ConnectAssignment::kNoError) {
+    complete_ = Apply(std::move(complete_), *assignment);
+  }
+  AssignmentEvent event{generation, member_id, protocol, *assignment, complete_};
+  if (callbacks_.on_assignment) callbacks_.on_assignment(event);
+  // Cooperative rounds come in pairs: what was revoked here is handed out in the next one.
+  const bool revoked = !assignment->revoked_connectors.empty() || !assignment->revoked_tasks.empty();
+  if (revoked && callbacks_.request_rejoin) callbacks_.request_rejoin("work was revoked");
+}
+
+void WorkerCoordinator::OnGroupError(const absl::Status& error) {
+  if (callbacks_.on_error) callbacks_.on_error(error);
+}
+
+}  // namespace connectd::distributed

@@ -1,0 +1,94 @@
+// File: worker_coordinator.h
+//
+// WorkerCoordinator: the Connect half of group membership (Java's WorkerCoordinator). It is the
+// GroupMemberListener of a worker's GroupMember: it offers the subprotocols of
+// `connect.protocol` with this worker's metadata (REST URL, config offset and, for
+// compatible/sessioned, its current complete assignment), runs the leader's assignor (eager for
+// `default`, incremental cooperative for the others) over the configured connectors and tasks,
+// answers every member with CONFIG_MISMATCH when the leader is behind the newest config offset
+// a member reported, and turns each SyncGroup answer into the worker's new complete set.
+//
+// The herder supplies the config snapshot and receives assignments through `Callbacks`.
+//
+// Threads: called by GroupMember on its strand; the callbacks run there too (post work to the
+// herder). The snapshot callback must be cheap and thread-safe.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "runtime/distributed/connect_assignor.h"
+#include "runtime/distributed/connect_protocol.h"
+#include "runtime/distributed/eager_assignor.h"
+#include "runtime/distributed/group_member.h"
+#include "runtime/distributed/incremental_cooperative_assignor.h"
+
+namespace connectd::distributed {
+
+// What the leader assigns from: the config offset and the connectors with their task numbers
+// (empty for inconsistent or STOPPED connectors, as Java's leader passes them).
+struct ConfigSnapshotView {
+  int64_t offset = -1;
+  ConfiguredConnectors connectors;
+};
+
+// One completed round, as the herder needs it.
+struct AssignmentEvent {
+  int32_t generation = -1;
+  std::string member_id;
+  std::string protocol;          // "default", "compatible", "sessioned"
+  ConnectAssignment assignment;  // as the leader sent it (new + revoked for v1/v2)
+  MemberWork complete;           // this worker's complete set after applying it
+};
+
+class WorkerCoordinator : public GroupMemberListener {
+ public:
+  struct Callbacks {
+    std::function<ConfigSnapshotView()> snapshot;
+    std::function<void(const AssignmentEvent&)> on_assignment;
+    // Before a rejoin; under `default` (eager) everything is revoked here.
+    std::function<void(bool eager)> on_revoke_all;
+    std::function<void(const absl::Status&)> on_error;
+    // Asks the group member for another round: after revocations (the follow-up round that
+    // hands the revoked work to its new owners) and, by the herder, after a scheduled delay.
+    std::function<void(std::string reason)> request_rejoin;
+  };
+
+  // `url`: the advertised REST URL ("http://host:port/").
+  static absl::StatusOr<std::unique_ptr<WorkerCoordinator>> Create(
+      std::string url, ConnectProtocolMode mode, int32_t scheduled_rebalance_max_delay_ms,
+      Callbacks callbacks, std::function<int64_t()> now_ms);
+
+  // GroupMemberListener.
+  std::vector<kafka::protocol::JoinGroupRequest::Protocol> JoinMetadata() override;
+  void OnJoinPrepare(int32_t generation, const std::string& member_id) override;
+  absl::StatusOr<std::map<std::string, std::string>> PerformAssignment(
+      int32_t generation, const std::string& leader_id, const std::string& protocol,
+      const std::vector<kafka::protocol::JoinGroupResponse::Member>& members) override;
+  void OnJoinComplete(int32_t generation, const std::string& member_id,
+                      const std::string& protocol, const std::string& assignment) override;
+  void OnGroupError(const absl::Status& error) override;
+
+  // This worker's complete set as of the last round.
+  const MemberWork& complete() const { return complete_; }
+  // Leader only: who owns what after the last round it led (for restart forwarding).
+  const OwnerMap& owners() const { return owners_; }
+
+ private:
+  WorkerCoordinator(std::string url, ConnectProtocolMode mode, Callbacks callbacks,
+                    std::function<int64_t()> now_ms, IncrementalCooperativeAssignor assignor);
+
+  const std::string url_;
+  const ConnectProtocolMode mode_;
+  const Callbacks callbacks_;
+  const std::function<int64_t()> now_ms_;
+  IncrementalCooperativeAssignor assignor_;
+  MemberWork complete_;
+  OwnerMap owners_;
+  int32_t last_completed_generation_ = -1;
+  std::string leader_id_, leader_url_;
+  int64_t assignment_offset_ = -1;
+};
+
+}  // namespace connectd::distributed
