@@ -10,7 +10,7 @@ import unittest
 import unittest.mock
 import uuid
 
-from connectd_e2e import StandaloneWorker, wait_until
+from connectd_e2e import StandaloneWorker, http, wait_until
 
 
 def lines_of(path):
@@ -173,6 +173,31 @@ class StandaloneE2ETest(unittest.TestCase):
         w.wait_state("boom", "RUNNING", ["RUNNING"])
         status, body, _ = w.get("/connectors/boom/tasks/0/status")
         self.assertNotIn("trace", body)
+
+
+    def test_task_commit_runs_every_flush_interval_without_new_offsets(self):
+        # Java calls SourceTask.commit() on every offset flush, also when no offset moved; tasks
+        # use it as a periodic hook (MirrorSource sends its delayed offset syncs there).
+        self.assertEqual(self.worker.stop(), 0)
+        self.worker = StandaloneWorker(workdir=self.dir,
+                                       extra={"offset.flush.interval.ms": "100"}).start()
+        self.create("finite", {"connector.class": "VerifiableSource", "topic": self.topic,
+                               "max.records": "5"})
+        self.worker.wait_state("finite", "RUNNING", ["RUNNING"])
+
+        def metric(name):
+            _, _, text = http("GET", self.worker.url + "/metrics")
+            for line in text.splitlines():
+                if line.startswith(f'connectd_test_verifiablesourcetask_{name}{{task="0"}} '):
+                    return float(line.rsplit(" ", 1)[1])
+            return None
+        wait_until(lambda: metric("record_count") == 5, what="the 5 records polled")
+        wait_until(lambda: (metric("commit_count") or 0) >= 1, what="a first commit()")
+        first = metric("commit_count")
+        time.sleep(1.5)
+        self.assertEqual(metric("record_count"), 5, "no new records, so no new offsets")
+        self.assertGreaterEqual(metric("commit_count") - first, 5,
+                                "commit() must run every 100 ms flush interval")
 
 
 class StandaloneKillTest(unittest.TestCase):

@@ -86,7 +86,11 @@ class VerifiableSourceTask : public connectd::sdk::SourceTask {
         "connectd.test", "VerifiableSourceTask", {{"task", task_}},
         {{"record-count", connectd::sdk::Stat::kCumulativeSum, "Records polled"},
          {"batch-size-max", connectd::sdk::Stat::kMax, "Largest batch"}});
+    commits_ = context().metrics().sensor(
+        "connectd.test", "VerifiableSourceTask", {{"task", task_}},
+        {{"commit-count", connectd::sdk::Stat::kCumulativeCount, "SourceTask.commit() calls"}});
   }
+  void commit() override { commits_.record(1); }
   void poll(connectd::sdk::SourceBatch& batch) override {
     for (int i = 0; i < 100 && (max_ < 0 || next_ < max_); ++i, ++next_) {
       connectd::sdk::SourceRecord record;
@@ -103,6 +107,7 @@ class VerifiableSourceTask : public connectd::sdk::SourceTask {
 
  private:
   connectd::sdk::Sensor polled_;
+  connectd::sdk::Sensor commits_;
   std::string topic_, task_, partition_;
   long long next_ = 0;
   long long max_ = -1;
