@@ -9,6 +9,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/common/strings.h"
+#include "runtime/distributed/java_split.h"
 #include "runtime/storage/java_text.h"
 
 namespace connectd::distributed {
@@ -578,19 +579,7 @@ ConfigKey ParseConfigKey(std::string_view key) {
     out.type = ConfigRecordType::kConnectorConfig;
     out.name = std::string(key.substr(kConnectorPrefix.size()));
   } else if (StartsWith(key, kTaskPrefix)) {
-    // String.split("-"): split on every '-', then drop trailing empty parts.
-    std::vector<std::string_view> parts;
-    size_t start = 0;
-    while (true) {
-      const size_t dash = key.find('-', start);
-      if (dash == std::string_view::npos) {
-        parts.push_back(key.substr(start));
-        break;
-      }
-      parts.push_back(key.substr(start, dash - start));
-      start = dash + 1;
-    }
-    while (!parts.empty() && parts.back().empty()) parts.pop_back();
+    const std::vector<std::string_view> parts = JavaSplit(key, '-');
     int32_t task = 0;
     if (parts.size() < 3 || !ParseJavaInt(parts.back(), task)) return ConfigKey{};
     std::string connector;

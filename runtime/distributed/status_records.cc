@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/common/strings.h"
+#include "runtime/distributed/java_split.h"
 #include "runtime/storage/java_text.h"
 
 namespace connectd::distributed {
@@ -575,18 +576,7 @@ absl::StatusOr<StatusKey> ParseStatusKey(std::string_view key) {
   }
   if (key.substr(0, kTaskStatusPrefix.size()) == kTaskStatusPrefix) {
     parsed.kind = StatusKey::Kind::kTask;
-    std::vector<std::string_view> parts;
-    size_t start = 0;
-    while (true) {
-      const size_t dash = key.find('-', start);
-      if (dash == std::string_view::npos) {
-        parts.push_back(key.substr(start));
-        break;
-      }
-      parts.push_back(key.substr(start, dash - start));
-      start = dash + 1;
-    }
-    while (!parts.empty() && parts.back().empty()) parts.pop_back();
+    const std::vector<std::string_view> parts = JavaSplit(key, '-');
     if (parts.size() < 4) return InvalidKey(key, "no connector and task number");
     const auto task = ParseJavaInt(parts.back());
     if (!task.has_value()) return InvalidKey(key, "the task number is not an int");
