@@ -72,7 +72,8 @@ Dispatcher::Dispatcher(herder::Herder& herder, const RestConfig& config, Schedul
     : cors_(config.allowed_origins, config.allowed_methods),
       decorator_(std::make_shared<Decorator>(Decorator{config.response_headers, options.now})),
       context_(std::make_unique<ResourceContext>(ResourceContext{
-          herder, config, loggers, scheduler, options.health_check_timeout, options.metrics})) {
+          herder, config, loggers, scheduler, options.health_check_timeout, options.metrics,
+          options.rest_client})) {
   AddRootResource(router_, *context_);
   AddConnectorsResource(router_, *context_);
   AddInternalResource(router_, *context_);
@@ -138,6 +139,7 @@ Responder Dispatcher::Dispatch(IncomingRequest in, Responder::Sink sink) {
     request.query = ParseQuery(query);
     request.body = std::move(in.body);
     request.base_url = std::move(in.base_url);
+    request.headers = std::move(in.headers);
     route.handler(std::move(request), respond);
   } catch (const std::exception& e) {
     CONNECTD_LOG(kError, kLogger) << "Uncaught exception in REST call " << in.method << " "

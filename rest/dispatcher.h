@@ -33,6 +33,7 @@
 namespace connectd::rest {
 
 struct ResourceContext;
+class RestClient;
 
 // One request as the transport read it.
 struct IncomingRequest {
@@ -45,6 +46,7 @@ struct IncomingRequest {
   std::optional<std::string> origin;
   std::optional<std::string> access_control_request_method;
   std::optional<std::string> access_control_request_headers;
+  HeaderList headers;  // every header field, in order
 };
 
 class Dispatcher {
@@ -55,6 +57,9 @@ class Dispatcher {
     std::function<std::chrono::system_clock::time_point()> now;
     // Served by GET /metrics; null: /metrics answers 404.
     const metrics::MetricsRegistry* metrics = nullptr;
+    // Forwards requests to other workers (forwarding.h); must outlive the Dispatcher. Null:
+    // a request that must be forwarded fails with 500.
+    RestClient* rest_client = nullptr;
   };
 
   // `herder`, `config`, `scheduler` and `loggers` must outlive the Dispatcher and every response

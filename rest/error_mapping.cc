@@ -11,6 +11,9 @@ int HttpStatusFor(const absl::Status& status) {
   if (std::optional<int> http = herder::HttpStatusOf(status); http && *http >= 100 && *http < 600) {
     return *http;
   }
+  // Java's RebalanceNeededException is a plain ConnectException: 500 unless the endpoint
+  // forwards (forwarding.h turns it into 409 there).
+  if (herder::IsRebalanceNeeded(status)) return 500;
   switch (status.code()) {
     case absl::StatusCode::kInvalidArgument:
       return 400;

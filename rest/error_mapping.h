@@ -2,9 +2,10 @@
 //
 // absl::Status -> HTTP status and Connect's error body `{"error_code":N,"message":"..."}`.
 //
-// The HTTP status attached by the herder (herder::WithHttpStatus) wins; otherwise the canonical
-// code decides: kInvalidArgument 400, kNotFound 404, kAlreadyExists/kFailedPrecondition/kAborted
-// 409, kUnavailable 503, kPermissionDenied 403, anything else 500.
+// The HTTP status attached by the herder (herder::WithHttpStatus) wins; a RebalanceNeededError
+// is 500 (as on Connect's non-forwarding endpoints); otherwise the canonical code decides:
+// kInvalidArgument 400, kNotFound 404, kAlreadyExists/kFailedPrecondition/kAborted 409,
+// kUnavailable 503, kPermissionDenied 403, anything else 500.
 //
 // Threads: pure functions, any thread.
 #pragma once

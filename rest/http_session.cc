@@ -226,6 +226,9 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
     in.origin = Field(request, http::field::origin);
     in.access_control_request_method = Field(request, http::field::access_control_request_method);
     in.access_control_request_headers = Field(request, http::field::access_control_request_headers);
+    for (const auto& field : request) {
+      in.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    }
     in.body = std::move(request.body());
     request_line_ =
         absl::StrCat(in.method, " ", in.target, " HTTP/", version_ / 10, ".", version_ % 10);

@@ -41,6 +41,9 @@ struct RestRequest {
   std::string body;
   // "http://host:port" as the client addressed us (Host header), for Location headers.
   std::string base_url;
+  // Every request header field in arrival order (Authorization is copied when forwarding; the
+  // internal endpoints read their signature headers).
+  HeaderList headers;
 
   // The first value of query parameter `name`, if present.
   std::optional<std::string> Query(std::string_view name) const;

@@ -651,4 +651,88 @@ absl::StatusOr<std::vector<herder::ConfigMap>> ParseTaskConfigs(std::string_view
   return configs;
 }
 
+// ---- Bodies sent to other workers ------------------------------------------------------------
+
+std::string CreateConnectorRequestJson(const CreateConnectorRequest& request) {
+  return Render([&](Writer& w) {
+    w.StartObject();
+    Key(w, "name");
+    OptionalString(w, request.name);
+    Key(w, "config");
+    if (request.config) {
+      ConfigMap(w, *request.config);
+    } else {
+      w.Null();
+    }
+    Key(w, "initial_state");
+    if (!request.initial_state) {
+      w.Null();
+    } else if (*request.initial_state == herder::TargetState::kStarted) {
+      String(w, "RUNNING");  // InitialState's name for STARTED
+    } else {
+      String(w, herder::TargetStateName(*request.initial_state));
+    }
+    w.EndObject();
+  });
+}
+
+std::string ConfigPatchJson(const std::map<std::string, std::optional<std::string>>& patch) {
+  return Render([&](Writer& w) {
+    w.StartObject();
+    for (const auto& [key, value] : patch) {
+      Key(w, key);
+      OptionalString(w, value);
+    }
+    w.EndObject();
+  });
+}
+
+std::string TaskConfigsJson(const std::vector<herder::ConfigMap>& configs) {
+  return Render([&](Writer& w) {
+    w.StartArray();
+    for (const herder::ConfigMap& config : configs) ConfigMap(w, config);
+    w.EndArray();
+  });
+}
+
+std::string JsonStringLiteral(std::string_view text) {
+  return Render([&](Writer& w) { String(w, text); });
+}
+
+namespace {
+
+absl::Status ParseResponseDocument(std::string_view body, rapidjson::Document& doc) {
+  doc.Parse<rapidjson::kParseIterativeFlag>(body.data(), body.size());
+  if (doc.HasParseError()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Malformed JSON in response body: ", GetParseError_En(doc.GetParseError()),
+                     " (at offset ", doc.GetErrorOffset(), ")"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<ErrorMessageBody> ParseErrorMessage(std::string_view body) {
+  rapidjson::Document doc;
+  if (absl::Status s = ParseResponseDocument(body, doc); !s.ok()) return s;
+  if (!doc.IsObject()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "The error response body must be a JSON object, not ", AsAbsl(TypeName(doc))));
+  }
+  ErrorMessageBody error;
+  auto code = doc.FindMember("error_code");
+  if (code != doc.MemberEnd() && code->value.IsInt()) error.error_code = code->value.GetInt();
+  auto message = doc.FindMember("message");
+  if (message != doc.MemberEnd() && message->value.IsString()) {
+    error.message = std::string(View(message->value));
+  }
+  return error;
+}
+
+absl::Status CheckJsonDocument(std::string_view body) {
+  rapidjson::Document doc;
+  return ParseResponseDocument(body, doc);
+}
+
 }  // namespace connectd::rest

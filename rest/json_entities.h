@@ -110,4 +110,28 @@ absl::StatusOr<std::optional<std::string>> ParseLoggerLevelBody(std::string_view
 // The internal POST /connectors/{c}/tasks body: a list of string maps.
 absl::StatusOr<std::vector<herder::ConfigMap>> ParseTaskConfigs(std::string_view body);
 
+// ---- Bodies sent to other workers (forwarding, internal requests) ---------------------------
+
+// {"name":...|null,"config":{...}|null,"initial_state":"RUNNING"|"PAUSED"|"STOPPED"|null}, as
+// Jackson writes CreateConnectorRequest.
+std::string CreateConnectorRequestJson(const CreateConnectorRequest& request);
+// {"k":"v","gone":null}
+std::string ConfigPatchJson(const std::map<std::string, std::optional<std::string>>& patch);
+// [{"k":"v"},...]: the internal task-config body.
+std::string TaskConfigsJson(const std::vector<herder::ConfigMap>& configs);
+// "text" as a JSON string literal.
+std::string JsonStringLiteral(std::string_view text);
+
+// Connect's error body read back from another worker: {"error_code":N,"message":"..."}; a field
+// that is absent, null or of another type is nullopt. kInvalidArgument if `body` is not a JSON
+// object.
+struct ErrorMessageBody {
+  std::optional<int> error_code;
+  std::optional<std::string> message;
+};
+absl::StatusOr<ErrorMessageBody> ParseErrorMessage(std::string_view body);
+
+// OK if `body` is one well-formed JSON document; kInvalidArgument naming the parse error.
+absl::Status CheckJsonDocument(std::string_view body);
+
 }  // namespace connectd::rest

@@ -148,6 +148,9 @@ absl::StatusOr<TlsConfig> ParseTls(const Props& props) {
   tls.truststore_certificates = get("ssl.truststore.certificates");
   if (auto v = get("ssl.enabled.protocols")) tls.enabled_protocols = ParseList(*v);
   if (auto v = get("ssl.cipher.suites")) tls.cipher_suites = ParseList(*v);
+  if (auto v = get("ssl.endpoint.identification.algorithm")) {
+    tls.endpoint_identification_algorithm = JavaTrim(*v);
+  }
   if (auto v = get(kClientAuth)) {
     absl::StatusOr<ClientAuth> auth = ParseClientAuth(tls.KeyName(kClientAuth), JavaTrim(*v));
     if (!auth.ok()) return auth.status();

@@ -18,9 +18,11 @@
 //   topic.tracking.enable          true           GET .../topics; false -> 403
 //   topic.tracking.allow.reset     true           PUT .../topics/reset; false -> 403
 //   ssl.client.auth                none           none | requested | required
+//   ssl.endpoint.identification.algorithm  https  RestClient host name check (blank: off)
 //
-// HTTPS listeners read `listeners.https.ssl.*` if any such key is set, else `ssl.*` (Connect's
-// all-or-nothing prefix rule). Keystores: PEM (`ssl.keystore.location` holding the private key
+// HTTPS listeners, and the RestClient that forwards requests to other workers, read
+// `listeners.https.ssl.*` if any such key is set, else `ssl.*` (Connect's all-or-nothing prefix
+// rule). Keystores: PEM (`ssl.keystore.location` holding the private key
 // and certificate chain, or inline `ssl.keystore.key` + `ssl.keystore.certificate.chain`, with
 // `ssl.key.password` for an encrypted key) and PKCS12 (`ssl.keystore.password`). JKS, Connect's
 // default type, cannot be read without a JVM and is refused with an error naming the key.
@@ -63,6 +65,9 @@ struct TlsConfig {
   std::vector<std::string> enabled_protocols = {"TLSv1.2", "TLSv1.3"};
   std::vector<std::string> cipher_suites;  // IANA names, as Java takes them; empty: defaults
   ClientAuth client_auth = ClientAuth::kNone;
+  // Client side (RestClient): "https" (Kafka's default) checks the peer's host name against its
+  // certificate; blank turns that off.
+  std::string endpoint_identification_algorithm = "https";
 
   // The full property name of `key` ("ssl.keystore.type") as the user wrote it.
   std::string KeyName(const std::string& key) const { return prefix + key; }

@@ -77,8 +77,11 @@ ServerState::ServerState(asio::io_context& io, herder::Herder& herder, RestConfi
       options(std::move(server_options)),
       loggers(options.now_ms),
       scheduler(io),
+      rest_client(options.rest_client ? options.rest_client
+                                      : std::make_shared<RestClient>(io, config.tls)),
       dispatcher(herder, config, scheduler, loggers,
-                 Dispatcher::Options{options.health_check_timeout, nullptr, options.metrics}) {}
+                 Dispatcher::Options{options.health_check_timeout, nullptr, options.metrics,
+                                     rest_client.get()}) {}
 
 void ServerState::Track(const std::shared_ptr<Session>& session) {
   std::lock_guard lock(mu_);

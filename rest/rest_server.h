@@ -43,6 +43,8 @@ class io_context;
 
 namespace connectd::rest {
 
+class RestClient;
+
 namespace internal {
 struct ServerState;
 class Listener;
@@ -76,6 +78,9 @@ class RestServer {
     std::function<std::string()> local_host_address;
     // The registry GET /metrics serves (Prometheus text); null: /metrics answers 404.
     const metrics::MetricsRegistry* metrics = nullptr;
+    // Forwards requests that another worker must serve (Connect's RestClient). Null: a client on
+    // the server's io_context with the REST TLS settings (listeners.https.ssl.* or ssl.*).
+    std::shared_ptr<RestClient> rest_client;
   };
 
   RestServer(boost::asio::io_context& ioc, herder::Herder& herder, RestConfig config);

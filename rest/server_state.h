@@ -15,6 +15,7 @@
 
 #include "rest/dispatcher.h"
 #include "rest/logger_levels.h"
+#include "rest/rest_client.h"
 #include "rest/rest_config.h"
 #include "rest/rest_server.h"
 #include "rest/scheduler.h"
@@ -61,7 +62,8 @@ struct ServerState {
   const RestServer::Options options;
   LoggerLevels loggers;
   AsioScheduler scheduler;
-  Dispatcher dispatcher;  // after config, loggers and scheduler, which it references
+  std::shared_ptr<RestClient> rest_client;  // forwards requests to other workers
+  Dispatcher dispatcher;  // after config, loggers, scheduler and rest_client, which it references
   std::atomic<int> connections{0};
   std::atomic<bool> stopping{false};
 

@@ -406,4 +406,52 @@ absl::StatusOr<std::shared_ptr<boost::asio::ssl::context>> MakeServerTlsContext(
   return context;
 }
 
+absl::StatusOr<ClientTlsContext> MakeClientTlsContext(const TlsConfig& tls) {
+  ERR_clear_error();
+  ClientTlsContext out;
+  std::string identification = absl::AsciiStrToLower(tls.endpoint_identification_algorithm);
+  if (identification.empty()) {
+    out.verify_host_name = false;
+  } else if (identification != "https") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Unsupported ", tls.KeyName("ssl.endpoint.identification.algorithm"), " ",
+        tls.endpoint_identification_algorithm, ": expected https or an empty value"));
+  }
+  out.context = std::make_shared<boost::asio::ssl::context>(boost::asio::ssl::context::tls_client);
+  SSL_CTX* ctx = out.context->native_handle();
+  SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION);
+
+  // Jetty's client loads a keystore only when a path is set; PEM may also be inline.
+  if (tls.keystore_location || tls.keystore_key || tls.keystore_certificate_chain) {
+    absl::StatusOr<KeyMaterial> material = LoadKeystore(tls);
+    if (!material.ok()) return material.status();
+    if (SSL_CTX_use_certificate(ctx, material->cert.get()) != 1 ||
+        SSL_CTX_use_PrivateKey(ctx, material->key.get()) != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Cannot use the keystore's certificate and key: ", OpenSslError()));
+    }
+    for (const X509Ptr& cert : material->chain) {
+      if (SSL_CTX_add1_chain_cert(ctx, cert.get()) != 1) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Cannot use the keystore's certificate chain: ", OpenSslError()));
+      }
+    }
+  }
+
+  absl::StatusOr<std::vector<X509Ptr>> trusted = LoadTruststore(tls);
+  if (!trusted.ok()) return trusted.status();
+  if (trusted->empty()) {
+    SSL_CTX_set_default_verify_paths(ctx);
+  } else {
+    X509_STORE* store = SSL_CTX_get_cert_store(ctx);
+    for (const X509Ptr& cert : *trusted) X509_STORE_add_cert(store, cert.get());
+  }
+  ERR_clear_error();
+  SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
+
+  if (absl::Status s = ConfigureProtocols(tls, ctx); !s.ok()) return s;
+  if (absl::Status s = ConfigureCipherSuites(tls, ctx); !s.ok()) return s;
+  return out;
+}
+
 }  // namespace connectd::rest

@@ -1,6 +1,7 @@
 // File: tls_context.h
 //
-// Builds the OpenSSL server context for HTTPS listeners from a TlsConfig (rest_config.h):
+// Builds the OpenSSL server context for HTTPS listeners, and the client context for requests to
+// other workers, from a TlsConfig (rest_config.h):
 // keystore (PEM file, inline PEM, PKCS12), optional truststore for client authentication (PEM,
 // PKCS12; the system CA paths when none is configured), enabled protocols and cipher suites
 // (IANA names, as Java takes them, mapped to OpenSSL's).
@@ -27,5 +28,17 @@ namespace connectd::rest {
 // kUnimplemented for an unsupported store type.
 absl::StatusOr<std::shared_ptr<boost::asio::ssl::context>> MakeServerTlsContext(
     const TlsConfig& tls);
+
+// The client side, for requests to other workers (Java's
+// SSLUtils.createClientSideSslContextFactory): the peer's certificate is always verified,
+// against the truststore if one is configured, else the system CAs; the keystore, if configured
+// (location or inline PEM), supplies a client certificate; protocols and cipher suites as for
+// the server. `verify_host_name` follows ssl.endpoint.identification.algorithm ("https": the
+// caller checks the host name per connection; blank: no check). Errors as MakeServerTlsContext.
+struct ClientTlsContext {
+  std::shared_ptr<boost::asio::ssl::context> context;
+  bool verify_host_name = true;
+};
+absl::StatusOr<ClientTlsContext> MakeClientTlsContext(const TlsConfig& tls);
 
 }  // namespace connectd::rest

@@ -10,6 +10,7 @@
 #include "rest/json_entities.h"
 #include "rest/resources/resources.h"
 #include "runtime/common/logging.h"
+#include "runtime/common/strings.h"
 
 namespace connectd::rest {
 namespace {
@@ -43,6 +44,20 @@ RestResponse NotFound() { return ErrorResponse(404, kNotFoundMessage); }
 
 std::string LocationFor(const RestRequest& request, const std::string& connector) {
   return absl::StrCat(request.base_url, "/connectors/", EncodePathSegment(connector));
+}
+
+// "/connectors/{connector}{suffix}", encoded: the path a request is forwarded to.
+std::string ConnectorPath(const std::string& connector, std::string_view suffix = "") {
+  return absl::StrCat("/connectors/", EncodePathSegment(connector), AsAbsl(suffix));
+}
+
+// A 201 with a Location header, or 200, carrying ConnectorInfo JSON text (or nothing).
+RestResponse CreatedOrUpdated(bool created, std::optional<std::string> json,
+                              const std::string& location) {
+  int status = created ? 201 : 200;
+  RestResponse response = json ? JsonResponse(status, std::move(*json)) : EmptyResponse(status);
+  if (created) SetHeader(response.headers, "Location", location);
+  return response;
 }
 
 // ConnectorsResource.checkAndPutConnectorConfigName.
@@ -202,13 +217,20 @@ void CreateConnector(ResourceContext& ctx, RestRequest request, Responder respon
     return;
   }
   std::string location = LocationFor(request, name);
+  // Connect forwards the request it parsed, "name" now in its config; a forwarded create always
+  // answers 201 (the remote status only decides Herder.Created, which createConnector ignores).
+  CreateConnectorRequest forwarded{parsed->name, config, parsed->initial_state};
+  ForwardRequest forward{"POST", "/connectors", {}, CreateConnectorRequestJson(forwarded)};
   ctx.herder.PutConnectorConfig(
       name, config, parsed->initial_state, /*allow_replace=*/false,
-      Reply<herder::Created>(std::move(respond), [location](herder::Created created) {
-        RestResponse response = JsonResponse(201, ConnectorInfoJson(created.info));
-        SetHeader(response.headers, "Location", location);
-        return response;
-      }));
+      ReplyOrForward<herder::Created>(
+          ctx, request, std::move(forward), std::move(respond),
+          [location](herder::Created created) {
+            return CreatedOrUpdated(true, ConnectorInfoJson(created.info), location);
+          },
+          [location](int, std::optional<std::string> body) {
+            return CreatedOrUpdated(true, std::move(body), location);
+          }));
 }
 
 void PutConnectorConfig(ResourceContext& ctx, RestRequest request, Responder respond) {
@@ -223,14 +245,18 @@ void PutConnectorConfig(ResourceContext& ctx, RestRequest request, Responder res
     return;
   }
   std::string location = LocationFor(request, name);
+  ForwardRequest forward{"PUT", ConnectorPath(name, "/config"), {}, ConfigMapJson(*config)};
   ctx.herder.PutConnectorConfig(
       name, *config, std::nullopt, /*allow_replace=*/true,
-      Reply<herder::Created>(std::move(respond), [location](herder::Created created) {
-        RestResponse response =
-            JsonResponse(created.created ? 201 : 200, ConnectorInfoJson(created.info));
-        if (created.created) SetHeader(response.headers, "Location", location);
-        return response;
-      }));
+      ReplyOrForward<herder::Created>(
+          ctx, request, std::move(forward), std::move(respond),
+          [location](herder::Created created) {
+            return CreatedOrUpdated(created.created, ConnectorInfoJson(created.info), location);
+          },
+          // Forwarded: created iff the remote worker answered 201.
+          [location](int status, std::optional<std::string> body) {
+            return CreatedOrUpdated(status == 201, std::move(body), location);
+          }));
 }
 
 void PatchConnectorConfig(ResourceContext& ctx, RestRequest request, Responder respond) {
@@ -240,11 +266,14 @@ void PatchConnectorConfig(ResourceContext& ctx, RestRequest request, Responder r
     respond(ErrorResponse(patch.status()));
     return;
   }
+  const std::string& name = request.path_params[0];
+  ForwardRequest forward{"PATCH", ConnectorPath(name, "/config"), {}, ConfigPatchJson(*patch)};
   ctx.herder.PatchConnectorConfig(
-      request.path_params[0], *patch,
-      Reply<herder::ConnectorInfo>(std::move(respond), [](herder::ConnectorInfo info) {
-        return JsonResponse(200, ConnectorInfoJson(info));
-      }));
+      name, *patch,
+      ReplyOrForward<herder::ConnectorInfo>(
+          ctx, request, std::move(forward), std::move(respond),
+          [](herder::ConnectorInfo info) { return JsonResponse(200, ConnectorInfoJson(info)); },
+          RemoteBodyAs(200)));
 }
 
 // ---- Restart --------------------------------------------------------------------------------
@@ -254,15 +283,22 @@ void RestartConnector(ResourceContext& ctx, RestRequest request, Responder respo
   restart.connector = request.path_params[0];
   restart.include_tasks = request.QueryBool("includeTasks", false);
   restart.only_failed = request.QueryBool("onlyFailed", false);
+  ForwardRequest forward{"POST", ConnectorPath(restart.connector, "/restart"), {}, std::nullopt};
   if (!restart.include_tasks && !restart.only_failed) {
     // Legacy: the connector instance only, synchronously, no body.
-    ctx.herder.RestartConnector(restart.connector, ReplyEmpty(std::move(respond), 204));
+    ctx.herder.RestartConnector(
+        restart.connector,
+        ReplyEmptyOrForward(ctx, request, std::move(forward), std::move(respond), 204));
     return;
   }
-  ctx.herder.Restart(restart, Reply<herder::ConnectorStateInfo>(
-                                  std::move(respond), [](herder::ConnectorStateInfo plan) {
+  forward.query = {{"includeTasks", restart.include_tasks ? "true" : "false"},
+                   {"onlyFailed", restart.only_failed ? "true" : "false"}};
+  ctx.herder.Restart(restart, ReplyOrForward<herder::ConnectorStateInfo>(
+                                  ctx, request, std::move(forward), std::move(respond),
+                                  [](herder::ConnectorStateInfo plan) {
                                     return JsonResponse(202, ConnectorStateInfoJson(plan));
-                                  }));
+                                  },
+                                  RemoteBodyAs(202)));
 }
 
 // ---- Offsets --------------------------------------------------------------------------------
@@ -278,10 +314,15 @@ void AlterOffsets(ResourceContext& ctx, RestRequest request, Responder respond) 
                           "Partitions / offsets need to be provided for an alter offsets request"));
     return;
   }
-  ctx.herder.AlterConnectorOffsets(request.path_params[0], *offsets,
-                                   Reply<std::string>(std::move(respond), [](std::string message) {
-                                     return JsonResponse(200, MessageJson(message));
-                                   }));
+  const std::string& name = request.path_params[0];
+  ForwardRequest forward{"PATCH", ConnectorPath(name, "/offsets"), {},
+                         ConnectorOffsetsJson(*offsets)};
+  ctx.herder.AlterConnectorOffsets(
+      name, *offsets,
+      ReplyOrForward<std::string>(
+          ctx, request, std::move(forward), std::move(respond),
+          [](std::string message) { return JsonResponse(200, MessageJson(message)); },
+          RemoteBodyAs(200)));
 }
 
 }  // namespace
@@ -316,10 +357,12 @@ void AddConnectorsResource(Router& router, ResourceContext& ctx) {
              [&ctx](RestRequest request, Responder respond) {
                PatchConnectorConfig(ctx, std::move(request), std::move(respond));
              });
-  router.Add("DELETE", "/connectors/{connector}",
-             [&herder](RestRequest request, Responder respond) {
-               herder.DeleteConnector(request.path_params[0], ReplyEmpty(respond, 204));
-             });
+  router.Add("DELETE", "/connectors/{connector}", [&ctx](RestRequest request, Responder respond) {
+    const std::string& name = request.path_params[0];
+    ctx.herder.DeleteConnector(
+        name, ReplyEmptyOrForward(ctx, request, {"DELETE", ConnectorPath(name), {}, std::nullopt},
+                                  std::move(respond), 204));
+  });
   router.Add("GET", "/connectors/{connector}/status",
              [&herder](RestRequest request, Responder respond) {
                absl::StatusOr<herder::ConnectorStateInfo> status =
@@ -360,13 +403,19 @@ void AddConnectorsResource(Router& router, ResourceContext& ctx) {
                                    : ErrorResponse(status.status()));
              });
   router.Add("POST", "/connectors/{connector}/tasks/{task}/restart",
-             [&herder](RestRequest request, Responder respond) {
+             [&ctx](RestRequest request, Responder respond) {
                std::optional<int> task = ParseTaskNumber(request.path_params[1]);
                if (!task) {
                  respond(NotFound());
                  return;
                }
-               herder.RestartTask({request.path_params[0], *task}, ReplyEmpty(respond, 204));
+               const std::string& name = request.path_params[0];
+               ForwardRequest forward{
+                   "POST", ConnectorPath(name, absl::StrCat("/tasks/", *task, "/restart")), {},
+                   std::nullopt};
+               ctx.herder.RestartTask(
+                   {name, *task},
+                   ReplyEmptyOrForward(ctx, request, std::move(forward), std::move(respond), 204));
              });
   router.Add("POST", "/connectors/{connector}/restart",
              [&ctx](RestRequest request, Responder respond) {
@@ -382,10 +431,12 @@ void AddConnectorsResource(Router& router, ResourceContext& ctx) {
                absl::Status s = herder.ResumeConnector(request.path_params[0]);
                respond(s.ok() ? EmptyResponse(202) : ErrorResponse(s));
              });
-  router.Add("PUT", "/connectors/{connector}/stop",
-             [&herder](RestRequest request, Responder respond) {
-               herder.StopConnector(request.path_params[0], ReplyEmpty(respond, 204));
-             });
+  router.Add("PUT", "/connectors/{connector}/stop", [&ctx](RestRequest request, Responder respond) {
+    const std::string& name = request.path_params[0];
+    ctx.herder.StopConnector(
+        name, ReplyEmptyOrForward(ctx, request, {"PUT", ConnectorPath(name, "/stop"), {}, std::nullopt},
+                                  std::move(respond), 204));
+  });
   router.Add(
       "GET", "/connectors/{connector}/topics", [&ctx](RestRequest request, Responder respond) {
         if (!ctx.config.topic_tracking_enabled) {
@@ -423,11 +474,14 @@ void AddConnectorsResource(Router& router, ResourceContext& ctx) {
                AlterOffsets(ctx, std::move(request), std::move(respond));
              });
   router.Add("DELETE", "/connectors/{connector}/offsets",
-             [&herder](RestRequest request, Responder respond) {
-               herder.ResetConnectorOffsets(request.path_params[0],
-                                            Reply<std::string>(respond, [](std::string message) {
-                                              return JsonResponse(200, MessageJson(message));
-                                            }));
+             [&ctx](RestRequest request, Responder respond) {
+               const std::string& name = request.path_params[0];
+               ctx.herder.ResetConnectorOffsets(
+                   name, ReplyOrForward<std::string>(
+                             ctx, request, {"DELETE", ConnectorPath(name, "/offsets"), {}, std::nullopt},
+                             std::move(respond),
+                             [](std::string message) { return JsonResponse(200, MessageJson(message)); },
+                             RemoteBodyAs(200)));
              });
 }
 

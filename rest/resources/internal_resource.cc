@@ -1,36 +1,85 @@
 // InternalConnectResource: the worker-to-worker endpoints POST /connectors/{c}/tasks and
-// PUT /connectors/{c}/fence.
+// PUT /connectors/{c}/fence (Connect's InternalClusterResource).
 //
-// The Herder interface has no task-config write or zombie fencing yet, so these answer as
-// Connect's StandaloneHerder does: it throws UnsupportedOperationException, which Connect's
-// exception mapper turns into 500 with the exception's message. The task-config body is still
-// parsed first, as Connect does.
+// As in Connect: the task-config body is parsed first; the KIP-507 signature headers become a
+// herder::InternalRequestSignature (nullopt when either header is missing), and a signature
+// naming an unknown Mac or carrying bad Base64 is refused with 400 before the herder sees it
+// (InternalRequestSignature.fromHeaders). The herder verifies the signature itself and may ask
+// for the request to be forwarded to the leader, which happens as for the other forwarded
+// endpoints (forwarding.h). A forwarded request carries only the user's Authorization header,
+// so it arrives unsigned, as Connect's does; the fence body is forwarded as Jackson writes a
+// byte[]: a JSON string of its Base64.
 #include "rest/json_entities.h"
 #include "rest/resources/resources.h"
+#include "runtime/distributed/request_signing.h"
 
 namespace connectd::rest {
+namespace {
 
-void AddInternalResource(Router& router, ResourceContext& /*ctx*/) {
+// InternalRequestSignature.fromHeaders: nullopt unless both headers are present; 400 for an
+// unknown algorithm or a malformed signature.
+absl::StatusOr<std::optional<herder::InternalRequestSignature>> SignatureOf(
+    const RestRequest& request) {
+  std::optional<std::string> algorithm =
+      FindHeader(request.headers, distributed::kSignatureAlgorithmHeader);
+  std::optional<std::string> signature =
+      FindHeader(request.headers, distributed::kSignatureHeader);
+  if (!algorithm || !signature) return std::nullopt;
+  herder::InternalRequestSignature out{std::move(*algorithm), std::move(*signature), request.body};
+  if (absl::Status format = distributed::CheckSignatureFormat(out); !format.ok()) return format;
+  return out;
+}
+
+std::string TasksPath(const std::string& connector, std::string_view suffix) {
+  return std::string("/connectors/") + EncodePathSegment(connector) + std::string(suffix);
+}
+
+void PutTaskConfigs(ResourceContext& ctx, RestRequest request, Responder respond) {
+  absl::StatusOr<std::vector<herder::ConfigMap>> configs = ParseTaskConfigs(request.body);
+  if (!configs.ok()) {
+    respond(ErrorResponse(configs.status()));
+    return;
+  }
+  absl::StatusOr<std::optional<herder::InternalRequestSignature>> signature = SignatureOf(request);
+  if (!signature.ok()) {
+    respond(ErrorResponse(signature.status()));
+    return;
+  }
+  const std::string& name = request.path_params[0];
+  ForwardRequest forward{"POST", TasksPath(name, "/tasks"), {}, TaskConfigsJson(*configs)};
+  ctx.herder.PutTaskConfigs(
+      name, *configs, std::move(*signature),
+      ReplyEmptyOrForward(ctx, request, std::move(forward), std::move(respond), 204));
+}
+
+void FenceZombies(ResourceContext& ctx, RestRequest request, Responder respond) {
+  absl::StatusOr<std::optional<herder::InternalRequestSignature>> signature = SignatureOf(request);
+  if (!signature.ok()) {
+    respond(ErrorResponse(signature.status()));
+    return;
+  }
+  const std::string& name = request.path_params[0];
+  ForwardRequest forward{"PUT", TasksPath(name, "/fence"), {},
+                         JsonStringLiteral(distributed::Base64Encode(request.body))};
+  ctx.herder.FenceZombieSourceTasks(
+      name, std::move(*signature),
+      ReplyEmptyOrForward(ctx, request, std::move(forward), std::move(respond), 204));
+}
+
+}  // namespace
+
+void AddInternalResource(Router& router, ResourceContext& ctx) {
   RouteOptions raw_body{.consumes_json = false};  // Connect reads these bodies as byte[]
   router.Add(
       "POST", "/connectors/{connector}/tasks",
-      [](RestRequest request, Responder respond) {
-        absl::StatusOr<std::vector<herder::ConfigMap>> configs = ParseTaskConfigs(request.body);
-        if (!configs.ok()) {
-          respond(ErrorResponse(configs.status()));
-          return;
-        }
-        respond(ErrorResponse(500,
-                              "Kafka Connect in standalone mode does not support externally "
-                              "setting task configurations."));
+      [&ctx](RestRequest request, Responder respond) {
+        PutTaskConfigs(ctx, std::move(request), std::move(respond));
       },
       raw_body);
   router.Add(
       "PUT", "/connectors/{connector}/fence",
-      [](RestRequest, Responder respond) {
-        respond(ErrorResponse(
-            500,
-            "Kafka Connect in standalone mode does not support exactly-once source connectors."));
+      [&ctx](RestRequest request, Responder respond) {
+        FenceZombies(ctx, std::move(request), std::move(respond));
       },
       raw_body);
 }

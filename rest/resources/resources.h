@@ -18,8 +18,10 @@
 
 #include "absl/status/statusor.h"
 #include "rest/error_mapping.h"
+#include "rest/forwarding.h"
 #include "rest/http_types.h"
 #include "rest/logger_levels.h"
+#include "rest/rest_client.h"
 #include "rest/rest_config.h"
 #include "rest/router.h"
 #include "rest/scheduler.h"
@@ -36,6 +38,7 @@ struct ResourceContext {
   Scheduler& scheduler;
   std::chrono::milliseconds health_check_timeout;
   const metrics::MetricsRegistry* metrics;  // may be null
+  RestClient* rest_client;                  // forwards requests to other workers; may be null
 };
 
 void AddRootResource(Router& router, ResourceContext& ctx);
@@ -66,6 +69,44 @@ herder::Callback<T> Reply(Responder respond, OnOk on_ok) {
 inline herder::DoneCallback ReplyEmpty(Responder respond, int status) {
   return [respond = std::move(respond), status](absl::Status result) {
     respond(result.ok() ? EmptyResponse(status) : ErrorResponse(result));
+  };
+}
+
+// Reply() for the endpoints Connect forwards (HerderRequestHandler.completeOrForwardRequest):
+// a failure goes through CompleteOrForward (forwarding.h), and `on_remote` turns another
+// worker's 2xx answer into this request's response.
+template <typename T, typename OnOk>
+herder::Callback<T> ReplyOrForward(ResourceContext& ctx, const RestRequest& request,
+                                   ForwardRequest forward, Responder respond, OnOk on_ok,
+                                   RemoteTranslator on_remote) {
+  return [client = ctx.rest_client, origin = OriginOf(request), forward = std::move(forward),
+          respond = std::move(respond), on_ok = std::move(on_ok),
+          on_remote = std::move(on_remote)](absl::StatusOr<T> result) {
+    try {
+      if (result.ok()) {
+        respond(on_ok(std::move(*result)));
+      } else {
+        CompleteOrForward(client, result.status(), origin, forward, respond, on_remote);
+      }
+    } catch (const std::exception& e) {
+      respond(ErrorResponse(500, e.what()));
+    }
+  };
+}
+
+// ReplyEmpty() for the forwarded endpoints: an empty `status` locally, and after forwarding
+// (whatever 2xx the remote worker answered, as Connect's void resources do).
+inline herder::DoneCallback ReplyEmptyOrForward(ResourceContext& ctx, const RestRequest& request,
+                                                ForwardRequest forward, Responder respond,
+                                                int status) {
+  return [client = ctx.rest_client, origin = OriginOf(request), forward = std::move(forward),
+          respond = std::move(respond), status](absl::Status result) {
+    if (result.ok()) {
+      respond(EmptyResponse(status));
+      return;
+    }
+    CompleteOrForward(client, result, origin, forward, respond,
+                      [status](int, std::optional<std::string>) { return EmptyResponse(status); });
   };
 }
 

@@ -114,16 +114,33 @@ const ConfigDef& WorkerConfigDef(WorkerMode mode) {
                     "Partitions of the status topic."))
         .Define(Key("status.storage.replication.factor", Type::kShort, "3", Importance::kLow,
                     "Replication factor of the status topic."))
-        .Define(Key("session.timeout.ms", Type::kInt, "10000", Importance::kHigh,
-                    "Group session timeout."))
-        .Define(Key("heartbeat.interval.ms", Type::kInt, "3000", Importance::kHigh,
-                    "Group heartbeat interval."))
+        // connectd's failover defaults (docs/compatibility.md): Java's are 10000, 3000 and
+        // 300000, which leave a dead worker's tasks unassigned for up to 5 minutes.
+        .Define(Key("session.timeout.ms", Type::kInt, "6000", Importance::kHigh,
+                    "Group session timeout (connectd default 6000; Java 10000)."))
+        .Define(Key("heartbeat.interval.ms", Type::kInt, "1000", Importance::kHigh,
+                    "Group heartbeat interval (connectd default 1000; Java 3000)."))
         .Define(Key("rebalance.timeout.ms", Type::kInt, "60000", Importance::kHigh,
                     "Group rebalance timeout."))
         .Define(Key("connect.protocol", Type::kString, "sessioned", Importance::kLow,
                     "eager, compatible or sessioned."))
-        .Define(Key("scheduled.rebalance.max.delay.ms", Type::kInt, "300000", Importance::kLow,
-                    "Delay before reassigning a departed worker's work."))
+        .Define(Key("scheduled.rebalance.max.delay.ms", Type::kInt, "3000", Importance::kLow,
+                    "Delay before reassigning a departed worker's work (connectd default 3000; "
+                    "Java 300000)."))
+        .Define(Key("worker.sync.timeout.ms", Type::kInt, "3000", Importance::kMedium,
+                    "Time to catch up with the config topic before leaving the group."))
+        .Define(Key("worker.unsync.backoff.ms", Type::kInt, "300000", Importance::kMedium,
+                    "Back-off before rejoining after failing to catch up."))
+        .Define(Key("inter.worker.key.generation.algorithm", Type::kString, "HmacSHA256",
+                    Importance::kLow, "Algorithm of the session keys the leader generates."))
+        .Define(Key("inter.worker.key.size", Type::kInt, std::nullopt, Importance::kLow,
+                    "Session key size in bits (the algorithm's default when unset)."))
+        .Define(Key("inter.worker.key.ttl.ms", Type::kInt, "3600000", Importance::kLow,
+                    "Lifetime of a session key."))
+        .Define(Key("inter.worker.signature.algorithm", Type::kString, "HmacSHA256",
+                    Importance::kLow, "Algorithm that signs internal requests."))
+        .Define(Key("inter.worker.verification.algorithms", Type::kList, "HmacSHA256",
+                    Importance::kLow, "Algorithms accepted for internal request signatures."))
         .Define(Key("exactly.once.source.support", Type::kString, "disabled", Importance::kHigh,
                     "disabled, preparing or enabled."));
     return def;

@@ -19,11 +19,9 @@
 // (Jackson's LinkedHashMap) and java.util.HashMap-built maps in HashMap order
 // (storage::JavaHashMapIterationOrder).
 //
-// Decoding is two steps, as in Java: ParseConfigValue is JsonConverter.toConnectData (Jackson's
-// grammar with ALLOW_LEADING_ZEROS_FOR_NUMBERS; trailing bytes after the first value ignored;
-// empty input is null; every integral number is a long, wrapped to 64 bits as
-// BigInteger.longValue() does; nesting depth 1000 and 1000-digit numbers as Jackson 2.21's
-// limits), then ParseConfigRecord applies KafkaConfigBackingStore's per-key reading rules.
+// Decoding is two steps, as in Java: ParseConfigValue is JsonConverter.toConnectData
+// (connect_json.h with Jackson's defaults), then ParseConfigRecord applies
+// KafkaConfigBackingStore's per-key reading rules.
 // Golden vectors: tests/golden/config_topic (GenerateConfigTopicGolden.java).
 //
 // Thread safety: all functions are pure.
@@ -38,6 +36,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "runtime/distributed/connect_json.h"
 #include "runtime/herder/herder_types.h"
 
 namespace connectd::distributed {
@@ -135,21 +134,7 @@ std::string EncodeLoggerLevel(std::string_view level);
 // ---- Values: decoding ----------------------------------------------------------------------
 
 // ConfigValue: one schemaless Connect value, as JsonConverter (schemas.enable=false) returns it.
-struct ConfigValue {
-  enum class Kind { kNull, kBool, kLong, kDouble, kString, kArray, kObject };
-  Kind kind = Kind::kNull;
-  bool boolean = false;
-  int64_t integer = 0;  // kLong
-  double real = 0;      // kDouble
-  // kString: UTF-8; a lone UTF-16 surrogate (Java strings may hold one) is its 3-byte form.
-  std::string text;
-  std::vector<ConfigValue> elements;                         // kArray
-  std::vector<std::pair<std::string, ConfigValue>> members;  // kObject; a repeated key keeps
-                                                             // its first place, last value
-  bool is_null() const { return kind == Kind::kNull; }
-  // Find returns the member `key` of an object, or nullptr (also for non-objects).
-  const ConfigValue* Find(std::string_view key) const;
-};
+using ConfigValue = JsonValue;
 
 // ParseConfigValue converts value bytes as the worker's JsonConverter does; nullopt (a
 // tombstone), empty and all-whitespace input give a kNull value. kInvalidArgument when Java's

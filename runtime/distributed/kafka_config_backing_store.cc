@@ -118,4 +118,9 @@ absl::Status KafkaConfigBackingStore::PutSessionKey(const SessionKey& key) {
   return Write({SessionKeyWrite(key)}, /*read_to_end=*/true);
 }
 
+absl::Status KafkaConfigBackingStore::PutLoggerLevel(const std::string& logging_namespace,
+                                                     const std::string& level) {
+  return Write({LoggerLevelWrite(logging_namespace, level)}, /*read_to_end=*/false);
+}
+
 }  // namespace connectd::distributed

@@ -50,6 +50,8 @@ class KafkaConfigBackingStore {
   absl::Status PutTargetState(const std::string& connector, herder::TargetState state);
   absl::Status PutRestartRequest(const herder::RestartRequest& request);
   absl::Status PutSessionKey(const SessionKey& key);
+  // logger-cluster-{ns}: every worker applies it when it reads it (not privileged).
+  absl::Status PutLoggerLevel(const std::string& logging_namespace, const std::string& level);
 
  private:
   // Sends `records` as one batch and waits for every acknowledgement; then reads to the end

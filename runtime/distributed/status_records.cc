@@ -1,13 +1,13 @@
 #include "runtime/distributed/status_records.h"
 
 #include <array>
-#include <memory>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/common/strings.h"
+#include "runtime/distributed/connect_json.h"
 #include "runtime/distributed/java_split.h"
 #include "runtime/storage/java_text.h"
 
@@ -24,339 +24,23 @@ constexpr std::array<std::pair<worker::State, std::string_view>, 7> kStateNames 
     {worker::State::kStopped, "STOPPED"},
 }};
 
-// Jackson's default maximum nesting depth (StreamReadConstraints, 2.15+); the golden scenarios
-// show 1000 levels accepted and 1001 refused.
-constexpr int kMaxJsonDepth = 1000;
-
-// Appends UTF-16 code units as UTF-8; a surrogate without its partner becomes its own 3-byte
-// sequence (the convention of runtime/storage/java_text.h).
-void AppendUtf16AsUtf8(const std::vector<uint32_t>& units, std::string& out) {
-  const auto put = [&out](uint32_t cp) {
-    if (cp < 0x80) {
-      out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-  };
-  for (size_t i = 0; i < units.size(); ++i) {
-    const uint32_t u = units[i];
-    if (u >= 0xD800 && u <= 0xDBFF && i + 1 < units.size() && units[i + 1] >= 0xDC00 &&
-        units[i + 1] <= 0xDFFF) {
-      put(0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00));
-      ++i;
-    } else {
-      put(u);
-    }
-  }
-}
-
-// A parsed JSON value. Numbers keep their text; objects keep every member in order (Lookup
-// returns the last of duplicates, as Jackson's tree does).
-struct JsonNode {
-  enum class Type { kNull, kBool, kNumber, kString, kArray, kObject };
-  Type type = Type::kNull;
-  bool integral = false;  // kNumber: no fraction, no exponent
-  std::string text;       // kString: UTF-8; kNumber: the token
-  std::vector<std::pair<std::string, std::unique_ptr<JsonNode>>> members;
-  std::vector<std::unique_ptr<JsonNode>> elements;
-
-  const JsonNode* Lookup(std::string_view name) const {
-    const JsonNode* found = nullptr;
-    for (const auto& [key, value] : members) {
-      if (key == name) found = value.get();
-    }
-    return found;
-  }
+// The status topic's reader has always been looser than Jackson in two places (no number length
+// limit; raw UTF-8 surrogates as units, nothing past U+10FFFF); see ConnectJsonOptions.
+constexpr ConnectJsonOptions kStatusJsonOptions{
+    .max_number_length = 0,
+    .raw_utf8 = ConnectJsonOptions::RawUtf8::kSurrogateUnits,
 };
 
-// A JSON reader that accepts what Jackson's ObjectMapper.readTree accepts as configured by
-// Connect's JsonDeserializer (see status_records.h).
-class JacksonReader {
- public:
-  explicit JacksonReader(std::string_view text) : text_(text) {}
-
-  absl::StatusOr<std::unique_ptr<JsonNode>> ReadRoot() {
-    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
-    SkipWhitespace();
-    if (pos_ >= text_.size()) return Error("no JSON content");
-    auto node = std::make_unique<JsonNode>();
-    if (!ReadValue(*node, 0)) return Error(error_);
-    // Jackson (FAIL_ON_TRAILING_TOKENS off) never looks past the root value.
-    return node;
+// The value as JsonConverter reads it, which the store then needs to be a Map.
+absl::StatusOr<JsonValue> ReadJsonObject(std::string_view bytes) {
+  absl::StatusOr<JsonValue> root = ReadConnectJson(bytes, kStatusJsonOptions);
+  if (!root.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("invalid JSON: ", root.status().message()));
   }
-
- private:
-  absl::Status Error(std::string_view message) const {
-    return absl::InvalidArgumentError(
-        absl::StrCat("invalid JSON: ", AsAbsl(message), " (at byte ", pos_, ")"));
-  }
-
-  bool Fail(std::string message) {
-    if (error_.empty()) error_ = std::move(message);
-    return false;
-  }
-
-  void SkipWhitespace() {
-    while (pos_ < text_.size()) {
-      const char c = text_[pos_];
-      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return;
-      ++pos_;
-    }
-  }
-
-  bool Peek(char& c) const {
-    if (pos_ >= text_.size()) return false;
-    c = text_[pos_];
-    return true;
-  }
-
-  bool ReadValue(JsonNode& node, int depth) {
-    char c;
-    if (!Peek(c)) return Fail("unexpected end of input");
-    switch (c) {
-      case '{':
-        return ReadObject(node, depth + 1);
-      case '[':
-        return ReadArray(node, depth + 1);
-      case '"':
-        node.type = JsonNode::Type::kString;
-        return ReadString(node.text);
-      case 't':
-        node.type = JsonNode::Type::kBool;
-        return ReadLiteral("true");
-      case 'f':
-        node.type = JsonNode::Type::kBool;
-        return ReadLiteral("false");
-      case 'n':
-        node.type = JsonNode::Type::kNull;
-        return ReadLiteral("null");
-      default:
-        if (c == '-' || (c >= '0' && c <= '9')) return ReadNumber(node);
-        return Fail(absl::StrCat("unexpected character 0x", absl::Hex(static_cast<uint8_t>(c))));
-    }
-  }
-
-  bool ReadLiteral(std::string_view literal) {
-    if (text_.substr(pos_, literal.size()) != literal) return Fail("unrecognized token");
-    pos_ += literal.size();
-    return true;
-  }
-
-  bool ReadObject(JsonNode& node, int depth) {
-    if (depth > kMaxJsonDepth) return Fail("nesting too deep");
-    node.type = JsonNode::Type::kObject;
-    ++pos_;  // '{'
-    SkipWhitespace();
-    char c;
-    if (Peek(c) && c == '}') {
-      ++pos_;
-      return true;
-    }
-    while (true) {
-      SkipWhitespace();
-      if (!Peek(c) || c != '"') return Fail("expected a field name");
-      std::string name;
-      if (!ReadString(name)) return false;
-      SkipWhitespace();
-      if (!Peek(c) || c != ':') return Fail("expected ':'");
-      ++pos_;
-      SkipWhitespace();
-      auto value = std::make_unique<JsonNode>();
-      if (!ReadValue(*value, depth)) return false;
-      node.members.emplace_back(std::move(name), std::move(value));
-      SkipWhitespace();
-      if (!Peek(c)) return Fail("unexpected end of input in an object");
-      ++pos_;
-      if (c == '}') return true;
-      if (c != ',') return Fail("expected ',' or '}'");
-    }
-  }
-
-  bool ReadArray(JsonNode& node, int depth) {
-    if (depth > kMaxJsonDepth) return Fail("nesting too deep");
-    node.type = JsonNode::Type::kArray;
-    ++pos_;  // '['
-    SkipWhitespace();
-    char c;
-    if (Peek(c) && c == ']') {
-      ++pos_;
-      return true;
-    }
-    while (true) {
-      SkipWhitespace();
-      auto value = std::make_unique<JsonNode>();
-      if (!ReadValue(*value, depth)) return false;
-      node.elements.push_back(std::move(value));
-      SkipWhitespace();
-      if (!Peek(c)) return Fail("unexpected end of input in an array");
-      ++pos_;
-      if (c == ']') return true;
-      if (c != ',') return Fail("expected ',' or ']'");
-    }
-  }
-
-  bool ReadDigits() {
-    const size_t start = pos_;
-    while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
-    return pos_ > start;
-  }
-
-  // -?digits(.digits)?([eE][+-]?digits)?, leading zeros allowed.
-  bool ReadNumber(JsonNode& node) {
-    const size_t start = pos_;
-    node.type = JsonNode::Type::kNumber;
-    node.integral = true;
-    if (text_[pos_] == '-') ++pos_;
-    if (!ReadDigits()) return Fail("a number needs digits");
-    char c;
-    if (Peek(c) && c == '.') {
-      ++pos_;
-      node.integral = false;
-      if (!ReadDigits()) return Fail("a decimal point must be followed by digits");
-    }
-    if (Peek(c) && (c == 'e' || c == 'E')) {
-      ++pos_;
-      node.integral = false;
-      if (Peek(c) && (c == '+' || c == '-')) ++pos_;
-      if (!ReadDigits()) return Fail("an exponent needs digits");
-    }
-    node.text.assign(text_.substr(start, pos_ - start));
-    return true;
-  }
-
-  bool ReadHex4(uint32_t& value) {
-    if (pos_ + 4 > text_.size()) return Fail("truncated \\u escape");
-    value = 0;
-    for (int i = 0; i < 4; ++i) {
-      const char c = text_[pos_++];
-      uint32_t digit;
-      if (c >= '0' && c <= '9') {
-        digit = c - '0';
-      } else if (c >= 'a' && c <= 'f') {
-        digit = c - 'a' + 10;
-      } else if (c >= 'A' && c <= 'F') {
-        digit = c - 'A' + 10;
-      } else {
-        return Fail("invalid \\u escape");
-      }
-      value = value * 16 + digit;
-    }
-    return true;
-  }
-
-  bool Continuation(uint32_t& acc) {
-    if (pos_ >= text_.size()) return Fail("truncated UTF-8 sequence");
-    const auto b = static_cast<uint8_t>(text_[pos_++]);
-    if ((b & 0xC0) != 0x80) return Fail("invalid UTF-8 middle byte");
-    acc = (acc << 6) | (b & 0x3F);
-    return true;
-  }
-
-  // Reads a string into UTF-16 units as Jackson's UTF8StreamJsonParser decodes it, then UTF-8.
-  bool ReadString(std::string& out) {
-    ++pos_;  // '"'
-    std::vector<uint32_t> units;
-    while (true) {
-      if (pos_ >= text_.size()) return Fail("unterminated string");
-      const auto b = static_cast<uint8_t>(text_[pos_++]);
-      if (b == '"') break;
-      if (b < 0x20) return Fail("unescaped control character in a string");
-      if (b == '\\') {
-        if (pos_ >= text_.size()) return Fail("unterminated string");
-        const char e = text_[pos_++];
-        switch (e) {
-          case '"':
-          case '\\':
-          case '/':
-            units.push_back(static_cast<uint8_t>(e));
-            break;
-          case 'b':
-            units.push_back('\b');
-            break;
-          case 'f':
-            units.push_back('\f');
-            break;
-          case 'n':
-            units.push_back('\n');
-            break;
-          case 'r':
-            units.push_back('\r');
-            break;
-          case 't':
-            units.push_back('\t');
-            break;
-          case 'u': {
-            uint32_t unit;
-            if (!ReadHex4(unit)) return false;
-            units.push_back(unit);
-            break;
-          }
-          default:
-            return Fail("unrecognized escape");
-        }
-        continue;
-      }
-      if (b < 0x80) {
-        units.push_back(b);
-      } else if ((b & 0xE0) == 0xC0) {
-        uint32_t c = b & 0x1F;
-        if (!Continuation(c)) return false;
-        units.push_back(c);
-      } else if ((b & 0xF0) == 0xE0) {
-        uint32_t c = b & 0x0F;
-        if (!Continuation(c) || !Continuation(c)) return false;
-        units.push_back(c);
-      } else if ((b & 0xF8) == 0xF0) {
-        uint32_t c = b & 0x07;
-        if (!Continuation(c) || !Continuation(c) || !Continuation(c)) return false;
-        if (c > 0x10FFFF) return Fail("UTF-8 sequence beyond U+10FFFF");
-        c -= 0x10000;
-        units.push_back(0xD800 | (c >> 10));
-        units.push_back(0xDC00 | (c & 0x3FF));
-      } else {
-        return Fail("invalid UTF-8 start byte");
-      }
-    }
-    out.clear();
-    AppendUtf16AsUtf8(units, out);
-    return true;
-  }
-
-  std::string_view text_;
-  size_t pos_ = 0;
-  std::string error_;
-};
-
-absl::StatusOr<std::unique_ptr<JsonNode>> ReadJsonObject(std::string_view bytes) {
-  JacksonReader reader(bytes);
-  auto root = reader.ReadRoot();
-  if (!root.ok()) return root.status();
-  if ((*root)->type != JsonNode::Type::kObject) {
+  if (root->kind != JsonValue::Kind::kObject) {
     return absl::InvalidArgumentError("the value is not a JSON object");
   }
   return root;
-}
-
-// The integer's low 64 bits (BigInteger.longValue / Long), from its decimal text.
-uint64_t LowBits(std::string_view integer) {
-  bool negative = false;
-  if (!integer.empty() && integer[0] == '-') {
-    negative = true;
-    integer.remove_prefix(1);
-  }
-  uint64_t value = 0;
-  for (char c : integer) value = value * 10 + static_cast<uint64_t>(c - '0');
-  return negative ? ~value + 1 : value;
 }
 
 absl::Status FieldError(std::string_view field, std::string_view expected) {
@@ -365,29 +49,29 @@ absl::Status FieldError(std::string_view field, std::string_view expected) {
 }
 
 // A (String) cast: absent or null gives nullopt, a string its text, anything else an error.
-absl::StatusOr<std::optional<std::string>> OptionalString(const JsonNode& object,
+absl::StatusOr<std::optional<std::string>> OptionalString(const JsonValue& object,
                                                           std::string_view field) {
-  const JsonNode* node = object.Lookup(field);
-  if (node == nullptr || node->type == JsonNode::Type::kNull) return std::optional<std::string>();
-  if (node->type != JsonNode::Type::kString) return FieldError(field, "a string or null");
+  const JsonValue* node = object.Find(field);
+  if (node == nullptr || node->is_null()) return std::optional<std::string>();
+  if (node->kind != JsonValue::Kind::kString) return FieldError(field, "a string or null");
   return std::optional<std::string>(node->text);
 }
 
-absl::StatusOr<std::string> RequiredString(const JsonNode& object, std::string_view field) {
-  const JsonNode* node = object.Lookup(field);
-  if (node == nullptr || node->type != JsonNode::Type::kString) {
+absl::StatusOr<std::string> RequiredString(const JsonValue& object, std::string_view field) {
+  const JsonValue* node = object.Find(field);
+  if (node == nullptr || node->kind != JsonValue::Kind::kString) {
     return FieldError(field, "a string");
   }
   return node->text;
 }
 
-// A (Long) cast of JsonConverter's INT64: any integral JSON number.
-absl::StatusOr<uint64_t> RequiredInteger(const JsonNode& object, std::string_view field) {
-  const JsonNode* node = object.Lookup(field);
-  if (node == nullptr || node->type != JsonNode::Type::kNumber || !node->integral) {
+// A (Long) cast of JsonConverter's INT64: any integral JSON number, as its low 64 bits.
+absl::StatusOr<uint64_t> RequiredInteger(const JsonValue& object, std::string_view field) {
+  const JsonValue* node = object.Find(field);
+  if (node == nullptr || node->kind != JsonValue::Kind::kLong) {
     return FieldError(field, "an integer");
   }
-  return LowBits(node->text);
+  return static_cast<uint64_t>(node->integer);
 }
 
 bool IsValidUtf8(std::string_view s) {
@@ -518,7 +202,7 @@ std::string EncodeTopicStatusValue(const TopicStatusValue& value) {
 absl::StatusOr<StatusValue> DecodeStatusValue(std::string_view bytes) {
   auto root = ReadJsonObject(bytes);
   if (!root.ok()) return root.status();
-  const JsonNode& object = **root;
+  const JsonValue& object = *root;
   StatusValue value;
   auto state = RequiredString(object, "state");
   if (!state.ok()) return state.status();
@@ -545,8 +229,8 @@ absl::StatusOr<StatusValue> DecodeStatusValue(std::string_view bytes) {
 absl::StatusOr<TopicStatusValue> DecodeTopicStatusValue(std::string_view bytes) {
   auto root = ReadJsonObject(bytes);
   if (!root.ok()) return root.status();
-  const JsonNode* inner = (*root)->Lookup("topic");
-  if (inner == nullptr || inner->type != JsonNode::Type::kObject) {
+  const JsonValue* inner = root->Find("topic");
+  if (inner == nullptr || inner->kind != JsonValue::Kind::kObject) {
     return FieldError("topic", "an object");
   }
   TopicStatusValue value;

@@ -16,12 +16,12 @@
 //
 // Decoding (what Java's read path accepts, checked against the real store in
 // status_cache_scenarios.txt):
-//  - JSON as Jackson 2.21 reads it for JsonConverter: leading zeros allowed in numbers
-//    (ALLOW_LEADING_ZEROS_FOR_NUMBERS), a UTF-8 BOM skipped, anything after the root value ignored,
-//    a duplicate object key replaced by the later one, nesting up to 1000 levels; no comments,
-//    NaN, single quotes, trailing commas, "+1", ".5" or "1.". Strings are decoded as Jackson does
-//    (it checks only the lead/continuation bit patterns of UTF-8); a lone surrogate comes back
-//    as its own 3-byte sequence, as in runtime/storage/java_text.h.
+//  - JSON as Jackson 2.21 reads it for JsonConverter (connect_json.h): leading zeros allowed in
+//    numbers, a UTF-8 BOM skipped, anything after the root value ignored, a duplicate object key
+//    replaced by the later one, nesting up to 1000 levels; no comments, NaN, single quotes,
+//    trailing commas, "+1", ".5" or "1."; a lone surrogate comes back as its own 3-byte
+//    sequence, as in runtime/storage/java_text.h. Unlike Jackson (ConnectJsonOptions), raw UTF-8
+//    that encodes a surrogate is read as that UTF-16 unit and raw UTF-8 past U+10FFFF is an error.
 //  - value: an object with "state" a string naming an AbstractStatus.State (DESTROYED included);
 //    "trace", "worker_id", "version" absent, null or strings; "generation" an integer of any size
 //    (Java keeps its low 32 bits: Long.intValue of the low 64). Other fields are ignored.

@@ -57,17 +57,18 @@ WorkerCoordinator::WorkerCoordinator(std::string url, ConnectProtocolMode mode,
 
 std::vector<kafka::protocol::JoinGroupRequest::Protocol> WorkerCoordinator::JoinMetadata() {
   const int64_t offset = callbacks_.snapshot().offset;
+  const MemberWork current = complete();
   std::vector<kafka::protocol::JoinGroupRequest::Protocol> protocols;
   for (int16_t version : OfferedVersions(mode_)) {
     WorkerMetadata metadata{version, url_, offset, std::nullopt};
-    if (version >= kProtocolV1 && (!complete_.connectors.empty() || !complete_.tasks.empty())) {
+    if (version >= kProtocolV1 && (!current.connectors.empty() || !current.tasks.empty())) {
       ConnectAssignment allocation;
       allocation.version = version;
       allocation.leader = leader_id_;
       allocation.leader_url = leader_url_;
       allocation.config_offset = assignment_offset_;
-      allocation.connectors = complete_.connectors;
-      allocation.tasks = complete_.tasks;
+      allocation.connectors = current.connectors;
+      allocation.tasks = current.tasks;
       metadata.allocation = allocation;
     }
     protocols.push_back({std::string(SubprotocolName(version)), EncodeWorkerMetadata(metadata)});
@@ -78,7 +79,10 @@ std::vector<kafka::protocol::JoinGroupRequest::Protocol> WorkerCoordinator::Join
 void WorkerCoordinator::OnJoinPrepare(int32_t, const std::string&) {
   // Eager: everything stops before the rebalance. Cooperative: work keeps running.
   const bool eager = mode_ == ConnectProtocolMode::kEager;
-  if (eager) complete_ = MemberWork{};
+  if (eager) {
+    std::lock_guard lock(mu_);
+    complete_ = MemberWork{};
+  }
   if (callbacks_.on_revoke_all) callbacks_.on_revoke_all(eager);
 }
 
@@ -127,7 +131,14 @@ absl::StatusOr<std::map<std::string, std::string>> WorkerCoordinator::PerformAss
     result = assignor_.PerformAssignment(input, round);
   }
   if (!result.ok()) return result.status();
-  owners_ = result->owners;
+  {
+    std::lock_guard lock(mu_);
+    owners_ = result->owners;
+    member_urls_.clear();
+    for (const AssignorMember& member : input.members) {
+      member_urls_[member.member_id] = member.metadata.url;
+    }
+  }
   for (const auto& [member, assignment] : result->assignments) {
     out[member] = EncodeAssignment(assignment);
   }
@@ -146,14 +157,49 @@ void WorkerCoordinator::OnJoinComplete(int32_t generation, const std::string& me
   leader_id_ = assignment->leader;
   leader_url_ = assignment->leader_url;
   assignment_offset_ = assignment->config_offset;
-  if (assignment->error == ConnectAssignment::kNoError) {
-    complete_ = Apply(std::move(complete_), *assignment);
+  MemberWork complete_now;
+  {
+    std::lock_guard lock(mu_);
+    if (assignment->error == ConnectAssignment::kNoError) {
+      complete_ = Apply(std::move(complete_), *assignment);
+    }
+    complete_now = complete_;
   }
-  AssignmentEvent event{generation, member_id, protocol, *assignment, complete_};
+  AssignmentEvent event{generation, member_id, protocol, *assignment, std::move(complete_now)};
   if (callbacks_.on_assignment) callbacks_.on_assignment(event);
   // Cooperative rounds come in pairs: what was revoked here is handed out in the next one.
   const bool revoked = !assignment->revoked_connectors.empty() || !assignment->revoked_tasks.empty();
   if (revoked && callbacks_.request_rejoin) callbacks_.request_rejoin("work was revoked");
+}
+
+MemberWork WorkerCoordinator::complete() const {
+  std::lock_guard lock(mu_);
+  return complete_;
+}
+
+void WorkerCoordinator::Revoke(const std::vector<herder::ConnectorTaskId>& tasks) {
+  std::lock_guard lock(mu_);
+  std::erase_if(complete_.tasks, [&](const herder::ConnectorTaskId& t) {
+    return std::find(tasks.begin(), tasks.end(), t) != tasks.end();
+  });
+}
+
+std::optional<std::string> WorkerCoordinator::OwnerUrl(const std::string& connector) const {
+  std::lock_guard lock(mu_);
+  auto owner = owners_.connectors.find(connector);
+  if (owner == owners_.connectors.end()) return std::nullopt;
+  auto url = member_urls_.find(owner->second);
+  if (url == member_urls_.end()) return std::nullopt;
+  return url->second;
+}
+
+std::optional<std::string> WorkerCoordinator::OwnerUrl(const herder::ConnectorTaskId& task) const {
+  std::lock_guard lock(mu_);
+  auto owner = owners_.tasks.find(task);
+  if (owner == owners_.tasks.end()) return std::nullopt;
+  auto url = member_urls_.find(owner->second);
+  if (url == member_urls_.end()) return std::nullopt;
+  return url->second;
 }
 
 void WorkerCoordinator::OnGroupError(const absl::Status& error) {

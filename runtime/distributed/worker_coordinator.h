@@ -15,6 +15,8 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -70,10 +72,16 @@ class WorkerCoordinator : public GroupMemberListener {
                       const std::string& protocol, const std::string& assignment) override;
   void OnGroupError(const absl::Status& error) override;
 
-  // This worker's complete set as of the last round.
-  const MemberWork& complete() const { return complete_; }
-  // Leader only: who owns what after the last round it led (for restart forwarding).
-  const OwnerMap& owners() const { return owners_; }
+  // This worker's complete set as of the last round, minus what Revoke() dropped (any thread).
+  MemberWork complete() const;
+  // Drops tasks this worker stopped on its own (their configs changed) from the set it reports
+  // at the next join, as Java's member.revokeAssignment does; the leader then sees them as
+  // lost and, all members being present, hands them out again at once (any thread).
+  void Revoke(const std::vector<herder::ConnectorTaskId>& tasks);
+  // Leader only: the REST URL of the member that owns a connector or task after the last round
+  // it led (for restart forwarding); nullopt if unknown (any thread).
+  std::optional<std::string> OwnerUrl(const std::string& connector) const;
+  std::optional<std::string> OwnerUrl(const herder::ConnectorTaskId& task) const;
 
  private:
   WorkerCoordinator(std::string url, ConnectProtocolMode mode, Callbacks callbacks,
@@ -84,8 +92,10 @@ class WorkerCoordinator : public GroupMemberListener {
   const Callbacks callbacks_;
   const std::function<int64_t()> now_ms_;
   IncrementalCooperativeAssignor assignor_;
+  mutable std::mutex mu_;  // guards complete_, owners_ and member_urls_
   MemberWork complete_;
   OwnerMap owners_;
+  std::map<std::string, std::string> member_urls_;  // member id -> REST URL (leader only)
   int32_t last_completed_generation_ = -1;
   std::string leader_id_, leader_url_;
   int64_t assignment_offset_ = -1;

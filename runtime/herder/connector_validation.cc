@@ -1,8 +1,10 @@
 #include "runtime/herder/connector_validation.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/config/connector_config.h"
+#include "runtime/herder/herder.h"
 #include "runtime/plugin/plugin_instances.h"
 
 namespace connectd::herder {
@@ -195,6 +197,66 @@ std::string ValidationFailureMessage(const ConfigInfos& infos) {
                       errors.size(), " error(s):\n", absl::StrJoin(errors, "\n"),
                       "\nYou can also find the above list of errors at the endpoint "
                       "`/connector-plugins/{connectorType}/config/validate`");
+}
+
+absl::StatusOr<ConfigInfos> ValidateForRest(const plugin::PluginRegistry& plugins,
+                                            const ConfigMap& config) {
+  absl::StatusOr<ConfigInfos> infos = ValidateConnectorConfig(plugins, config);
+  if (infos.ok()) return infos;
+  // Connect answers these from its async validation as 500 "<exception class>: <message>".
+  const char* exception = absl::StrContains(infos.status().message(), "no connector type")
+                              ? "org.apache.kafka.connect.errors.BadRequestException"
+                              : "org.apache.kafka.connect.errors.ConnectException";
+  return WithHttpStatus(
+      absl::InternalError(absl::StrCat(exception, ": ", infos.status().message())), 500);
+}
+
+absl::Status ValidateForWrite(const plugin::PluginRegistry& plugins, const ConfigMap& config) {
+  absl::StatusOr<ConfigInfos> validation = ValidateConnectorConfig(plugins, config);
+  if (!validation.ok()) {
+    return WithHttpStatus(
+        validation.status(),
+        absl::StrContains(validation.status().message(), "no connector type") ? 400 : 500);
+  }
+  if (validation->error_count > 0) {
+    return absl::InvalidArgumentError(ValidationFailureMessage(*validation));
+  }
+  return absl::OkStatus();
+}
+
+ConnectorType ConnectorTypeOf(const plugin::PluginRegistry& plugins, const ConfigMap& config) {
+  auto cls = config.find("connector.class");
+  const plugin::ConnectorPlugin* plugin = cls == config.end() ? nullptr : plugins.Find(cls->second);
+  if (plugin == nullptr) return ConnectorType::kUnknown;
+  return plugin->type == plugin::ConnectorType::kSource ? ConnectorType::kSource
+                                                        : ConnectorType::kSink;
+}
+
+std::vector<PluginInfo> ListConnectorPlugins(const plugin::PluginRegistry& plugins,
+                                             bool connectors_only) {
+  std::vector<PluginInfo> sinks, sources;
+  for (const plugin::ConnectorPlugin* p : plugins.Connectors()) {
+    PluginInfo info{p->class_name, p->type == plugin::ConnectorType::kSink ? "sink" : "source",
+                    p->version};
+    (p->type == plugin::ConnectorType::kSink ? sinks : sources).push_back(std::move(info));
+  }
+  sinks.insert(sinks.end(), sources.begin(), sources.end());
+  if (!connectors_only) {
+    for (const char* converter : {config::kByteArrayConverter, config::kStringConverter}) {
+      sinks.push_back({converter, "converter", CONNECTD_VERSION_STRING});
+    }
+  }
+  return sinks;
+}
+
+absl::StatusOr<std::vector<ConfigKeyInfo>> ConnectorPluginConfigKeys(
+    const plugin::PluginRegistry& plugins, const std::string& name) {
+  const plugin::ConnectorPlugin* plugin = plugins.Find(name);
+  if (plugin == nullptr) return absl::NotFoundError(absl::StrCat("Unknown plugin ", name, "."));
+  std::vector<ConfigKeyInfo> keys;
+  const config::ConfigDef def = PluginConfigDef(*plugin);
+  for (const config::ConfigKey& key : def.keys()) keys.push_back(ToKeyInfo(key));
+  return keys;
 }
 
 }  // namespace connectd::herder

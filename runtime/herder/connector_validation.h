@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "runtime/config/config_def.h"
@@ -27,5 +28,24 @@ absl::StatusOr<ConfigInfos> ValidateConnectorConfig(const plugin::PluginRegistry
 
 // The 400 message for a failed validation (Connect's text, listing every error).
 std::string ValidationFailureMessage(const ConfigInfos& infos);
+
+// ---- What both herders answer the same way ---------------------------------------------------
+
+// PUT .../config/validate: as ValidateConnectorConfig, with the failures Connect's async
+// validation raises mapped to its 500 "<exception class>: <message>".
+absl::StatusOr<ConfigInfos> ValidateForRest(const plugin::PluginRegistry& plugins,
+                                            const ConfigMap& config);
+// Before a create or update: OK, or 400 listing every error (500 for an unusable class).
+absl::Status ValidateForWrite(const plugin::PluginRegistry& plugins, const ConfigMap& config);
+
+// source/sink of the connector.class in `config`; kUnknown if no plugin provides it.
+ConnectorType ConnectorTypeOf(const plugin::PluginRegistry& plugins, const ConfigMap& config);
+
+// GET /connector-plugins: sinks, then sources; converters too unless `connectors_only`.
+std::vector<PluginInfo> ListConnectorPlugins(const plugin::PluginRegistry& plugins,
+                                             bool connectors_only);
+// GET /connector-plugins/{p}/config.
+absl::StatusOr<std::vector<ConfigKeyInfo>> ConnectorPluginConfigKeys(
+    const plugin::PluginRegistry& plugins, const std::string& plugin);
 
 }  // namespace connectd::herder

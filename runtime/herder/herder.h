@@ -18,6 +18,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -33,6 +34,28 @@ using DoneCallback = std::function<void(absl::Status)>;
 // Attaches the exact HTTP status a REST client must see; HttpStatusOf reads it back.
 absl::Status WithHttpStatus(absl::Status status, int http_status);
 std::optional<int> HttpStatusOf(const absl::Status& status);
+
+// Distributed mode: the request must be served by another worker, the leader (Java's
+// NotLeaderException) or the owner of a connector or task (NotAssignedException). The REST layer
+// forwards it to `url` (connect-runtime.md §1.1). An empty `url` means no leader is known
+// (mid-rebalance): REST answers 409. The Status alone maps to 409 with `message`.
+absl::Status ForwardRequiredError(std::string_view message, std::string_view url);
+// The URL a request must be forwarded to, if `status` is a ForwardRequiredError.
+std::optional<std::string> ForwardTargetOf(const absl::Status& status);
+
+// A rebalance is pending, so the herder's view may be stale (Java's RebalanceNeededException).
+// Endpoints that forward answer 409 "...stale configuration..."; the read-only herder-queue
+// endpoints answer 500 with this message.
+absl::Status RebalanceNeededError();
+bool IsRebalanceNeeded(const absl::Status& status);
+
+// The KIP-507 signature of an internal request, as read from its headers; verified by the
+// herder, which holds the session key.
+struct InternalRequestSignature {
+  std::string algorithm;  // X-Connect-Request-Signature-Algorithm, e.g. "HmacSHA256"
+  std::string signature;  // X-Connect-Authorization: Base64 of the MAC
+  std::string body;       // the exact request body bytes the MAC covers
+};
 
 class Herder {
  public:
@@ -95,6 +118,19 @@ class Herder {
   // Cluster-scope logger level (distributed: a config-topic record; standalone: this worker).
   virtual absl::Status SetClusterLoggerLevel(const std::string& logger,
                                              const std::string& level) = 0;
+
+  // ---- Internal (worker to worker) -------------------------------------------------------------
+  // POST /connectors/{c}/tasks: a follower hands the leader the task configs its connector
+  // generated. `signature` is nullopt when the request carried no signature headers.
+  // Standalone: 500 "...does not support externally setting task configurations."
+  virtual void PutTaskConfigs(const std::string& name, const std::vector<ConfigMap>& configs,
+                              std::optional<InternalRequestSignature> signature,
+                              DoneCallback done);
+  // PUT /connectors/{c}/fence (KIP-618 zombie fencing).
+  // Standalone: 500 "...does not support exactly-once source connectors."
+  virtual void FenceZombieSourceTasks(const std::string& name,
+                                      std::optional<InternalRequestSignature> signature,
+                                      DoneCallback done);
 };
 
 }  // namespace connectd::herder

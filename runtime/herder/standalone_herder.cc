@@ -5,28 +5,15 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/common/logging.h"
-#include "runtime/config/config_def.h"
-#include "runtime/config/connector_config.h"
 #include "runtime/herder/connector_validation.h"
-#include "runtime/herder/sink_offsets.h"
-#include "runtime/kafka/group_admin.h"
-#include "runtime/plugin/plugin_instances.h"
+#include "runtime/herder/connector_offsets.h"
 
 namespace connectd::herder {
 namespace {
 
 constexpr char kLogger[] = "connectd.herder.StandaloneHerder";
-constexpr auto kOffsetWriteTimeout = std::chrono::seconds(30);
 
 absl::Status NotFound(const std::string& message) { return absl::NotFoundError(message); }
-
-ConnectorType TypeOf(const plugin::PluginRegistry& plugins, const ConfigMap& config) {
-  auto cls = config.find("connector.class");
-  const plugin::ConnectorPlugin* plugin = cls == config.end() ? nullptr : plugins.Find(cls->second);
-  if (plugin == nullptr) return ConnectorType::kUnknown;
-  return plugin->type == plugin::ConnectorType::kSource ? ConnectorType::kSource
-                                                        : ConnectorType::kSink;
-}
 
 }  // namespace
 
@@ -146,15 +133,7 @@ void StandaloneHerder::StopConnectorAndTasks(const std::string& name) {
 absl::Status StandaloneHerder::ApplyConfig(const std::string& name, const ConfigMap& config,
                                            std::optional<TargetState> initial_state,
                                            bool allow_replace, bool& created) {
-  absl::StatusOr<ConfigInfos> validation = herder::ValidateConnectorConfig(plugins_, config);
-  if (!validation.ok()) {
-    return WithHttpStatus(
-        validation.status(),
-        absl::StrContains(validation.status().message(), "no connector type") ? 400 : 500);
-  }
-  if (validation->error_count > 0) {
-    return absl::InvalidArgumentError(ValidationFailureMessage(*validation));
-  }
+  if (absl::Status valid = ValidateForWrite(plugins_, config); !valid.ok()) return valid;
   auto existing = connectors_.find(name);
   created = existing == connectors_.end();
   if (!created && !allow_replace) {
@@ -168,13 +147,13 @@ absl::Status StandaloneHerder::ApplyConfig(const std::string& name, const Config
     known_.insert(name);
     StatusEntry& entry = statuses_[name];
     entry.tasks.clear();
-    entry.type = TypeOf(plugins_, config);
+    entry.type = ConnectorTypeOf(plugins_, config);
   }
   ConnectorState& state = connectors_[name];
   state.config = config;
   state.target = target;
   state.task_configs.clear();
-  state.type = TypeOf(plugins_, config);
+  state.type = ConnectorTypeOf(plugins_, config);
   StartConnectorAndTasks(name);
   return absl::OkStatus();
 }
@@ -460,7 +439,9 @@ void StandaloneHerder::GetConnectorOffsets(const std::string& name,
     auto it = connectors_.find(name);
     if (it == connectors_.end())
       return done(NotFound(absl::StrCat("Connector ", name, " not found")));
-    if (it->second.type == ConnectorType::kSink) return done(SinkOffsets(name));
+    if (it->second.type == ConnectorType::kSink) {
+      return done(ReadSinkOffsets(options_.admin_config, SinkGroupOf(name, it->second.config)));
+    }
     absl::StatusOr<std::map<std::string, std::string>> all = offsets_(name)->All();
     if (!all.ok()) return done(all.status());
     ConnectorOffsets offsets;
@@ -473,13 +454,7 @@ absl::Status StandaloneHerder::RequireStoppedForOffsets(const std::string& name)
   auto it = connectors_.find(name);
   if (it == connectors_.end()) return NotFound(absl::StrCat("Connector ", name, " not found"));
   if (it->second.target != TargetState::kStopped || !it->second.task_configs.empty()) {
-    return WithHttpStatus(
-        absl::FailedPreconditionError(absl::StrCat(
-            "Connectors must be in the STOPPED state before their offsets can be modified. This "
-            "can be done for the specified connector by issuing a 'PUT' request to the "
-            "'/connectors/",
-            name, "/stop' endpoint")),
-        400);
+    return NotStoppedForOffsetsError(name);
   }
   return absl::OkStatus();
 }
@@ -488,94 +463,10 @@ absl::StatusOr<std::string> StandaloneHerder::ModifyOffsets(
     const std::string& name, const std::map<std::string, std::optional<std::string>>& offsets,
     bool reset) {
   const ConnectorState& state = connectors_.at(name);
-  // Ask the connector first (KIP-875), on a fresh instance that is never started.
-  bool handled = false;
-  if (const plugin::ConnectorPlugin* plugin = plugins_.Find(state.config.at("connector.class"))) {
-    plugin::DetachedConnectorContext context;
-    absl::StatusOr<std::unique_ptr<plugin::ConnectorInstance>> instance =
-        plugin::ConnectorInstance::Create(*plugin, &context);
-    if (!instance.ok()) return instance.status();
-    absl::StatusOr<bool> altered =
-        (*instance)->AlterOffsets(plugin::Props(state.config.begin(), state.config.end()), offsets);
-    if (!altered.ok()) {
-      return WithHttpStatus(
-          absl::InternalError(
-              absl::StrCat("Failed to alter offsets for connector ", name,
-                           " because it threw an exception: ", altered.status().message())),
-          altered.status().code() == absl::StatusCode::kInvalidArgument ? 400 : 500);
-    }
-    handled = *altered;
-  }
-  absl::Status written = state.type == ConnectorType::kSink
-                             ? ModifySinkOffsets(name, offsets, reset)
-                             : offsets_(name)->Write(offsets, kOffsetWriteTimeout);
-  if (!written.ok()) return written;
-  const char* verb = reset ? "reset" : "altered";
-  if (handled)
-    return absl::StrCat("The offsets for this connector have been ", verb, " successfully");
-  return absl::StrCat("The Connect framework-managed offsets for this connector have been ", verb,
-                      " successfully. However, if this connector manages offsets externally, they "
-                      "will need to be manually ",
-                      verb, " in the system that the connector uses.");
-}
-
-std::string StandaloneHerder::SinkGroup(const std::string& name) const {
-  const ConfigMap& config = connectors_.at(name).config;
-  auto it = config.find("consumer.override.group.id");
-  return it != config.end() ? it->second : "connect-" + name;
-}
-
-absl::StatusOr<ConnectorOffsets> StandaloneHerder::SinkOffsets(const std::string& name) {
-  absl::StatusOr<std::unique_ptr<kafka::GroupAdmin>> admin =
-      kafka::GroupAdmin::Create(options_.admin_config);
-  if (!admin.ok()) return admin.status();
-  absl::StatusOr<kafka::PartitionOffsets> committed = (*admin)->ListOffsets(SinkGroup(name));
-  if (!committed.ok()) return committed.status();
-  ConnectorOffsets out;
-  for (const auto& [tp, offset] : *committed) {
-    out.offsets.push_back({SinkPartitionJson(tp.first, tp.second), SinkOffsetJson(offset)});
-  }
-  return out;
-}
-
-absl::Status StandaloneHerder::ModifySinkOffsets(
-    const std::string& name, const std::map<std::string, std::optional<std::string>>& offsets,
-    bool reset) {
-  absl::StatusOr<std::unique_ptr<kafka::GroupAdmin>> admin =
-      kafka::GroupAdmin::Create(options_.admin_config);
-  if (!admin.ok()) return admin.status();
-  const std::string group = SinkGroup(name);
-  absl::Status result;
-  if (reset) {
-    result = (*admin)->DeleteGroup(group);
-  } else {
-    kafka::PartitionOffsets alter;
-    std::vector<std::pair<std::string, int32_t>> remove;
-    for (const auto& [partition_json, offset_json] : offsets) {
-      absl::StatusOr<std::pair<std::string, int32_t>> tp = ParseSinkPartition(partition_json);
-      if (!tp.ok()) return WithHttpStatus(tp.status(), 400);
-      if (!offset_json) {
-        remove.push_back(*tp);
-        continue;
-      }
-      absl::StatusOr<int64_t> offset = ParseSinkOffset(*offset_json);
-      if (!offset.ok()) return WithHttpStatus(offset.status(), 400);
-      alter[*tp] = *offset;
-    }
-    if (!alter.empty()) result = (*admin)->AlterOffsets(group, alter);
-    if (result.ok() && !remove.empty()) result = (*admin)->DeleteOffsets(group, remove);
-  }
-  if (absl::IsFailedPrecondition(result)) {
-    return WithHttpStatus(
-        absl::InternalError(absl::StrCat(
-            "Failed to ", reset ? "reset" : "alter", " consumer group offsets for connector ", name,
-            ", either because its tasks haven't stopped completely yet or the connector was "
-            "resumed before the request completed. The connector may need to be stopped again "
-            "before the request can be retried: ",
-            result.message())),
-        500);
-  }
-  return result;
+  std::shared_ptr<worker::ConnectorOffsetStore> source_offsets = offsets_(name);
+  OffsetsTarget target{name, state.config, state.type, source_offsets.get(),
+                       options_.admin_config};
+  return ModifyConnectorOffsets(plugins_, target, offsets, reset);
 }
 
 void StandaloneHerder::AlterConnectorOffsets(const std::string& name,
@@ -609,45 +500,17 @@ void StandaloneHerder::ResetConnectorOffsets(const std::string& name, Callback<s
 }
 
 std::vector<PluginInfo> StandaloneHerder::ConnectorPlugins(bool connectors_only) {
-  std::vector<PluginInfo> sinks, sources;
-  for (const plugin::ConnectorPlugin* p : plugins_.Connectors()) {
-    PluginInfo info{p->class_name, p->type == plugin::ConnectorType::kSink ? "sink" : "source",
-                    p->version};
-    (p->type == plugin::ConnectorType::kSink ? sinks : sources).push_back(std::move(info));
-  }
-  sinks.insert(sinks.end(), sources.begin(), sources.end());
-  if (!connectors_only) {
-    for (const char* converter : {config::kByteArrayConverter, config::kStringConverter}) {
-      sinks.push_back({converter, "converter", CONNECTD_VERSION_STRING});
-    }
-  }
-  return sinks;
+  return ListConnectorPlugins(plugins_, connectors_only);
 }
 
 absl::StatusOr<std::vector<ConfigKeyInfo>> StandaloneHerder::ConnectorPluginConfig(
     const std::string& name) {
-  const plugin::ConnectorPlugin* plugin = plugins_.Find(name);
-  if (plugin == nullptr) return NotFound(absl::StrCat("Unknown plugin ", name, "."));
-  std::vector<ConfigKeyInfo> keys;
-  const config::ConfigDef def = PluginConfigDef(*plugin);
-  for (const config::ConfigKey& key : def.keys()) keys.push_back(ToKeyInfo(key));
-  return keys;
+  return ConnectorPluginConfigKeys(plugins_, name);
 }
 
 void StandaloneHerder::ValidateConnectorConfig(const ConfigMap& config,
                                                Callback<ConfigInfos> done) {
-  Post([this, config, done = std::move(done)] {
-    absl::StatusOr<ConfigInfos> infos = herder::ValidateConnectorConfig(plugins_, config);
-    if (!infos.ok()) {
-      // Connect answers these from its async validation as 500 "<exception class>: <message>".
-      const char* exception = absl::StrContains(infos.status().message(), "no connector type")
-                                  ? "org.apache.kafka.connect.errors.BadRequestException"
-                                  : "org.apache.kafka.connect.errors.ConnectException";
-      return done(WithHttpStatus(
-          absl::InternalError(absl::StrCat(exception, ": ", infos.status().message())), 500));
-    }
-    done(*std::move(infos));
-  });
+  Post([this, config, done = std::move(done)] { done(ValidateForRest(plugins_, config)); });
 }
 
 ServerInfo StandaloneHerder::GetServerInfo() {

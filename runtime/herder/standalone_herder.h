@@ -123,11 +123,6 @@ class StandaloneHerder : public Herder,
   void StartTasks(const std::string& name);
   ConnectorInfo InfoOf(const std::string& name) const;
   absl::Status RequireStoppedForOffsets(const std::string& name) const;
-  absl::StatusOr<ConnectorOffsets> SinkOffsets(const std::string& name);
-  absl::Status ModifySinkOffsets(const std::string& name,
-                                 const std::map<std::string, std::optional<std::string>>& offsets,
-                                 bool reset);
-  std::string SinkGroup(const std::string& name) const;
   absl::StatusOr<std::string> ModifyOffsets(
       const std::string& name, const std::map<std::string, std::optional<std::string>>& offsets,
       bool reset);

@@ -5,6 +5,7 @@
 
 #include "runtime/main/dev_kafka_command.h"
 #include "runtime/main/plugins_command.h"
+#include "runtime/main/distributed_command.h"
 #include "runtime/main/standalone_command.h"
 
 namespace {
@@ -16,6 +17,8 @@ constexpr char kUsage[] =
     "  dev-kafka [--clusters A,B]   in-memory Kafka clusters for demos (librdkafka mock)\n"
     "  standalone worker.properties [connector.properties|.json]...\n"
     "                               a standalone worker (as connect-standalone.sh)\n"
+    "  distributed worker.properties\n"
+    "                               a worker of a distributed cluster (as connect-distributed.sh)\n"
     "  plugins --plugin-path DIRS   list the connector plugins found on a plugin.path\n"
     "  version                      print the version\n"
     "  help                         this text\n";
@@ -37,6 +40,7 @@ int main(int argc, char** argv) {
   if (command == "dev-kafka") return connectd::main::RunDevKafka(args);
   if (command == "plugins") return connectd::main::RunPlugins(args);
   if (command == "standalone") return connectd::main::RunStandalone(args, argv[0]);
+  if (command == "distributed") return connectd::main::RunDistributed(args, argv[0]);
   std::cerr << "connectd: unknown command '" << command << "'\n\n" << kUsage;
   return 2;
 }

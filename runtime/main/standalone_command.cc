@@ -24,6 +24,7 @@
 #include "runtime/config/properties.h"
 #include "runtime/config/worker_config.h"
 #include "runtime/herder/standalone_herder.h"
+#include "runtime/main/worker_setup.h"
 #include "runtime/kafka/client_config.h"
 #include "runtime/plugin/plugin_registry.h"
 #include "runtime/storage/file_offset_backing_store.h"
@@ -68,28 +69,6 @@ absl::StatusOr<rest::CreateConnectorRequest> ReadConnectorFile(const std::string
   return request;
 }
 
-// The Kafka cluster id, as Connect looks it up at startup; fails if Kafka is unreachable.
-absl::StatusOr<std::string> LookupClusterId(const config::WorkerConfig& config) {
-  kafka::TranslatedConfig translated =
-      kafka::TranslateJavaClientConfig(config.ClientConfig("admin."));
-  std::vector<std::string> warnings;
-  absl::StatusOr<kafka::ConfPtr> conf =
-      kafka::MakeConfWithWarnings(translated.properties, warnings);
-  if (!conf.ok()) return conf.status();
-  absl::StatusOr<kafka::RdKafkaPtr> client = kafka::MakeClient(RD_KAFKA_PRODUCER, *std::move(conf));
-  if (!client.ok()) return client.status();
-  char* id = rd_kafka_clusterid(client->get(), 30000);
-  if (id == nullptr) {
-    return absl::UnavailableError(absl::StrCat(
-        "Failed to connect to and describe Kafka cluster at ", config.bootstrap_servers(),
-        " within 30 s. Check the worker's broker connection "
-        "and security configs."));
-  }
-  std::string out(id);
-  rd_kafka_mem_free(client->get(), id);
-  return out;
-}
-
 }  // namespace
 
 int RunStandalone(const std::vector<std::string>& args, const std::string& executable) {
@@ -98,26 +77,13 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
     return args.empty() ? 2 : 0;
   }
   // Block the stop signals in every thread; this thread waits for them.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-
-  absl::StatusOr<config::Properties> raw = config::LoadPropertiesFile(args[0]);
-  if (!raw.ok()) return Fail(std::string(raw.status().message()));
-  std::map<std::string, std::string> worker_props(raw->begin(), raw->end());
-  absl::StatusOr<config::ConfigProviders> providers = config::ConfigProviders::Create(worker_props);
-  if (!providers.ok()) return Fail(std::string(providers.status().message()));
-  absl::StatusOr<std::map<std::string, std::string>> resolved = providers->Transform(worker_props);
-  if (!resolved.ok()) return Fail(std::string(resolved.status().message()));
-  absl::StatusOr<config::WorkerConfig> worker_config =
-      config::WorkerConfig::Create(*resolved, config::WorkerMode::kStandalone);
-  if (!worker_config.ok())
-    return Fail(absl::StrCat(args[0], ": ", worker_config.status().message()));
-  for (const std::string& warning : worker_config->warnings()) {
-    CONNECTD_LOG(kWarn, kLogger) << warning;
-  }
+  const sigset_t stop_signals = BlockStopSignals();
+  absl::StatusOr<LoadedWorkerConfig> loaded =
+      LoadWorkerConfig(args[0], config::WorkerMode::kStandalone, kLogger);
+  if (!loaded.ok()) return Fail(std::string(loaded.status().message()));
+  const std::map<std::string, std::string>& resolved = loaded->resolved;
+  const config::ConfigProviders& providers = loaded->providers;
+  const config::WorkerConfig& worker_config = loaded->config;
 
   std::vector<rest::CreateConnectorRequest> connectors;
   for (size_t i = 1; i < args.size(); ++i) {
@@ -126,21 +92,14 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
     connectors.push_back(*std::move(request));
   }
 
-  // Plugins: plugin.path, or the plugins directory next to the binary (build/plugins).
   plugin::PluginRegistry plugins;
-  std::string plugin_path = worker_config->plugin_path();
-  if (plugin_path.empty()) {
-    std::filesystem::path beside =
-        std::filesystem::path(executable).parent_path().parent_path() / "plugins";
-    if (std::filesystem::is_directory(beside)) plugin_path = beside.string();
-  }
-  if (!plugin_path.empty()) plugins.LoadPluginPath(plugin_path);
+  LoadPlugins(worker_config, executable, plugins);
 
-  absl::StatusOr<std::string> cluster_id = LookupClusterId(*worker_config);
+  absl::StatusOr<std::string> cluster_id = LookupClusterId(worker_config);
   if (!cluster_id.ok()) return Fail(std::string(cluster_id.status().message()));
 
   storage::FileOffsetBackingStore offsets(
-      *worker_config->parsed().GetString("offset.storage.file.filename"));
+      *worker_config.parsed().GetString("offset.storage.file.filename"));
   if (absl::Status started = offsets.Start(); !started.ok()) {
     return Fail(std::string(started.message()));
   }
@@ -150,7 +109,7 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
   auto work = boost::asio::make_work_guard(control);
   std::thread control_thread([&control] { control.run(); });
 
-  absl::StatusOr<rest::RestConfig> rest_config = rest::ParseRestConfig(*resolved);
+  absl::StatusOr<rest::RestConfig> rest_config = rest::ParseRestConfig(resolved);
   if (!rest_config.ok()) {
     work.reset();
     control.stop();
@@ -163,10 +122,10 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
   };
   herder::StandaloneHerder::Options options;
   options.kafka_cluster_id = *cluster_id;
-  options.topic_tracking = worker_config->parsed().GetBool("topic.tracking.enable");
-  options.topic_tracking_reset = worker_config->parsed().GetBool("topic.tracking.allow.reset");
+  options.topic_tracking = worker_config.parsed().GetBool("topic.tracking.enable");
+  options.topic_tracking_reset = worker_config.parsed().GetBool("topic.tracking.allow.reset");
   options.admin_config =
-      kafka::TranslateJavaClientConfig(worker_config->ClientConfig("admin.")).properties;
+      kafka::TranslateJavaClientConfig(worker_config.ClientConfig("admin.")).properties;
 
   // The herder exists first (the REST server answers through it), starts once the REST
   // server is bound and the worker id (advertised host:port) is known.
@@ -175,7 +134,7 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
       options, plugins, offset_factory,
       [&](worker::StatusListener& listener, worker::ConnectorEvents& events,
           const std::string& worker_id) {
-        return std::make_unique<worker::Worker>(*worker_config, plugins, *providers, offset_factory,
+        return std::make_unique<worker::Worker>(worker_config, plugins, providers, offset_factory,
                                                 listener, events, worker_id, metrics);
       });
   rest::RestServer::Options server_options;
@@ -215,15 +174,8 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
     if (exit_code == 0) {
       std::cerr << "connectd standalone: running (worker " << server->WorkerId()
                 << "); Ctrl-C to stop" << std::endl;
-      int signal_number = 0;
-      sigwait(&stop_signals, &signal_number);
+      int signal_number = AwaitStopSignal(stop_signals);
       CONNECTD_LOG(kInfo, kLogger) << "Kafka Connect stopping (signal " << signal_number << ")";
-      // A second signal exits at once.
-      std::thread([stop_signals]() mutable {
-        int second = 0;
-        sigwait(&stop_signals, &second);
-        std::_Exit(128 + second);
-      }).detach();
     }
   }
   // Orderly shutdown: stop accepting REST, stop tasks (final offset flush), connectors, storage.

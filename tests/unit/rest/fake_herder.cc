@@ -534,4 +534,27 @@ absl::Status FakeHerder::SetClusterLoggerLevel(const std::string& logger,
   return absl::OkStatus();
 }
 
+void FakeHerder::PutTaskConfigs(const std::string& name,
+                                const std::vector<herder::ConfigMap>& configs,
+                                std::optional<herder::InternalRequestSignature> signature,
+                                herder::DoneCallback done) {
+  Record("PutTaskConfigs(" + name + ")");
+  if (put_task_configs_hook) {
+    put_task_configs_hook(name, configs, std::move(signature), std::move(done));
+  } else {
+    herder::Herder::PutTaskConfigs(name, configs, std::move(signature), std::move(done));
+  }
+}
+
+void FakeHerder::FenceZombieSourceTasks(const std::string& name,
+                                        std::optional<herder::InternalRequestSignature> signature,
+                                        herder::DoneCallback done) {
+  Record("FenceZombieSourceTasks(" + name + ")");
+  if (fence_hook) {
+    fence_hook(name, std::move(signature), std::move(done));
+  } else {
+    herder::Herder::FenceZombieSourceTasks(name, std::move(signature), std::move(done));
+  }
+}
+
 }  // namespace connectd::rest::testing

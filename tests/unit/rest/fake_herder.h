@@ -59,6 +59,15 @@ class FakeHerder : public herder::Herder {
   std::optional<herder::ConfigMap> last_validated;
   std::optional<std::pair<std::string, std::string>> last_cluster_logger;
 
+  // The internal endpoints call these when set (set them before serving); unset, they answer
+  // as the standalone herder does (herder::Herder's default bodies).
+  std::function<void(const std::string&, const std::vector<herder::ConfigMap>&,
+                     std::optional<herder::InternalRequestSignature>, herder::DoneCallback)>
+      put_task_configs_hook;
+  std::function<void(const std::string&, std::optional<herder::InternalRequestSignature>,
+                     herder::DoneCallback)>
+      fence_hook;
+
   // ---- herder::Herder ------------------------------------------------------------------------
   void ListConnectors(herder::Callback<std::vector<std::string>> done) override;
   void GetConnectorInfo(const std::string& name,
@@ -99,6 +108,12 @@ class FakeHerder : public herder::Herder {
   void Health(herder::DoneCallback done) override;
   bool Ready() override { return ready_; }
   absl::Status SetClusterLoggerLevel(const std::string& logger, const std::string& level) override;
+  void PutTaskConfigs(const std::string& name, const std::vector<herder::ConfigMap>& configs,
+                      std::optional<herder::InternalRequestSignature> signature,
+                      herder::DoneCallback done) override;
+  void FenceZombieSourceTasks(const std::string& name,
+                              std::optional<herder::InternalRequestSignature> signature,
+                              herder::DoneCallback done) override;
 
  private:
   // Runs `answer` inline, on another thread, or keeps it, per the knobs.

@@ -1,0 +1,79 @@
+// File: connect_json.h
+//
+// The JSON reader of the internal topics' values: what the worker's internal JsonConverter
+// (schemas.enable=false) reads from the config topic (config_records.h) and the status topic
+// (status_records.h). That converter parses with Jackson 2.21 (UTF8StreamJsonParser) configured
+// by Connect's JsonDeserializer and turns the tree into a schemaless Connect value:
+//  - RFC 8259 plus leading zeros in numbers (ALLOW_LEADING_ZEROS_FOR_NUMBERS) and a skipped UTF-8
+//    BOM; no comments, NaN, single quotes, trailing commas, "+1", ".5" or "1.";
+//  - anything after the root value ignored (FAIL_ON_TRAILING_TOKENS off), except that a root
+//    number must be followed by whitespace or the end, and a literal must end its token
+//    ("truex" is an error);
+//  - empty or all-whitespace input is Jackson's MissingNode, read as null;
+//  - every integral number is a long, wrapped to its low 64 bits (BigInteger.longValue()); other
+//    numbers are doubles (BigDecimal.doubleValue(): correctly rounded, an exact zero is +0.0);
+//  - a repeated object key keeps its first place and takes the last value (ObjectNode.set);
+//  - at most 1000 nested containers (StreamReadConstraints).
+// RapidJSON cannot be configured to accept leading zeros or Jackson's UTF-8, hence this reader.
+// What a caller may loosen is in ConnectJsonOptions; the defaults are Jackson's, as checked by
+// the Java-written vectors in tests/golden/config_topic.
+//
+// Example:
+//   absl::StatusOr<JsonValue> v = ReadConnectJson(R"({"tasks":007})");
+//   const JsonValue* tasks = v->Find("tasks");  // kLong, integer == 7
+//
+// Thread safety: all functions are pure.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace connectd::distributed {
+
+// JsonValue: one schemaless Connect value, as JsonConverter (schemas.enable=false) returns it.
+struct JsonValue {
+  enum class Kind { kNull, kBool, kLong, kDouble, kString, kArray, kObject };
+  Kind kind = Kind::kNull;
+  bool boolean = false;
+  int64_t integer = 0;  // kLong
+  double real = 0;      // kDouble
+  // kString: UTF-8; a lone UTF-16 surrogate (Java strings may hold one) is its 3-byte form.
+  std::string text;
+  std::vector<JsonValue> elements;                         // kArray
+  std::vector<std::pair<std::string, JsonValue>> members;  // kObject; a repeated key keeps its
+                                                           // first place, last value
+  bool is_null() const { return kind == Kind::kNull; }
+  // Find returns the member `key` of an object, or nullptr (also for non-objects).
+  const JsonValue* Find(std::string_view key) const;
+};
+
+// ConnectJsonOptions: where a caller departs from Jackson. The status topic's reader historically
+// used the non-default values below; they are kept so that merging the two readers changed no
+// behaviour (Java reads both topics with the same converter, so they are not Java's).
+struct ConnectJsonOptions {
+  // Longest number accepted: integer digits for an integer, characters for any other number
+  // (StreamReadConstraints.maxNumberLength). 0: no limit.
+  size_t max_number_length = 1000;
+  // How raw (unescaped) UTF-8 in strings decodes. Jackson checks only the lead/continuation bit
+  // patterns, does not check 2-byte forms for overlong encodings, rejects a 3-byte form that
+  // encodes a surrogate, and turns a 4-byte form (lead F0..F7) past U+10FFFF into its two
+  // out-of-range UTF-16 units.
+  //   kJackson: exactly that.
+  //   kSurrogateUnits: a 3-byte form may encode a surrogate, which pairs with an adjacent one
+  //     (escaped or raw) as two escapes do; a 4-byte form past U+10FFFF is an error.
+  enum class RawUtf8 { kJackson, kSurrogateUnits };
+  RawUtf8 raw_utf8 = RawUtf8::kJackson;
+};
+
+// ReadConnectJson parses `bytes` as the internal JsonConverter does (see the file comment);
+// kInvalidArgument, with the reason and the byte offset, where Jackson would throw.
+absl::StatusOr<JsonValue> ReadConnectJson(std::string_view bytes,
+                                          const ConnectJsonOptions& options = {});
+
+}  // namespace connectd::distributed

@@ -1,0 +1,600 @@
+// DistributedHerder: lifecycle, group rounds, config-topic changes and what this worker runs.
+// The REST-facing calls are in distributed_herder_api.cc.
+#include "runtime/herder/distributed_herder.h"
+
+#include <algorithm>
+#include <future>
+#include <memory>
+
+#include <boost/asio/post.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/common/logging.h"
+#include "runtime/distributed/request_signing.h"
+#include "runtime/herder/connector_validation.h"
+#include "runtime/worker/backing_store_offsets.h"
+
+namespace connectd::herder {
+namespace {
+
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.distributed.DistributedHerder";
+constexpr auto kStoreTimeout = std::chrono::seconds(30);
+constexpr auto kReconfigureBackoffStart = std::chrono::milliseconds(250);
+constexpr auto kReconfigureBackoffMax = std::chrono::milliseconds(60000);
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+template <typename T>
+bool Contains(const std::vector<T>& items, const T& item) {
+  return std::find(items.begin(), items.end(), item) != items.end();
+}
+
+// Whether a connector's committed task configs changed between two snapshots (a new commit,
+// a different task count, or a change of consistency).
+bool TaskConfigsChanged(const distributed::ClusterConfigState& before,
+                        const distributed::ClusterConfigState& after, const std::string& c) {
+  return before.TaskConfigGeneration(c) != after.TaskConfigGeneration(c) ||
+         before.TaskCount(c) != after.TaskCount(c) || before.Tasks(c) != after.Tasks(c);
+}
+
+}  // namespace
+
+DistributedHerder::DistributedHerder(Options options, const plugin::PluginRegistry& plugins,
+                                     boost::asio::io_context& control, WorkerFactory make_worker,
+                                     TaskConfigForwarder forward_task_configs)
+    : options_(std::move(options)),
+      plugins_(plugins),
+      control_(control),
+      make_worker_(std::move(make_worker)),
+      forward_task_configs_(std::move(forward_task_configs)),
+      work_(io_.get_executor()),
+      rejoin_timer_(io_),
+      key_rotation_timer_(io_),
+      view_(std::make_shared<distributed::ClusterConfigState>()) {}
+
+DistributedHerder::~DistributedHerder() { Stop(); }
+
+template <typename Fn>
+void DistributedHerder::Post(Fn&& fn) {
+  boost::asio::post(io_, std::forward<Fn>(fn));
+}
+
+// ---- Lifecycle ---------------------------------------------------------------------------------
+
+absl::Status DistributedHerder::Start() {
+  offset_store_ = std::make_unique<distributed::KafkaOffsetBackingStore>(options_.offset_log);
+  status_store_ = std::make_unique<distributed::KafkaStatusBackingStore>(options_.status_log);
+  config_store_ =
+      std::make_unique<distributed::KafkaConfigBackingStore>(
+      options_.config_log, static_cast<distributed::ConfigStateListener*>(this));
+  if (absl::Status s = offset_store_->Start(); !s.ok()) return s;
+  if (absl::Status s = status_store_->Start(); !s.ok()) return s;
+  if (absl::Status s = config_store_->Start(); !s.ok()) return s;
+  snapshot_ = config_store_->Snapshot();
+  PublishView();
+
+  worker::OffsetStoreFactory offsets = [store = offset_store_.get()](const std::string& c) {
+    return std::make_shared<worker::BackingStoreOffsets>(*store, c);
+  };
+  worker_ = make_worker_(*this, *this, worker_id_, std::move(offsets));
+
+  distributed::WorkerCoordinator::Callbacks callbacks;
+  callbacks.snapshot = [this] { return AssignorSnapshot(); };
+  callbacks.on_assignment = [this](const distributed::AssignmentEvent& event) {
+    Post([this, event] { OnAssignment(event); });
+  };
+  // Eager rounds stop everything on the herder thread; the control context does not wait for
+  // it (nothing blocks it), so under `eager` a task may overlap its next owner by the time it
+  // takes to stop.
+  callbacks.on_revoke_all = [this](bool eager) { Post([this, eager] { OnRevokeAll(eager); }); };
+  callbacks.on_error = [](const absl::Status& error) {
+    CONNECTD_LOG(kWarn, kLogger) << "Group membership: " << error.message();
+  };
+  callbacks.request_rejoin = [this](std::string reason) {
+    if (member_) member_->RequestRejoin(std::move(reason));
+  };
+  absl::StatusOr<std::unique_ptr<distributed::WorkerCoordinator>> coordinator =
+      distributed::WorkerCoordinator::Create(advertised_url_, options_.protocol,
+                                             options_.scheduled_rebalance_max_delay_ms,
+                                             std::move(callbacks), NowMs);
+  if (!coordinator.ok()) return coordinator.status();
+  coordinator_ = *std::move(coordinator);
+
+  thread_ = std::thread([this] {
+    log::LogContext context("herder");
+    io_.run();
+  });
+  started_ = true;
+  member_ = distributed::GroupMember::Create(control_, options_.group, coordinator_.get());
+  member_->Start();
+  CONNECTD_LOG(kInfo, kLogger) << "Herder started; joining group " << options_.group.group_id
+                               << " as " << advertised_url_;
+  return absl::OkStatus();
+}
+
+void DistributedHerder::Stop() {
+  if (stopped_.exchange(true)) return;
+  CONNECTD_LOG(kInfo, kLogger) << "Herder stopping";
+  if (thread_.joinable()) {
+    std::promise<void> halted;
+    Post([this, &halted] {
+      rejoin_timer_.cancel();
+      key_rotation_timer_.cancel();
+      StopTasks(assignment_.tasks, /*write_unassigned=*/true);
+      for (const std::string& c : assignment_.connectors) StopConnectorInstance(c, true);
+      assignment_ = {};
+      worker_.reset();
+      halted.set_value();
+    });
+    halted.get_future().wait();
+  }
+  if (member_) {
+    std::promise<void> left;
+    member_->Stop([&left] { left.set_value(); });
+    if (left.get_future().wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+      CONNECTD_LOG(kWarn, kLogger) << "Leaving the group timed out";
+    }
+  }
+  if (thread_.joinable()) {
+    work_.reset();
+    io_.stop();
+    thread_.join();
+  }
+  if (status_store_) (void)status_store_->Flush(std::chrono::seconds(5));
+  if (config_store_) config_store_->Stop();
+  if (status_store_) status_store_->Stop();
+  if (offset_store_) offset_store_->Stop();
+  ready_ = false;
+  CONNECTD_LOG(kInfo, kLogger) << "Herder stopped";
+}
+
+// ---- Statuses (any thread) -----------------------------------------------------------------------
+
+void DistributedHerder::OnConnectorState(const std::string& connector, worker::State state,
+                                         std::optional<std::string> trace) {
+  distributed::StatusValue value{state, std::move(trace), worker_id_, generation_.load(),
+                                 std::nullopt};
+  status_store_->PutConnector(connector, value, distributed::HerderWriteMode(state));
+}
+
+void DistributedHerder::OnTaskState(const ConnectorTaskId& task, worker::State state,
+                                    std::optional<std::string> trace) {
+  distributed::StatusValue value{state, std::move(trace), worker_id_, generation_.load(),
+                                 std::nullopt};
+  status_store_->PutTask(task, value, distributed::HerderWriteMode(state));
+}
+
+void DistributedHerder::OnTopicUsed(const std::string& connector, const std::string& topic) {
+  {
+    std::lock_guard lock(view_mu_);
+    if (!topics_written_.insert({connector, topic}).second) return;
+  }
+  if (status_store_->Topics(connector).count(topic) != 0) return;
+  status_store_->PutTopic(distributed::TopicStatusValue{topic, connector, 0, NowMs()});
+}
+
+void DistributedHerder::OnTaskReconfigurationRequest(const std::string& connector) {
+  Post([this, connector] { ReconfigureConnectorTasks(connector); });
+}
+
+// ---- Config topic (log thread: post only) -------------------------------------------------------
+
+void DistributedHerder::ScheduleSnapshotUpdate() {
+  if (snapshot_update_posted_.exchange(true)) return;
+  Post([this] {
+    snapshot_update_posted_ = false;
+    UpdateSnapshot();
+  });
+}
+
+void DistributedHerder::OnConnectorConfigRemove(const std::string&) { ScheduleSnapshotUpdate(); }
+void DistributedHerder::OnConnectorConfigUpdate(const std::string&) { ScheduleSnapshotUpdate(); }
+void DistributedHerder::OnTaskConfigUpdate(const std::vector<ConnectorTaskId>&) {
+  ScheduleSnapshotUpdate();
+}
+void DistributedHerder::OnConnectorTargetStateChange(const std::string&) {
+  ScheduleSnapshotUpdate();
+}
+void DistributedHerder::OnSessionKeyUpdate(const distributed::SessionKey&) {
+  ScheduleSnapshotUpdate();
+}
+
+void DistributedHerder::OnRestartRequest(const RestartRequest& request) {
+  // The snapshot first, so the restart sees the configs written before it.
+  ScheduleSnapshotUpdate();
+  Post([this, request] { ProcessRestartRequest(request); });
+}
+
+void DistributedHerder::OnLoggingLevelUpdate(const std::string& logging_namespace,
+                                             const std::string& level) {
+  std::optional<log::Level> parsed = log::ParseLevel(level);
+  if (!parsed) {
+    CONNECTD_LOG(kWarn, kLogger) << "Ignoring cluster logger level '" << level << "' for "
+                                 << logging_namespace;
+    return;
+  }
+  CONNECTD_LOG(kInfo, kLogger) << "Setting cluster-wide level of " << logging_namespace << " to "
+                               << level;
+  log::SetLevel(logging_namespace, *parsed);
+}
+
+// ---- Config view ----------------------------------------------------------------------------------
+
+void DistributedHerder::PublishView() {
+  auto view = std::make_shared<const distributed::ClusterConfigState>(snapshot_);
+  std::lock_guard lock(view_mu_);
+  view_ = std::move(view);
+  session_key_ = snapshot_.session_key();
+}
+
+std::shared_ptr<const distributed::ClusterConfigState> DistributedHerder::View() const {
+  std::lock_guard lock(view_mu_);
+  return view_;
+}
+
+distributed::ConfigSnapshotView DistributedHerder::AssignorSnapshot() const {
+  distributed::ClusterConfigState state = config_store_->Snapshot();
+  distributed::ConfigSnapshotView view;
+  view.offset = state.offset();
+  for (const std::string& c : state.Connectors()) {
+    std::vector<int32_t>& tasks = view.connectors[c];
+    if (state.TargetState(c) == TargetState::kStopped) continue;
+    for (const ConnectorTaskId& t : state.Tasks(c)) tasks.push_back(t.task);
+  }
+  return view;
+}
+
+// ---- Acting on config changes (herder thread) -----------------------------------------------------
+
+void DistributedHerder::UpdateSnapshot() {
+  if (!worker_) return;
+  distributed::ClusterConfigState before = std::move(snapshot_);
+  snapshot_ = config_store_->Snapshot();
+  PublishView();
+  const distributed::ClusterConfigState& after = snapshot_;
+  bool rejoin = before.Connectors() != after.Connectors();
+
+  std::set<std::string> names;
+  for (const std::string& c : before.Connectors()) names.insert(c);
+  for (const std::string& c : after.Connectors()) names.insert(c);
+  for (const std::string& c : names) {
+    if (!after.Contains(c)) {
+      // Deleted: stop it here now; the next round revokes it everywhere.
+      std::vector<ConnectorTaskId> local = LocalTasksOf(c);
+      StopTasks(local, /*write_unassigned=*/false);
+      coordinator_->Revoke(local);
+      std::erase_if(assignment_.tasks, [&](const ConnectorTaskId& t) { return t.connector == c; });
+      if (OwnsConnector(c)) StopConnectorInstance(c, /*write_unassigned=*/false);
+      std::erase(assignment_.connectors, c);
+      reconfigure_pending_.erase(c);
+      CONNECTD_LOG(kInfo, kLogger) << "Connector " << c << " was deleted";
+      continue;
+    }
+    if (!before.Contains(c)) continue;  // new: the next round places it
+    const TargetState old_target = before.TargetState(c).value_or(TargetState::kStarted);
+    const TargetState new_target = after.TargetState(c).value_or(TargetState::kStarted);
+    const bool config_changed = *before.RawConnectorConfig(c) != *after.RawConnectorConfig(c);
+    if (TaskConfigsChanged(before, after, c)) {
+      // New task configs: this worker's tasks of c stop and are handed out again.
+      std::vector<ConnectorTaskId> local = LocalTasksOf(c);
+      if (!local.empty()) {
+        StopTasks(local, /*write_unassigned=*/false);
+        coordinator_->Revoke(local);
+        std::erase_if(assignment_.tasks,
+                      [&](const ConnectorTaskId& t) { return t.connector == c; });
+      }
+      rejoin = true;
+    }
+    if (config_changed && OwnsConnector(c)) {
+      CONNECTD_LOG(kInfo, kLogger) << "Restarting connector " << c << " for its new config";
+      StopConnectorInstance(c, /*write_unassigned=*/false);
+      StartConnector(c);
+    } else if (old_target != new_target) {
+      if (OwnsConnector(c)) worker_->SetConnectorTargetState(c, new_target);
+      if (new_target == TargetState::kStopped) {
+        std::vector<ConnectorTaskId> local = LocalTasksOf(c);
+        StopTasks(local, /*write_unassigned=*/false);
+        coordinator_->Revoke(local);
+        std::erase_if(assignment_.tasks,
+                      [&](const ConnectorTaskId& t) { return t.connector == c; });
+        rejoin = true;
+      } else {
+        for (const ConnectorTaskId& t : LocalTasksOf(c)) {
+          worker_->SetTaskTargetState(t, new_target);
+        }
+        if (new_target == TargetState::kStarted && OwnsConnector(c)) {
+          ReconfigureConnectorTasks(c);
+        }
+      }
+    }
+  }
+  if (is_leader_ && sessioned_ && snapshot_.session_key() != before.session_key()) {
+    EnsureSessionKey();
+  }
+  if (rejoin) {
+    needs_reconfig_rebalance_ = true;
+    RequestRejoin("the configured connectors or tasks changed");
+  }
+}
+
+// ---- Group rounds (herder thread) -----------------------------------------------------------------
+
+void DistributedHerder::OnRevokeAll(bool eager) {
+  rebalancing_ = true;
+  if (!eager || !worker_) return;
+  StopTasks(assignment_.tasks, /*write_unassigned=*/true);
+  for (const std::string& c : assignment_.connectors) StopConnectorInstance(c, true);
+  assignment_ = {};
+}
+
+void DistributedHerder::OnAssignment(const distributed::AssignmentEvent& event) {
+  if (!worker_) return;
+  const distributed::ConnectAssignment& a = event.assignment;
+  // A member that rejoins a stable group without changes gets the same round back (the
+  // coordinator does not rebalance for it): nothing to do, and its delay was already scheduled.
+  const bool repeated = event.generation == generation_.load() && event.complete == assignment_ &&
+                        a.error == distributed::ConnectAssignment::kNoError;
+  generation_ = event.generation;
+  member_id_ = event.member_id;
+  leader_id_ = a.leader;
+  leader_url_ = a.leader_url;
+  is_leader_ = !a.leader.empty() && a.leader == event.member_id;
+  sessioned_ = event.protocol == "sessioned";
+  rebalancing_ = false;
+  needs_reconfig_rebalance_ = false;
+  if (repeated) return;
+  CONNECTD_LOG(kInfo, kLogger) << "Joined group at generation " << event.generation << " with "
+                               << event.protocol << " as " << (is_leader_ ? "leader" : "member")
+                               << "; " << event.complete.connectors.size() << " connectors and "
+                               << event.complete.tasks.size() << " tasks assigned";
+
+  if (a.error == distributed::ConnectAssignment::kConfigMismatch) {
+    (void)config_store_->Refresh(options_.worker_sync_timeout);
+    UpdateSnapshot();
+    RequestRejoin("the leader's config was behind");
+    return;
+  }
+  if (config_store_->Snapshot().offset() < a.config_offset) {
+    if (absl::Status read = config_store_->Refresh(options_.worker_sync_timeout); !read.ok()) {
+      CONNECTD_LOG(kWarn, kLogger) << "Could not read the config topic to offset "
+                                   << a.config_offset << ": " << read.message()
+                                   << "; rejoining after worker.unsync.backoff.ms";
+      ScheduleRejoin(options_.worker_unsync_backoff);
+      return;
+    }
+  }
+  UpdateSnapshot();
+  if (snapshot_.offset() > a.config_offset) {
+    // Configs changed after the leader assigned: start from the newer state.
+    RequestRejoin("the config topic moved on during the round");
+  }
+  Reconcile(event.complete);
+  if (is_leader_) LeaderDuties();
+  if (a.delay_ms > 0) ScheduleRejoin(std::chrono::milliseconds(a.delay_ms));
+  ready_ = true;
+}
+
+void DistributedHerder::Reconcile(const distributed::MemberWork& desired) {
+  std::vector<ConnectorTaskId> stop_tasks;
+  for (const ConnectorTaskId& t : assignment_.tasks) {
+    if (!Contains(desired.tasks, t)) stop_tasks.push_back(t);
+  }
+  StopTasks(stop_tasks, /*write_unassigned=*/true);
+  for (const std::string& c : assignment_.connectors) {
+    if (!Contains(desired.connectors, c)) StopConnectorInstance(c, /*write_unassigned=*/true);
+  }
+  const distributed::MemberWork before = std::move(assignment_);
+  assignment_ = desired;
+  for (const std::string& c : desired.connectors) {
+    if (!Contains(before.connectors, c)) StartConnector(c);
+  }
+  for (const ConnectorTaskId& t : desired.tasks) {
+    if (!Contains(before.tasks, t)) StartTask(t);
+  }
+}
+
+void DistributedHerder::StartConnector(const std::string& c) {
+  const distributed::ConfigProperties* raw = snapshot_.RawConnectorConfig(c);
+  if (raw == nullptr) return;  // deleted meanwhile; the next round revokes it
+  const TargetState target = snapshot_.TargetState(c).value_or(TargetState::kStarted);
+  absl::Status started = worker_->StartConnector(c, distributed::ToConfigMap(*raw), target);
+  if (started.ok() && target == TargetState::kStarted) ReconfigureConnectorTasks(c);
+}
+
+void DistributedHerder::StartTask(const ConnectorTaskId& t) {
+  const distributed::ConfigProperties* connector = snapshot_.RawConnectorConfig(t.connector);
+  const distributed::ConfigProperties* task = snapshot_.RawTaskConfig(t);
+  if (connector == nullptr || task == nullptr) {
+    CONNECTD_LOG(kWarn, kLogger) << "No config for task " << t.connector << "-" << t.task
+                                 << "; not starting it";
+    return;
+  }
+  const TargetState target = snapshot_.TargetState(t.connector).value_or(TargetState::kStarted);
+  (void)worker_->StartTask(t, distributed::ToConfigMap(*connector), distributed::ToConfigMap(*task),
+                           target);
+}
+
+void DistributedHerder::StopTasks(const std::vector<ConnectorTaskId>& tasks,
+                                  bool write_unassigned) {
+  if (tasks.empty()) return;
+  worker_->StopAndAwaitTasks(tasks);
+  if (!write_unassigned) return;
+  for (const ConnectorTaskId& t : tasks) OnTaskState(t, worker::State::kUnassigned, std::nullopt);
+}
+
+void DistributedHerder::StopConnectorInstance(const std::string& c, bool write_unassigned) {
+  worker_->StopConnector(c);
+  if (write_unassigned) OnConnectorState(c, worker::State::kUnassigned, std::nullopt);
+}
+
+std::vector<ConnectorTaskId> DistributedHerder::LocalTasksOf(const std::string& c) const {
+  std::vector<ConnectorTaskId> out;
+  for (const ConnectorTaskId& t : assignment_.tasks) {
+    if (t.connector == c) out.push_back(t);
+  }
+  return out;
+}
+
+bool DistributedHerder::OwnsConnector(const std::string& c) const {
+  return Contains(assignment_.connectors, c);
+}
+
+bool DistributedHerder::OwnsTask(const ConnectorTaskId& t) const {
+  return Contains(assignment_.tasks, t);
+}
+
+void DistributedHerder::RequestRejoin(const std::string& reason) {
+  if (member_) member_->RequestRejoin(reason);
+}
+
+void DistributedHerder::ScheduleRejoin(std::chrono::milliseconds delay) {
+  rejoin_timer_.expires_after(delay);
+  rejoin_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) RequestRejoin("the scheduled rebalance delay expired");
+  });
+}
+
+// ---- Task configs (herder thread) -------------------------------------------------------------
+
+void DistributedHerder::ReconfigureConnectorTasks(const std::string& c) {
+  reconfigure_pending_.erase(c);
+  const distributed::ConfigProperties* raw = snapshot_.RawConnectorConfig(c);
+  if (raw == nullptr || !OwnsConnector(c) ||
+      snapshot_.TargetState(c).value_or(TargetState::kStarted) != TargetState::kStarted ||
+      !worker_->IsConnectorRunning(c)) {
+    return;
+  }
+  const ConfigMap config = distributed::ToConfigMap(*raw);
+  absl::StatusOr<std::vector<ConfigMap>> configs = worker_->ConnectorTaskConfigs(c, config);
+  if (!configs.ok()) return;  // the connector is FAILED with the reason
+  bool changed = static_cast<size_t>(snapshot_.TaskCount(c)) != configs->size() ||
+                 snapshot_.Tasks(c).size() != configs->size();
+  for (size_t i = 0; !changed && i < configs->size(); ++i) {
+    const distributed::ConfigProperties* current =
+        snapshot_.RawTaskConfig({c, static_cast<int>(i)});
+    changed = current == nullptr || distributed::ToConfigMap(*current) != (*configs)[i];
+  }
+  // The connector config changed since the tasks were generated (KAFKA-9228).
+  const distributed::ConfigProperties* applied = snapshot_.AppliedConnectorConfig(c);
+  if (!changed && (applied == nullptr || distributed::ToConfigMap(*applied) != config)) {
+    changed = true;
+  }
+  if (!changed) {
+    reconfigure_backoff_.erase(c);
+    return;
+  }
+  if (is_leader_) {
+    std::vector<distributed::ConfigProperties> records;
+    for (const ConfigMap& task : *configs) records.push_back(distributed::FromConfigMap(task));
+    absl::Status written = config_store_->PutTaskConfigs(c, records);
+    if (!written.ok()) {
+      CONNECTD_LOG(kWarn, kLogger) << "Failed to write task configs of " << c << ": "
+                                   << written.message();
+      RetryReconfigureLater(c);
+      return;
+    }
+    reconfigure_backoff_.erase(c);
+    UpdateSnapshot();
+    return;
+  }
+  if (leader_url_.empty() || !forward_task_configs_) {
+    RetryReconfigureLater(c);
+    return;
+  }
+  forward_task_configs_(leader_url_, c, *configs, snapshot_.session_key(),
+                        [this, c](absl::Status result) {
+                          if (result.ok()) {
+                            Post([this, c] { reconfigure_backoff_.erase(c); });
+                            return;
+                          }
+                          CONNECTD_LOG(kWarn, kLogger)
+                              << "Failed to hand task configs of " << c
+                              << " to the leader: " << result.message();
+                          Post([this, c] { RetryReconfigureLater(c); });
+                        });
+}
+
+void DistributedHerder::RetryReconfigureLater(const std::string& c) {
+  if (stopped_ || !reconfigure_pending_.insert(c).second) return;
+  auto [it, fresh] = reconfigure_backoff_.try_emplace(c, kReconfigureBackoffStart);
+  if (!fresh) it->second = std::min(it->second * 2, kReconfigureBackoffMax);
+  auto timer = std::make_shared<boost::asio::steady_timer>(io_, it->second);
+  timer->async_wait([this, timer, c](const boost::system::error_code& ec) {
+    if (!ec && reconfigure_pending_.count(c) != 0) ReconfigureConnectorTasks(c);
+  });
+}
+
+// ---- Restart requests (herder thread) -----------------------------------------------------------
+
+void DistributedHerder::ProcessRestartRequest(const RestartRequest& request) {
+  const std::string& c = request.connector;
+  if (!snapshot_.Contains(c)) return;
+  std::optional<distributed::StatusValue> status = status_store_->Connector(c);
+  const bool restart_connector =
+      !request.only_failed || (status && status->state == worker::State::kFailed);
+  if (restart_connector && OwnsConnector(c)) RestartLocalConnector(c);
+  if (!request.include_tasks) return;
+  for (const ConnectorTaskId& t : LocalTasksOf(c)) {
+    std::optional<distributed::StatusValue> task = status_store_->Task(t);
+    if (!request.only_failed || (task && task->state == worker::State::kFailed)) {
+      RestartLocalTask(t);
+    }
+  }
+}
+
+void DistributedHerder::RestartLocalConnector(const std::string& c) {
+  worker_->StopConnector(c);
+  OnConnectorState(c, worker::State::kRestarting, std::nullopt);
+  StartConnector(c);
+}
+
+void DistributedHerder::RestartLocalTask(const ConnectorTaskId& t) {
+  worker_->StopAndAwaitTasks({t});
+  OnTaskState(t, worker::State::kRestarting, std::nullopt);
+  StartTask(t);
+}
+
+// ---- Leader (herder thread) -----------------------------------------------------------------------
+
+void DistributedHerder::LeaderDuties() {
+  if (sessioned_) EnsureSessionKey();
+}
+
+void DistributedHerder::EnsureSessionKey() {
+  const std::optional<distributed::SessionKey>& current = snapshot_.session_key();
+  const int64_t now = NowMs();
+  const bool usable = current && current->algorithm == options_.key_generation_algorithm &&
+                      (!options_.key_size_bits ||
+                       static_cast<int64_t>(current->key.size()) * 8 == *options_.key_size_bits) &&
+                      current->creation_timestamp_ms + options_.key_ttl_ms > now;
+  if (!usable) {
+    absl::StatusOr<std::string> key =
+        distributed::GenerateKey(options_.key_generation_algorithm, options_.key_size_bits);
+    if (!key.ok()) {
+      CONNECTD_LOG(kError, kLogger) << "Cannot generate a session key: " << key.status().message();
+      return;
+    }
+    distributed::SessionKey fresh{*std::move(key), options_.key_generation_algorithm, now};
+    if (absl::Status written = config_store_->PutSessionKey(fresh); !written.ok()) {
+      CONNECTD_LOG(kWarn, kLogger) << "Failed to write a new session key: " << written.message();
+      ScheduleRejoin(std::chrono::seconds(1));  // a new round retries
+      return;
+    }
+    CONNECTD_LOG(kInfo, kLogger) << "Distributed a new session key";
+    snapshot_ = config_store_->Snapshot();
+    PublishView();
+  }
+  const int64_t created = snapshot_.session_key() ? snapshot_.session_key()->creation_timestamp_ms
+                                                  : now;
+  key_rotation_timer_.expires_after(
+      std::chrono::milliseconds(std::max<int64_t>(created + options_.key_ttl_ms - now, 1000)));
+  key_rotation_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec && is_leader_ && sessioned_) EnsureSessionKey();
+  });
+}
+
+}  // namespace connectd::herder

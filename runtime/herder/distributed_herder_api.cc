@@ -1,0 +1,463 @@
+// DistributedHerder: the calls the REST API makes (Connect's DistributedHerder public methods).
+// Writes run on the leader (others answer ForwardRequiredError and REST forwards them); reads
+// run on the herder thread or answer from the status store and the config view.
+#include <boost/asio/post.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/common/logging.h"
+#include "runtime/distributed/request_signing.h"
+#include "runtime/herder/connector_offsets.h"
+#include "runtime/herder/connector_validation.h"
+#include "runtime/herder/distributed_herder.h"
+#include "runtime/worker/backing_store_offsets.h"
+
+namespace connectd::herder {
+namespace {
+
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.distributed.DistributedHerder";
+constexpr auto kConfigReadTimeout = std::chrono::seconds(30);
+
+absl::Status ConnectorNotFound(const std::string& c) {
+  return absl::NotFoundError(absl::StrCat("Connector ", c, " not found"));
+}
+
+StateInfo ToStateInfo(const distributed::StatusValue& value) {
+  return StateInfo{std::string(worker::StateName(value.state)), value.worker_id.value_or(""),
+                   value.trace};
+}
+
+}  // namespace
+
+template <typename Fn>
+void DistributedHerder::Post(Fn&& fn) {
+  boost::asio::post(io_, std::forward<Fn>(fn));
+}
+
+absl::Status DistributedHerder::NotLeader(const std::string& what) const {
+  return ForwardRequiredError(absl::StrCat("Only the leader can ", what, "."),
+                              rebalancing_ && options_.protocol ==
+                                                  distributed::ConnectProtocolMode::kEager
+                                  ? ""
+                                  : leader_url_);
+}
+
+ConnectorType DistributedHerder::TypeOf(const std::string& c) const {
+  const distributed::ConfigProperties* raw = snapshot_.RawConnectorConfig(c);
+  return raw == nullptr ? ConnectorType::kUnknown
+                        : ConnectorTypeOf(plugins_, distributed::ToConfigMap(*raw));
+}
+
+ConnectorInfo DistributedHerder::InfoOf(const std::string& c) const {
+  ConnectorInfo info{c, distributed::ToConfigMap(*snapshot_.RawConnectorConfig(c)), {}, TypeOf(c)};
+  info.tasks = snapshot_.Tasks(c);
+  return info;
+}
+
+// ---- Connectors ---------------------------------------------------------------------------------
+
+void DistributedHerder::ListConnectors(Callback<std::vector<std::string>> done) {
+  done(View()->Connectors());
+}
+
+void DistributedHerder::GetConnectorInfo(const std::string& name, Callback<ConnectorInfo> done) {
+  Post([this, name, done = std::move(done)] {
+    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    if (!snapshot_.Contains(name)) return done(ConnectorNotFound(name));
+    done(InfoOf(name));
+  });
+}
+
+void DistributedHerder::GetConnectorConfig(const std::string& name, Callback<ConfigMap> done) {
+  Post([this, name, done = std::move(done)] {
+    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    const distributed::ConfigProperties* raw = snapshot_.RawConnectorConfig(name);
+    if (raw == nullptr) return done(ConnectorNotFound(name));
+    done(distributed::ToConfigMap(*raw));
+  });
+}
+
+void DistributedHerder::PutConnectorConfig(const std::string& name, const ConfigMap& config,
+                                           std::optional<TargetState> initial_state,
+                                           bool allow_replace, Callback<Created> done) {
+  Post([this, name, config, initial_state, allow_replace, done = std::move(done)] {
+    if (absl::Status valid = ValidateForWrite(plugins_, config); !valid.ok()) return done(valid);
+    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    if (!is_leader_) return done(NotLeader("set connector configs"));
+    const bool exists = snapshot_.Contains(name);
+    if (exists && !allow_replace) {
+      return done(absl::AlreadyExistsError(absl::StrCat("Connector ", name, " already exists")));
+    }
+    std::vector<ConnectorTaskId> old_tasks = snapshot_.Tasks(name);
+    absl::Status written = config_store_->PutConnectorConfig(
+        name, distributed::FromConfigMap(config), exists ? std::nullopt : initial_state);
+    if (!written.ok()) return done(written);
+    CONNECTD_LOG(kInfo, kLogger) << (exists ? "Updated" : "Created") << " connector " << name;
+    UpdateSnapshot();
+    ConnectorInfo info{name, config, std::move(old_tasks), ConnectorTypeOf(plugins_, config)};
+    done(Created{std::move(info), !exists});
+  });
+}
+
+void DistributedHerder::PatchConnectorConfig(
+    const std::string& name, const std::map<std::string, std::optional<std::string>>& patch,
+    Callback<ConnectorInfo> done) {
+  Post([this, name, patch, done = std::move(done)] {
+    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    if (!is_leader_) return done(NotLeader("set connector configs"));
+    const distributed::ConfigProperties* raw = snapshot_.RawConnectorConfig(name);
+    if (raw == nullptr) return done(ConnectorNotFound(name));
+    ConfigMap config = distributed::ToConfigMap(*raw);
+    for (const auto& [key, value] : patch) {
+      if (value) {
+        config[key] = *value;
+      } else {
+        config.erase(key);
+      }
+    }
+    if (absl::Status valid = ValidateForWrite(plugins_, config); !valid.ok()) return done(valid);
+    std::vector<ConnectorTaskId> old_tasks = snapshot_.Tasks(name);
+    absl::Status written =
+        config_store_->PutConnectorConfig(name, distributed::FromConfigMap(config));
+    if (!written.ok()) return done(written);
+    UpdateSnapshot();
+    done(ConnectorInfo{name, config, std::move(old_tasks), ConnectorTypeOf(plugins_, config)});
+  });
+}
+
+void DistributedHerder::DeleteConnector(const std::string& name, DoneCallback done) {
+  Post([this, name, done = std::move(done)] {
+    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    if (!is_leader_) return done(NotLeader("delete connectors"));
+    if (!snapshot_.Contains(name)) return done(ConnectorNotFound(name));
+    absl::Status removed = config_store_->RemoveConnectorConfig(name);
+    if (!removed.ok()) return done(removed);
+    CONNECTD_LOG(kInfo, kLogger) << "Deleted connector " << name;
+    UpdateSnapshot();
+    done(absl::OkStatus());
+  });
+}
+
+void DistributedHerder::GetTaskConfigs(const std::string& name,
+                                       Callback<std::vector<TaskInfo>> done) {
+  Post([this, name, done = std::move(done)] {
+    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    if (!snapshot_.Contains(name)) return done(ConnectorNotFound(name));
+    std::vector<TaskInfo> tasks;
+    for (const ConnectorTaskId& t : snapshot_.Tasks(name)) {
+      const distributed::ConfigProperties* config = snapshot_.RawTaskConfig(t);
+      tasks.push_back({t, config ? distributed::ToConfigMap(*config) : ConfigMap{}});
+    }
+    done(std::move(tasks));
+  });
+}
+
+// ---- Status (any thread) ------------------------------------------------------------------------
+
+absl::StatusOr<ConnectorStateInfo> DistributedHerder::ConnectorStatus(const std::string& name) {
+  std::optional<distributed::StatusValue> connector = status_store_->Connector(name);
+  if (!connector) return absl::NotFoundError(absl::StrCat("No status found for connector ", name));
+  std::shared_ptr<const distributed::ClusterConfigState> view = View();
+  const distributed::ConfigProperties* raw = view->RawConnectorConfig(name);
+  ConnectorStateInfo info{
+      name, ToStateInfo(*connector), {},
+      raw == nullptr ? ConnectorType::kUnknown
+                     : ConnectorTypeOf(plugins_, distributed::ToConfigMap(*raw))};
+  for (const auto& [id, value] : status_store_->Tasks(name)) {
+    info.tasks.push_back({id, ToStateInfo(value)});
+  }
+  return info;
+}
+
+absl::StatusOr<TaskStateInfo> DistributedHerder::TaskStatus(const ConnectorTaskId& id) {
+  std::optional<distributed::StatusValue> task = status_store_->Task(id);
+  if (!task) {
+    return absl::NotFoundError(
+        absl::StrCat("No status found for task ", id.connector, "-", id.task));
+  }
+  return TaskStateInfo{id.task, ToStateInfo(*task)};
+}
+
+// ---- Lifecycle ----------------------------------------------------------------------------------
+
+void DistributedHerder::RestartConnector(const std::string& name, DoneCallback done) {
+  Post([this, name, done = std::move(done)] {
+    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    if (!snapshot_.Contains(name)) {
+      return done(absl::NotFoundError(absl::StrCat("Unknown connector: ", name)));
+    }
+    if (OwnsConnector(name)) {
+      RestartLocalConnector(name);
+      return done(absl::OkStatus());
+    }
+    if (is_leader_) {
+      return done(ForwardRequiredError(
+          "Cannot restart connector since it is not assigned to this member",
+          coordinator_->OwnerUrl(name).value_or("")));
+    }
+    done(NotLeader("process restart requests"));
+  });
+}
+
+void DistributedHerder::Restart(const RestartRequest& request, Callback<ConnectorStateInfo> done) {
+  Post([this, request, done = std::move(done)] {
+    const std::string& name = request.connector;
+    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    if (!is_leader_) return done(NotLeader("process restart requests"));
+    if (!snapshot_.Contains(name)) {
+      return done(absl::NotFoundError(absl::StrCat("Unknown connector: ", name)));
+    }
+    absl::StatusOr<ConnectorStateInfo> plan = ConnectorStatus(name);
+    if (!plan.ok()) {
+      return done(absl::NotFoundError(absl::StrCat("Status for connector ", name, " not found")));
+    }
+    if (absl::Status written = config_store_->PutRestartRequest(request); !written.ok()) {
+      return done(written);
+    }
+    if (!request.only_failed || plan->connector.state == "FAILED") {
+      plan->connector.state = "RESTARTING";
+      plan->connector.trace.reset();
+    }
+    if (request.include_tasks) {
+      for (TaskStateInfo& task : plan->tasks) {
+        if (!request.only_failed || task.state.state == "FAILED") {
+          task.state.state = "RESTARTING";
+          task.state.trace.reset();
+        }
+      }
+    }
+    done(*std::move(plan));
+  });
+}
+
+void DistributedHerder::RestartTask(const ConnectorTaskId& id, DoneCallback done) {
+  Post([this, id, done = std::move(done)] {
+    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    if (!snapshot_.Contains(id.connector)) {
+      return done(absl::NotFoundError(absl::StrCat("Unknown connector: ", id.connector)));
+    }
+    if (snapshot_.RawTaskConfig(id) == nullptr) {
+      return done(absl::NotFoundError(absl::StrCat("Unknown task: ", id.connector, "-", id.task)));
+    }
+    if (OwnsTask(id)) {
+      RestartLocalTask(id);
+      return done(absl::OkStatus());
+    }
+    if (is_leader_) {
+      return done(ForwardRequiredError("Cannot restart task since it is not assigned to this member",
+                                       coordinator_->OwnerUrl(id).value_or("")));
+    }
+    done(NotLeader("process restart requests"));
+  });
+}
+
+absl::Status DistributedHerder::PauseConnector(const std::string& name) {
+  if (!View()->Contains(name)) return absl::NotFoundError(absl::StrCat("Unknown connector ", name));
+  Post([this, name] {
+    if (absl::Status s = config_store_->PutTargetState(name, TargetState::kPaused); !s.ok()) {
+      CONNECTD_LOG(kError, kLogger) << "Failed to pause " << name << ": " << s.message();
+    }
+  });
+  return absl::OkStatus();
+}
+
+absl::Status DistributedHerder::ResumeConnector(const std::string& name) {
+  if (!View()->Contains(name)) return absl::NotFoundError(absl::StrCat("Unknown connector ", name));
+  Post([this, name] {
+    if (absl::Status s = config_store_->PutTargetState(name, TargetState::kStarted); !s.ok()) {
+      CONNECTD_LOG(kError, kLogger) << "Failed to resume " << name << ": " << s.message();
+    }
+  });
+  return absl::OkStatus();
+}
+
+void DistributedHerder::StopConnector(const std::string& name, DoneCallback done) {
+  Post([this, name, done = std::move(done)] {
+    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    if (!is_leader_) return done(NotLeader("stop connectors"));
+    if (!snapshot_.Contains(name)) {
+      return done(absl::NotFoundError(absl::StrCat("Unknown connector ", name)));
+    }
+    // Connect's order: an empty task set first, then the STOPPED target state.
+    absl::Status written = config_store_->PutTaskConfigs(name, {});
+    if (written.ok()) written = config_store_->PutTargetState(name, TargetState::kStopped);
+    if (written.ok()) written = config_store_->Refresh(kConfigReadTimeout);
+    if (!written.ok()) return done(written);
+    UpdateSnapshot();
+    done(absl::OkStatus());
+  });
+}
+
+// ---- Topics and offsets -------------------------------------------------------------------------
+
+absl::StatusOr<std::vector<std::string>> DistributedHerder::ConnectorActiveTopics(
+    const std::string& name) {
+  if (!options_.topic_tracking) {
+    return WithHttpStatus(absl::PermissionDeniedError("Topic tracking is disabled."), 403);
+  }
+  std::vector<std::string> topics;
+  for (const auto& [topic, status] : status_store_->Topics(name)) topics.push_back(topic);
+  return topics;
+}
+
+absl::Status DistributedHerder::ResetConnectorActiveTopics(const std::string& name) {
+  if (!options_.topic_tracking) {
+    return WithHttpStatus(absl::PermissionDeniedError("Topic tracking is disabled."), 403);
+  }
+  if (!options_.topic_tracking_reset) {
+    return WithHttpStatus(absl::PermissionDeniedError("Topic tracking reset is disabled."), 403);
+  }
+  for (const auto& [topic, status] : status_store_->Topics(name)) {
+    status_store_->DeleteTopic(name, topic);
+  }
+  std::lock_guard lock(view_mu_);
+  std::erase_if(topics_written_, [&](const auto& entry) { return entry.first == name; });
+  return absl::OkStatus();
+}
+
+void DistributedHerder::GetConnectorOffsets(const std::string& name,
+                                            Callback<ConnectorOffsets> done) {
+  Post([this, name, done = std::move(done)] {
+    const distributed::ConfigProperties* raw = snapshot_.RawConnectorConfig(name);
+    if (raw == nullptr) return done(ConnectorNotFound(name));
+    const ConfigMap config = distributed::ToConfigMap(*raw);
+    if (ConnectorTypeOf(plugins_, config) == ConnectorType::kSink) {
+      return done(ReadSinkOffsets(options_.admin_config, SinkGroupOf(name, config)));
+    }
+    worker::BackingStoreOffsets offsets(*offset_store_, name);
+    absl::StatusOr<std::map<std::string, std::string>> all = offsets.All();
+    if (!all.ok()) return done(all.status());
+    ConnectorOffsets out;
+    for (const auto& [partition, offset] : *all) out.offsets.push_back({partition, offset});
+    done(std::move(out));
+  });
+}
+
+absl::Status DistributedHerder::RequireStoppedForOffsets(const std::string& c) const {
+  if (!snapshot_.Contains(c)) return ConnectorNotFound(c);
+  if (snapshot_.TargetState(c) != TargetState::kStopped || !snapshot_.Tasks(c).empty()) {
+    return NotStoppedForOffsetsError(c);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> DistributedHerder::ModifyOffsets(
+    const std::string& c, const std::map<std::string, std::optional<std::string>>& offsets,
+    bool reset) {
+  if (needs_reconfig_rebalance_) return RebalanceNeededError();
+  if (!is_leader_) return NotLeader("modify the offsets of connectors");
+  if (absl::Status read = config_store_->Refresh(kConfigReadTimeout); !read.ok()) return read;
+  UpdateSnapshot();
+  if (absl::Status stopped = RequireStoppedForOffsets(c); !stopped.ok()) return stopped;
+  const ConfigMap config = distributed::ToConfigMap(*snapshot_.RawConnectorConfig(c));
+  worker::BackingStoreOffsets source_offsets(*offset_store_, c);
+  OffsetsTarget target{c, config, ConnectorTypeOf(plugins_, config), &source_offsets,
+                       options_.admin_config};
+  std::map<std::string, std::optional<std::string>> writes = offsets;
+  if (reset && target.type != ConnectorType::kSink) {
+    absl::StatusOr<std::map<std::string, std::string>> all = source_offsets.All();
+    if (!all.ok()) return all.status();
+    for (const auto& [partition, offset] : *all) writes[partition] = std::nullopt;
+  }
+  return ModifyConnectorOffsets(plugins_, target, writes, reset);
+}
+
+void DistributedHerder::AlterConnectorOffsets(const std::string& name,
+                                              const ConnectorOffsets& offsets,
+                                              Callback<std::string> done) {
+  Post([this, name, offsets, done = std::move(done)] {
+    if (offsets.offsets.empty()) {
+      return done(absl::InvalidArgumentError(
+          "Partitions / offsets need to be provided for an alter offsets request"));
+    }
+    std::map<std::string, std::optional<std::string>> writes;
+    for (const ConnectorOffset& o : offsets.offsets) writes[o.partition_json] = o.offset_json;
+    done(ModifyOffsets(name, writes, /*reset=*/false));
+  });
+}
+
+void DistributedHerder::ResetConnectorOffsets(const std::string& name, Callback<std::string> done) {
+  Post([this, name, done = std::move(done)] { done(ModifyOffsets(name, {}, /*reset=*/true)); });
+}
+
+// ---- Plugins, worker, internal ------------------------------------------------------------------
+
+std::vector<PluginInfo> DistributedHerder::ConnectorPlugins(bool connectors_only) {
+  return ListConnectorPlugins(plugins_, connectors_only);
+}
+
+absl::StatusOr<std::vector<ConfigKeyInfo>> DistributedHerder::ConnectorPluginConfig(
+    const std::string& name) {
+  return ConnectorPluginConfigKeys(plugins_, name);
+}
+
+void DistributedHerder::ValidateConnectorConfig(const ConfigMap& config,
+                                                Callback<ConfigInfos> done) {
+  Post([this, config, done = std::move(done)] { done(ValidateForRest(plugins_, config)); });
+}
+
+ServerInfo DistributedHerder::GetServerInfo() {
+  return ServerInfo{CONNECTD_KAFKA_COMPAT_VERSION,
+                    absl::StrCat("connectd-", CONNECTD_VERSION_STRING), options_.kafka_cluster_id};
+}
+
+void DistributedHerder::Health(DoneCallback done) {
+  if (!started_) return done(absl::UnavailableError("starting"));
+  Post([done = std::move(done)] { done(absl::OkStatus()); });
+}
+
+absl::Status DistributedHerder::SetClusterLoggerLevel(const std::string& logger,
+                                                      const std::string& level) {
+  if (!log::ParseLevel(level)) {
+    return WithHttpStatus(absl::NotFoundError(absl::StrCat("invalid log level '", level, "'.")),
+                          404);
+  }
+  Post([this, logger, level] {
+    if (absl::Status s = config_store_->PutLoggerLevel(logger, level); !s.ok()) {
+      CONNECTD_LOG(kError, kLogger) << "Failed to write the cluster logger level of " << logger
+                                    << ": " << s.message();
+    }
+  });
+  return absl::OkStatus();
+}
+
+absl::Status DistributedHerder::VerifySignature(
+    const std::optional<InternalRequestSignature>& signature) const {
+  if (!sessioned_) return absl::OkStatus();  // Java checks signatures only under `sessioned`
+  std::optional<distributed::SessionKey> key;
+  {
+    std::lock_guard lock(view_mu_);
+    key = session_key_;
+  }
+  return distributed::VerifyInternalRequest(signature, options_.verification_algorithms, key);
+}
+
+void DistributedHerder::PutTaskConfigs(const std::string& name,
+                                       const std::vector<ConfigMap>& configs,
+                                       std::optional<InternalRequestSignature> signature,
+                                       DoneCallback done) {
+  Post([this, name, configs, signature = std::move(signature), done = std::move(done)] {
+    if (absl::Status verified = VerifySignature(signature); !verified.ok()) return done(verified);
+    if (!is_leader_) return done(NotLeader("set task configs"));
+    if (!snapshot_.Contains(name)) return done(ConnectorNotFound(name));
+    std::vector<distributed::ConfigProperties> records;
+    for (const ConfigMap& task : configs) records.push_back(distributed::FromConfigMap(task));
+    absl::Status written = config_store_->PutTaskConfigs(name, records);
+    if (written.ok()) UpdateSnapshot();
+    done(written);
+  });
+}
+
+void DistributedHerder::FenceZombieSourceTasks(const std::string& name,
+                                               std::optional<InternalRequestSignature> signature,
+                                               DoneCallback done) {
+  Post([this, name, signature = std::move(signature), done = std::move(done)] {
+    if (absl::Status verified = VerifySignature(signature); !verified.ok()) return done(verified);
+    done(WithHttpStatus(
+        absl::UnimplementedError(absl::StrCat(
+            "Cannot fence zombie tasks of connector ", name,
+            ": exactly.once.source.support is not available in connectd yet")),
+        500));
+  });
+}
+
+}  // namespace connectd::herder

@@ -1,0 +1,237 @@
+#include "runtime/main/distributed_command.h"
+
+#include <algorithm>
+#include <cctype>
+#include <iostream>
+#include <thread>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "rest/json_entities.h"
+#include "rest/rest_client.h"
+#include "rest/rest_config.h"
+#include "rest/rest_server.h"
+#include "runtime/common/logging.h"
+#include "runtime/distributed/request_signing.h"
+#include "runtime/herder/distributed_herder.h"
+#include "runtime/kafka/java_client_config.h"
+#include "runtime/main/worker_setup.h"
+#include "runtime/worker/worker.h"
+
+namespace connectd::main {
+namespace {
+
+constexpr char kLogger[] = "connectd.cli.ConnectDistributed";
+constexpr char kUsage[] = "usage: connectd distributed worker.properties\n";
+
+int Fail(const std::string& message) {
+  std::cerr << "connectd distributed: " << message << "\n";
+  return 1;
+}
+
+absl::StatusOr<distributed::ConnectProtocolMode> ProtocolMode(const std::string& name) {
+  if (name == "eager") return distributed::ConnectProtocolMode::kEager;
+  if (name == "compatible") return distributed::ConnectProtocolMode::kCompatible;
+  if (name == "sessioned") return distributed::ConnectProtocolMode::kSessioned;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "Invalid value ", name,
+      " for configuration connect.protocol: String must be one of: eager, compatible, sessioned"));
+}
+
+distributed::KafkaBasedLog::Options LogOptions(const config::WorkerConfig& config,
+                                               const std::string& topic_key,
+                                               const std::string& partitions_key,
+                                               const std::string& replication_key) {
+  const config::ParsedConfig& parsed = config.parsed();
+  distributed::KafkaBasedLog::Options options;
+  options.topic = *parsed.GetString(topic_key);
+  options.topic_property = topic_key;
+  options.producer = kafka::TranslateJavaClientConfig(config.ClientConfig("producer.")).properties;
+  options.consumer = kafka::TranslateJavaClientConfig(config.ClientConfig("consumer.")).properties;
+  options.admin = kafka::TranslateJavaClientConfig(config.ClientConfig("admin.")).properties;
+  options.partitions = partitions_key.empty() ? 1 : parsed.GetInt(partitions_key);
+  options.replication_factor = static_cast<int16_t>(parsed.GetInt(replication_key));
+  return options;
+}
+
+absl::StatusOr<herder::DistributedHerder::Options> HerderOptions(
+    const config::WorkerConfig& config, const std::string& cluster_id) {
+  const config::ParsedConfig& parsed = config.parsed();
+  herder::DistributedHerder::Options options;
+  options.kafka_cluster_id = cluster_id;
+  options.topic_tracking = parsed.GetBool("topic.tracking.enable");
+  options.topic_tracking_reset = parsed.GetBool("topic.tracking.allow.reset");
+  options.admin_config = kafka::TranslateJavaClientConfig(config.ClientConfig("admin.")).properties;
+  options.config_log = LogOptions(config, "config.storage.topic", "",
+                                  "config.storage.replication.factor");
+  options.offset_log = LogOptions(config, "offset.storage.topic", "offset.storage.partitions",
+                                  "offset.storage.replication.factor");
+  options.status_log = LogOptions(config, "status.storage.topic", "status.storage.partitions",
+                                  "status.storage.replication.factor");
+
+  distributed::GroupMemberConfig& group = options.group;
+  if (absl::Status s = group.SetBootstrap(config.bootstrap_servers()); !s.ok()) return s;
+  absl::StatusOr<kafka::protocol::SecurityConfig> security =
+      kafka::protocol::SecurityConfig::FromProperties(
+          kafka::TranslateJavaClientConfig(config.ClientConfig("")).properties);
+  if (!security.ok()) return security.status();
+  group.security = *std::move(security);
+  group.group_id = *parsed.GetString("group.id");
+  group.client_id = parsed.GetString("client.id").value_or("");
+  if (group.client_id.empty()) group.client_id = "connect-" + group.group_id;
+  group.session_timeout = std::chrono::milliseconds(parsed.GetInt("session.timeout.ms"));
+  group.heartbeat_interval = std::chrono::milliseconds(parsed.GetInt("heartbeat.interval.ms"));
+  group.rebalance_timeout = std::chrono::milliseconds(parsed.GetInt("rebalance.timeout.ms"));
+
+  absl::StatusOr<distributed::ConnectProtocolMode> mode =
+      ProtocolMode(*parsed.GetString("connect.protocol"));
+  if (!mode.ok()) return mode.status();
+  options.protocol = *mode;
+  options.scheduled_rebalance_max_delay_ms = parsed.GetInt("scheduled.rebalance.max.delay.ms");
+  options.worker_sync_timeout = std::chrono::milliseconds(parsed.GetInt("worker.sync.timeout.ms"));
+  options.worker_unsync_backoff =
+      std::chrono::milliseconds(parsed.GetInt("worker.unsync.backoff.ms"));
+  options.key_generation_algorithm = *parsed.GetString("inter.worker.key.generation.algorithm");
+  if (auto size = parsed.originals().find("inter.worker.key.size");
+      size != parsed.originals().end() && !size->second.empty()) {
+    options.key_size_bits = parsed.GetInt("inter.worker.key.size");
+  }
+  options.key_ttl_ms = parsed.GetInt("inter.worker.key.ttl.ms");
+  options.signature_algorithm = *parsed.GetString("inter.worker.signature.algorithm");
+  options.verification_algorithms = parsed.GetList("inter.worker.verification.algorithms");
+  if (std::find(options.verification_algorithms.begin(), options.verification_algorithms.end(),
+                options.signature_algorithm) == options.verification_algorithms.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Signature algorithm '", options.signature_algorithm,
+        "' must be present in inter.worker.verification.algorithms list"));
+  }
+  return options;
+}
+
+// "a/b c" as one URL path segment.
+std::string EncodePathSegment(const std::string& segment) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : segment) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+// Hands task configs to the leader as Java's follower does: POST {leader}connectors/{c}/tasks,
+// signed with the session key.
+herder::DistributedHerder::TaskConfigForwarder MakeTaskConfigForwarder(
+    rest::RestClient& client, std::string signature_algorithm) {
+  return [&client, signature_algorithm](const std::string& leader_url, const std::string& connector,
+                                        const std::vector<herder::ConfigMap>& configs,
+                                        const std::optional<distributed::SessionKey>& key,
+                                        std::function<void(absl::Status)> done) {
+    rest::HttpClientRequest request;
+    request.method = "POST";
+    std::string base = leader_url;
+    if (base.empty() || base.back() != '/') base += '/';
+    request.url = absl::StrCat(base, "connectors/", EncodePathSegment(connector), "/tasks");
+    request.body = rest::TaskConfigsJson(configs);
+    request.headers.push_back({"Content-Type", "application/json"});
+    if (key) {
+      absl::StatusOr<std::string> signature =
+          distributed::Sign(key->key, signature_algorithm, request.body);
+      if (!signature.ok()) return done(signature.status());
+      request.headers.push_back({std::string(distributed::kSignatureHeader), *signature});
+      request.headers.push_back(
+          {std::string(distributed::kSignatureAlgorithmHeader), signature_algorithm});
+    }
+    client.Send(std::move(request),
+                [done = std::move(done)](absl::StatusOr<rest::HttpClientResponse> response) {
+                  if (!response.ok()) return done(response.status());
+                  if (response->status >= 200 && response->status < 300) {
+                    return done(absl::OkStatus());
+                  }
+                  done(absl::UnavailableError(absl::StrCat("leader answered ", response->status,
+                                                           ": ", response->body)));
+                });
+  };
+}
+
+}  // namespace
+
+int RunDistributed(const std::vector<std::string>& args, const std::string& executable) {
+  if (args.size() != 1 || args[0] == "--help" || args[0] == "-h") {
+    std::cerr << kUsage;
+    return args.empty() || args.size() > 1 ? 2 : 0;
+  }
+  const sigset_t stop_signals = BlockStopSignals();
+  absl::StatusOr<LoadedWorkerConfig> loaded =
+      LoadWorkerConfig(args[0], config::WorkerMode::kDistributed, kLogger);
+  if (!loaded.ok()) return Fail(std::string(loaded.status().message()));
+  const config::WorkerConfig& worker_config = loaded->config;
+
+  plugin::PluginRegistry plugins;
+  LoadPlugins(worker_config, executable, plugins);
+  absl::StatusOr<std::string> cluster_id = LookupClusterId(worker_config);
+  if (!cluster_id.ok()) return Fail(std::string(cluster_id.status().message()));
+  absl::StatusOr<herder::DistributedHerder::Options> options =
+      HerderOptions(worker_config, *cluster_id);
+  if (!options.ok()) return Fail(absl::StrCat(args[0], ": ", options.status().message()));
+  absl::StatusOr<rest::RestConfig> rest_config = rest::ParseRestConfig(loaded->resolved);
+  if (!rest_config.ok()) return Fail(std::string(rest_config.status().message()));
+
+  // The control context: REST sessions, group membership and worker-to-worker requests.
+  boost::asio::io_context control;
+  auto work = boost::asio::make_work_guard(control);
+  std::thread control_thread([&control] { control.run(); });
+
+  rest::RestClient client(control, rest_config->tls, rest::RestClient::Options());
+  metrics::MetricsRegistry metrics;
+  auto herder = std::make_unique<herder::DistributedHerder>(
+      *options, plugins, control,
+      [&](worker::StatusListener& listener, worker::ConnectorEvents& events,
+          const std::string& worker_id, worker::OffsetStoreFactory offsets) {
+        return std::make_unique<worker::Worker>(worker_config, plugins, loaded->providers,
+                                                std::move(offsets), listener, events, worker_id,
+                                                metrics);
+      },
+      MakeTaskConfigForwarder(client, options->signature_algorithm));
+  rest::RestServer::Options server_options;
+  server_options.metrics = &metrics;
+  auto server = std::make_unique<rest::RestServer>(control, *herder, *std::move(rest_config),
+                                                   std::move(server_options));
+  absl::StatusOr<std::vector<rest::BoundListener>> bound = server->Start();
+  int exit_code = 0;
+  if (!bound.ok()) {
+    exit_code = Fail(std::string(bound.status().message()));
+  } else {
+    herder->SetWorkerId(server->WorkerId());
+    herder->SetAdvertisedUrl(server->AdvertisedUrl());
+    for (const rest::BoundListener& listener : *bound) {
+      CONNECTD_LOG(kInfo, kLogger)
+          << "REST server listening on " << listener.scheme << "://" << listener.host << ":"
+          << listener.port << ", advertised URL " << server->AdvertisedUrl();
+    }
+    if (absl::Status started = herder->Start(); !started.ok()) {
+      exit_code = Fail(std::string(started.message()));
+    } else {
+      std::cerr << "connectd distributed: running (worker " << server->WorkerId() << ", group "
+                << options->group.group_id << "); Ctrl-C to stop" << std::endl;
+      int signal_number = AwaitStopSignal(stop_signals);
+      CONNECTD_LOG(kInfo, kLogger) << "Kafka Connect stopping (signal " << signal_number << ")";
+    }
+  }
+  server->Stop();
+  herder->Stop();
+  work.reset();
+  control.stop();
+  control_thread.join();
+  CONNECTD_LOG(kInfo, kLogger) << "Kafka Connect stopped";
+  return exit_code;
+}
+
+}  // namespace connectd::main

@@ -1,0 +1,43 @@
+// File: worker_setup.h
+//
+// What `connectd standalone` and `connectd distributed` do alike before their herder starts:
+// read the worker properties (config providers resolved), load the plugins on plugin.path, look
+// up the Kafka cluster id, and wait for SIGINT/SIGTERM.
+#pragma once
+
+#include <signal.h>
+
+#include <map>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "runtime/config/config_providers.h"
+#include "runtime/config/worker_config.h"
+#include "runtime/plugin/plugin_registry.h"
+
+namespace connectd::main {
+
+struct LoadedWorkerConfig {
+  std::map<std::string, std::string> resolved;  // properties with provider references resolved
+  config::ConfigProviders providers;
+  config::WorkerConfig config;
+};
+
+// Reads `path` (Java .properties), resolves config-provider references and parses the worker
+// keys of `mode`; the message names the file and the bad key. Warnings are logged.
+absl::StatusOr<LoadedWorkerConfig> LoadWorkerConfig(const std::string& path,
+                                                    config::WorkerMode mode, const char* logger);
+
+// Loads plugin.path, or the plugins directory beside the binary (build/plugins) when unset.
+void LoadPlugins(const config::WorkerConfig& config, const std::string& executable,
+                 plugin::PluginRegistry& plugins);
+
+// The Kafka cluster id, as Connect looks it up at startup; fails if Kafka is unreachable.
+absl::StatusOr<std::string> LookupClusterId(const config::WorkerConfig& config);
+
+// Blocks SIGINT and SIGTERM in this thread and every thread it starts afterwards.
+sigset_t BlockStopSignals();
+// Waits for a stop signal; a second one exits the process at once. Returns the signal.
+int AwaitStopSignal(sigset_t stop_signals);
+
+}  // namespace connectd::main
