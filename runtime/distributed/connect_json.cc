@@ -1,6 +1,7 @@
 #include "runtime/distributed/connect_json.h"
 
 #include <cctype>
+#include <cstddef>
 #include <cstdlib>
 
 #include "absl/status/status.h"
@@ -11,6 +12,9 @@ namespace connectd::distributed {
 namespace {
 
 constexpr int kMaxDepth = 1000;
+// StreamReadConstraints.maxNumberLength: integer digits for an integer, characters for any other
+// number.
+constexpr size_t kMaxNumberLength = 1000;
 
 bool IsHighSurrogate(uint32_t u) { return u >= 0xD800 && u <= 0xDBFF; }
 bool IsLowSurrogate(uint32_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
@@ -41,7 +45,7 @@ class Utf16ToUtf8 {
  public:
   explicit Utf16ToUtf8(std::string& out) : out_(out) {}
 
-  // Unit appends one UTF-16 unit (from an escape, or a raw form when allowed).
+  // Unit appends one UTF-16 unit from a \u escape.
   void Unit(uint32_t u) {
     if (pending_high_ != 0 && IsLowSurrogate(u)) {
       AppendUtf8(0x10000 + ((pending_high_ - 0xD800) << 10) + (u - 0xDC00), out_);
@@ -75,8 +79,7 @@ class Utf16ToUtf8 {
 // A recursive-descent reader for what Jackson accepts (see connect_json.h).
 class JacksonReader {
  public:
-  JacksonReader(std::string_view in, const ConnectJsonOptions& options)
-      : in_(in), options_(options) {}
+  explicit JacksonReader(std::string_view in) : in_(in) {}
 
   absl::StatusOr<JsonValue> ParseRoot() {
     if (in_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
@@ -216,10 +219,6 @@ class JacksonReader {
     return pos_ - start;
   }
 
-  bool TooLong(size_t length) const {
-    return options_.max_number_length != 0 && length > options_.max_number_length;
-  }
-
   // -?digits(.digits)?([eE][+-]?digits)?, leading zeros allowed.
   bool ParseNumber(JsonValue& out) {
     const size_t start = pos_;
@@ -228,7 +227,7 @@ class JacksonReader {
     const size_t int_start = pos_;
     const size_t int_digits = Digits();
     if (int_digits == 0) return Fail("unexpected character");
-    if (TooLong(int_digits)) return Fail("number longer than the limit");
+    if (int_digits > kMaxNumberLength) return Fail("number longer than the limit");
     const size_t int_end = pos_;
     bool integral = true;
     if (pos_ < in_.size() && in_[pos_] == '.') {
@@ -252,7 +251,7 @@ class JacksonReader {
       out.integer = static_cast<int64_t>(negative ? ~magnitude + 1 : magnitude);
       return true;
     }
-    if (TooLong(pos_ - start)) return Fail("number longer than the limit");
+    if (pos_ - start > kMaxNumberLength) return Fail("number longer than the limit");
     // Jackson reads the decimal exactly (BigDecimal) and takes doubleValue(): correctly rounded,
     // overflow to infinity, underflow to a signed zero, but an exact zero is +0.0 ("-0.0").
     const std::string text(in_.substr(start, pos_ - start));
@@ -332,7 +331,6 @@ class JacksonReader {
 
   // RawUtf8 decodes the multi-byte form led by `c` (already consumed) as Jackson does.
   bool RawUtf8(unsigned char c, Utf16ToUtf8& sink) {
-    const bool jackson = options_.raw_utf8 == ConnectJsonOptions::RawUtf8::kJackson;
     uint32_t cp = 0;
     if (c >= 0xC0 && c <= 0xDF) {  // overlong forms are not checked
       cp = c & 0x1F;
@@ -341,19 +339,13 @@ class JacksonReader {
     } else if (c >= 0xE0 && c <= 0xEF) {
       cp = c & 0x0F;
       if (!Continuation(cp) || !Continuation(cp)) return false;
-      if (IsHighSurrogate(cp) || IsLowSurrogate(cp)) {
-        if (jackson) return Fail("UTF-8 encoded surrogate");
-        sink.Unit(cp);
-      } else {
-        sink.CodePoint(cp);
-      }
+      if (IsHighSurrogate(cp) || IsLowSurrogate(cp)) return Fail("UTF-8 encoded surrogate");
+      sink.CodePoint(cp);
     } else if (c >= 0xF0 && c <= 0xF7) {
       cp = c & 0x07;
       if (!Continuation(cp) || !Continuation(cp) || !Continuation(cp)) return false;
       if (cp <= 0x10FFFF) {
         sink.CodePoint(cp);
-      } else if (!jackson) {
-        return Fail("UTF-8 sequence beyond U+10FFFF");
       } else {  // Java keeps the two (out-of-range) UTF-16 units
         const uint32_t v = cp - 0x10000;
         sink.CodePoint(0xD800 + (v >> 10));
@@ -389,7 +381,6 @@ class JacksonReader {
   }
 
   std::string_view in_;
-  const ConnectJsonOptions& options_;
   size_t pos_ = 0;
   std::string error_;
 };
@@ -404,9 +395,8 @@ const JsonValue* JsonValue::Find(std::string_view key) const {
   return nullptr;
 }
 
-absl::StatusOr<JsonValue> ReadConnectJson(std::string_view bytes,
-                                          const ConnectJsonOptions& options) {
-  return JacksonReader(bytes, options).ParseRoot();
+absl::StatusOr<JsonValue> ReadConnectJson(std::string_view bytes) {
+  return JacksonReader(bytes).ParseRoot();
 }
 
 }  // namespace connectd::distributed

@@ -13,10 +13,16 @@
 //  - every integral number is a long, wrapped to its low 64 bits (BigInteger.longValue()); other
 //    numbers are doubles (BigDecimal.doubleValue(): correctly rounded, an exact zero is +0.0);
 //  - a repeated object key keeps its first place and takes the last value (ObjectNode.set);
-//  - at most 1000 nested containers (StreamReadConstraints).
+//  - raw (unescaped) UTF-8 in strings decoded as Jackson does: only the lead/continuation bit
+//    patterns are checked (2-byte overlong forms pass), a 3-byte form that encodes a surrogate is
+//    an error, and a 4-byte form (lead F0..F7) past U+10FFFF becomes its two out-of-range UTF-16
+//    units;
+//  - at most 1000 nested containers, and numbers at most 1000 long: integer digits for an
+//    integer, characters for any other number (StreamReadConstraints).
+// Not modelled: Jackson's UTF-16/32 input detection and its string length limit (20M).
 // RapidJSON cannot be configured to accept leading zeros or Jackson's UTF-8, hence this reader.
-// What a caller may loosen is in ConnectJsonOptions; the defaults are Jackson's, as checked by
-// the Java-written vectors in tests/golden/config_topic.
+// Java reads the config and status topics with the same converter, so both read through here
+// alike; what Jackson does is checked by the Java-written vectors in tests/golden/config_topic.
 //
 // Example:
 //   absl::StatusOr<JsonValue> v = ReadConnectJson(R"({"tasks":007})");
@@ -25,7 +31,6 @@
 // Thread safety: all functions are pure.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -53,27 +58,8 @@ struct JsonValue {
   const JsonValue* Find(std::string_view key) const;
 };
 
-// ConnectJsonOptions: where a caller departs from Jackson. The status topic's reader historically
-// used the non-default values below; they are kept so that merging the two readers changed no
-// behaviour (Java reads both topics with the same converter, so they are not Java's).
-struct ConnectJsonOptions {
-  // Longest number accepted: integer digits for an integer, characters for any other number
-  // (StreamReadConstraints.maxNumberLength). 0: no limit.
-  size_t max_number_length = 1000;
-  // How raw (unescaped) UTF-8 in strings decodes. Jackson checks only the lead/continuation bit
-  // patterns, does not check 2-byte forms for overlong encodings, rejects a 3-byte form that
-  // encodes a surrogate, and turns a 4-byte form (lead F0..F7) past U+10FFFF into its two
-  // out-of-range UTF-16 units.
-  //   kJackson: exactly that.
-  //   kSurrogateUnits: a 3-byte form may encode a surrogate, which pairs with an adjacent one
-  //     (escaped or raw) as two escapes do; a 4-byte form past U+10FFFF is an error.
-  enum class RawUtf8 { kJackson, kSurrogateUnits };
-  RawUtf8 raw_utf8 = RawUtf8::kJackson;
-};
-
 // ReadConnectJson parses `bytes` as the internal JsonConverter does (see the file comment);
 // kInvalidArgument, with the reason and the byte offset, where Jackson would throw.
-absl::StatusOr<JsonValue> ReadConnectJson(std::string_view bytes,
-                                          const ConnectJsonOptions& options = {});
+absl::StatusOr<JsonValue> ReadConnectJson(std::string_view bytes);
 
 }  // namespace connectd::distributed

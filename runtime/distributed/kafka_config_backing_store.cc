@@ -36,7 +36,8 @@ absl::Status KafkaConfigBackingStore::Start() {
     return absl::FailedPreconditionError(absl::StrCat(
         "Topic '", options.topic, "' supplied via the '", options.topic_property,
         "' property is required to have a single partition in order to guarantee consistency of "
-        "connector configurations, but found ", (*log)->partitions(), " partitions."));
+        "connector configurations, but found ",
+        (*log)->partitions(), " partitions."));
   }
   log_ = *std::move(log);
   std::lock_guard lock(mu_);

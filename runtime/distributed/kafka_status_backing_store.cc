@@ -23,8 +23,8 @@ absl::Status KafkaStatusBackingStore::Start() {
     StatusCache::ReadOutcome outcome = cache_.Read(*record.key, value);
     if (outcome == StatusCache::ReadOutcome::kInvalidKey ||
         outcome == StatusCache::ReadOutcome::kInvalidValue) {
-      CONNECTD_LOG(kWarn, kLogger) << "Discarding status record " << *record.key
-                                   << " at offset " << record.offset << ": not understood";
+      CONNECTD_LOG(kWarn, kLogger) << "Discarding status record " << *record.key << " at offset "
+                                   << record.offset << ": not understood";
     }
   });
   if (!log.ok()) return log.status();
@@ -124,6 +124,14 @@ std::map<std::string, TopicStatusValue> KafkaStatusBackingStore::Topics(
     const std::string& connector) const {
   std::lock_guard lock(mu_);
   return cache_.Topics(connector);
+}
+
+std::set<std::string> KafkaStatusBackingStore::Connectors() const {
+  std::lock_guard lock(mu_);
+  std::set<std::string> out;
+  for (std::string& c : cache_.Connectors()) out.insert(std::move(c));
+  for (std::string& c : cache_.ConnectorsWithTasksOrTopics()) out.insert(std::move(c));
+  return out;
 }
 
 absl::Status KafkaStatusBackingStore::Flush(std::chrono::milliseconds timeout) {

@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,8 @@ class KafkaStatusBackingStore {
   std::optional<StatusValue> Task(const herder::ConnectorTaskId& id) const;
   std::vector<std::pair<int32_t, StatusValue>> Tasks(const std::string& connector) const;
   std::map<std::string, TopicStatusValue> Topics(const std::string& connector) const;
+  // Every connector with a status, task statuses or topic records.
+  std::set<std::string> Connectors() const;
 
   // Waits until every write so far is acknowledged (Java flushes before a rebalance completes).
   absl::Status Flush(std::chrono::milliseconds timeout);

@@ -24,16 +24,9 @@ constexpr std::array<std::pair<worker::State, std::string_view>, 7> kStateNames 
     {worker::State::kStopped, "STOPPED"},
 }};
 
-// The status topic's reader has always been looser than Jackson in two places (no number length
-// limit; raw UTF-8 surrogates as units, nothing past U+10FFFF); see ConnectJsonOptions.
-constexpr ConnectJsonOptions kStatusJsonOptions{
-    .max_number_length = 0,
-    .raw_utf8 = ConnectJsonOptions::RawUtf8::kSurrogateUnits,
-};
-
 // The value as JsonConverter reads it, which the store then needs to be a Map.
 absl::StatusOr<JsonValue> ReadJsonObject(std::string_view bytes) {
-  absl::StatusOr<JsonValue> root = ReadConnectJson(bytes, kStatusJsonOptions);
+  absl::StatusOr<JsonValue> root = ReadConnectJson(bytes);
   if (!root.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("invalid JSON: ", root.status().message()));
   }

@@ -16,22 +16,23 @@
 //
 // Decoding (what Java's read path accepts, checked against the real store in
 // status_cache_scenarios.txt):
-//  - JSON as Jackson 2.21 reads it for JsonConverter (connect_json.h): leading zeros allowed in
-//    numbers, a UTF-8 BOM skipped, anything after the root value ignored, a duplicate object key
-//    replaced by the later one, nesting up to 1000 levels; no comments, NaN, single quotes,
-//    trailing commas, "+1", ".5" or "1."; a lone surrogate comes back as its own 3-byte
-//    sequence, as in runtime/storage/java_text.h. Unlike Jackson (ConnectJsonOptions), raw UTF-8
-//    that encodes a surrogate is read as that UTF-16 unit and raw UTF-8 past U+10FFFF is an error.
+//  - JSON as Jackson 2.21 reads it for JsonConverter (connect_json.h), exactly as the config topic
+//    reads it: leading zeros allowed in numbers, a UTF-8 BOM skipped, anything after the root
+//    value ignored, a duplicate object key replaced by the later one, nesting up to 1000 levels,
+//    numbers up to 1000 long; no comments, NaN, single quotes, trailing commas, "+1", ".5" or
+//    "1."; a lone surrogate comes back as its own 3-byte sequence, as in
+//    runtime/storage/java_text.h; raw UTF-8 that encodes a surrogate is an error, and raw UTF-8
+//    past U+10FFFF is kept as Jackson's two out-of-range UTF-16 units.
 //  - value: an object with "state" a string naming an AbstractStatus.State (DESTROYED included);
-//    "trace", "worker_id", "version" absent, null or strings; "generation" an integer of any size
-//    (Java keeps its low 32 bits: Long.intValue of the low 64). Other fields are ignored.
+//    "trace", "worker_id", "version" absent, null or strings; "generation" an integer of any width
+//    within that limit (Java keeps its low 32 bits: Long.intValue of the low 64). Other fields
+//    are ignored.
 //  - topic value: an object whose "topic" is an object with string "name" and "connector",
 //    integer "task" (low 32 bits) and "discoverTimestamp" (low 64 bits).
 //  - keys: see ParseStatusKey.
-// Not modelled: Jackson's UTF-16/32 input detection and its length limits (numbers longer than
-// 1000 characters, strings longer than 20M); Unicode digits other than 0-9 in task numbers
-// (Integer.parseInt accepts them); keys that are not valid UTF-8 are rejected (Java would decode
-// them with U+FFFD replacement).
+// Not modelled: Jackson's UTF-16/32 input detection and its string length limit (20M); Unicode
+// digits other than 0-9 in task numbers (Integer.parseInt accepts them); keys that are not valid
+// UTF-8 are rejected (Java would decode them with U+FFFD replacement).
 //
 // Thread safety: all functions are pure and may be called from any thread.
 #pragma once

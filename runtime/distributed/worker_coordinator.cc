@@ -46,8 +46,8 @@ absl::StatusOr<std::unique_ptr<WorkerCoordinator>> WorkerCoordinator::Create(
       std::move(url), mode, std::move(callbacks), std::move(now_ms), *std::move(assignor)));
 }
 
-WorkerCoordinator::WorkerCoordinator(std::string url, ConnectProtocolMode mode,
-                                     Callbacks callbacks, std::function<int64_t()> now_ms,
+WorkerCoordinator::WorkerCoordinator(std::string url, ConnectProtocolMode mode, Callbacks callbacks,
+                                     std::function<int64_t()> now_ms,
                                      IncrementalCooperativeAssignor assignor)
     : url_(std::move(url)),
       mode_(mode),
@@ -96,8 +96,8 @@ absl::StatusOr<std::map<std::string, std::string>> WorkerCoordinator::PerformAss
   for (const auto& member : members) {
     absl::StatusOr<WorkerMetadata> metadata = DecodeWorkerMetadata(member.metadata);
     if (!metadata.ok()) {
-      return absl::DataLossError(absl::StrCat("metadata of member ", member.member_id, ": ",
-                                              metadata.status().message()));
+      return absl::DataLossError(
+          absl::StrCat("metadata of member ", member.member_id, ": ", metadata.status().message()));
     }
     if (member.member_id == leader_id) input.leader_url = metadata->url;
     input.members.push_back({member.member_id, *std::move(metadata)});
@@ -168,7 +168,8 @@ void WorkerCoordinator::OnJoinComplete(int32_t generation, const std::string& me
   AssignmentEvent event{generation, member_id, protocol, *assignment, std::move(complete_now)};
   if (callbacks_.on_assignment) callbacks_.on_assignment(event);
   // Cooperative rounds come in pairs: what was revoked here is handed out in the next one.
-  const bool revoked = !assignment->revoked_connectors.empty() || !assignment->revoked_tasks.empty();
+  const bool revoked =
+      !assignment->revoked_connectors.empty() || !assignment->revoked_tasks.empty();
   if (revoked && callbacks_.request_rejoin) callbacks_.request_rejoin("work was revoked");
 }
 

@@ -68,8 +68,8 @@ class WorkerCoordinator : public GroupMemberListener {
   absl::StatusOr<std::map<std::string, std::string>> PerformAssignment(
       int32_t generation, const std::string& leader_id, const std::string& protocol,
       const std::vector<kafka::protocol::JoinGroupResponse::Member>& members) override;
-  void OnJoinComplete(int32_t generation, const std::string& member_id,
-                      const std::string& protocol, const std::string& assignment) override;
+  void OnJoinComplete(int32_t generation, const std::string& member_id, const std::string& protocol,
+                      const std::string& assignment) override;
   void OnGroupError(const absl::Status& error) override;
 
   // This worker's complete set as of the last round, minus what Revoke() dropped (any thread).

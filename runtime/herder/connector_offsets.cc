@@ -76,7 +76,8 @@ std::string SinkGroupOf(const std::string& connector, const ConfigMap& config) {
 
 absl::StatusOr<ConnectorOffsets> ReadSinkOffsets(
     const std::map<std::string, std::string>& admin_config, const std::string& group) {
-  absl::StatusOr<std::unique_ptr<kafka::GroupAdmin>> admin = kafka::GroupAdmin::Create(admin_config);
+  absl::StatusOr<std::unique_ptr<kafka::GroupAdmin>> admin =
+      kafka::GroupAdmin::Create(admin_config);
   if (!admin.ok()) return admin.status();
   absl::StatusOr<kafka::PartitionOffsets> committed = (*admin)->ListOffsets(group);
   if (!committed.ok()) return committed.status();
@@ -103,9 +104,9 @@ absl::StatusOr<std::string> ModifyConnectorOffsets(
         plugin::Props(target.config.begin(), target.config.end()), offsets);
     if (!altered.ok()) {
       return WithHttpStatus(
-          absl::InternalError(absl::StrCat("Failed to alter offsets for connector ",
-                                           target.connector, " because it threw an exception: ",
-                                           altered.status().message())),
+          absl::InternalError(
+              absl::StrCat("Failed to alter offsets for connector ", target.connector,
+                           " because it threw an exception: ", altered.status().message())),
           altered.status().code() == absl::StatusCode::kInvalidArgument ? 400 : 500);
     }
     handled = *altered;

@@ -213,11 +213,8 @@ absl::StatusOr<ConfigInfos> ValidateForRest(const plugin::PluginRegistry& plugin
 
 absl::Status ValidateForWrite(const plugin::PluginRegistry& plugins, const ConfigMap& config) {
   absl::StatusOr<ConfigInfos> validation = ValidateConnectorConfig(plugins, config);
-  if (!validation.ok()) {
-    return WithHttpStatus(
-        validation.status(),
-        absl::StrContains(validation.status().message(), "no connector type") ? 400 : 500);
-  }
+  // No connector.class, or one no plugin provides: Java 4.4 answers 400 for both.
+  if (!validation.ok()) return WithHttpStatus(validation.status(), 400);
   if (validation->error_count > 0) {
     return absl::InvalidArgumentError(ValidationFailureMessage(*validation));
   }

@@ -35,7 +35,7 @@ std::string ValidationFailureMessage(const ConfigInfos& infos);
 // validation raises mapped to its 500 "<exception class>: <message>".
 absl::StatusOr<ConfigInfos> ValidateForRest(const plugin::PluginRegistry& plugins,
                                             const ConfigMap& config);
-// Before a create or update: OK, or 400 listing every error (500 for an unusable class).
+// Before a create or update: OK, or 400 listing every error (or naming the unusable class).
 absl::Status ValidateForWrite(const plugin::PluginRegistry& plugins, const ConfigMap& config);
 
 // source/sink of the connector.class in `config`; kUnknown if no plugin provides it.

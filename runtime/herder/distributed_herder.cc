@@ -68,8 +68,7 @@ void DistributedHerder::Post(Fn&& fn) {
 absl::Status DistributedHerder::Start() {
   offset_store_ = std::make_unique<distributed::KafkaOffsetBackingStore>(options_.offset_log);
   status_store_ = std::make_unique<distributed::KafkaStatusBackingStore>(options_.status_log);
-  config_store_ =
-      std::make_unique<distributed::KafkaConfigBackingStore>(
+  config_store_ = std::make_unique<distributed::KafkaConfigBackingStore>(
       options_.config_log, static_cast<distributed::ConfigStateListener*>(this));
   if (absl::Status s = offset_store_->Start(); !s.ok()) return s;
   if (absl::Status s = status_store_->Start(); !s.ok()) return s;
@@ -152,7 +151,8 @@ void DistributedHerder::Stop() {
   CONNECTD_LOG(kInfo, kLogger) << "Herder stopped";
 }
 
-// ---- Statuses (any thread) -----------------------------------------------------------------------
+// ---- Statuses (any thread)
+// -----------------------------------------------------------------------
 
 void DistributedHerder::OnConnectorState(const std::string& connector, worker::State state,
                                          std::optional<std::string> trace) {
@@ -222,7 +222,8 @@ void DistributedHerder::OnLoggingLevelUpdate(const std::string& logging_namespac
   log::SetLevel(logging_namespace, *parsed);
 }
 
-// ---- Config view ----------------------------------------------------------------------------------
+// ---- Config view
+// ----------------------------------------------------------------------------------
 
 void DistributedHerder::PublishView() {
   auto view = std::make_shared<const distributed::ClusterConfigState>(snapshot_);
@@ -248,7 +249,8 @@ distributed::ConfigSnapshotView DistributedHerder::AssignorSnapshot() const {
   return view;
 }
 
-// ---- Acting on config changes (herder thread) -----------------------------------------------------
+// ---- Acting on config changes (herder thread)
+// -----------------------------------------------------
 
 void DistributedHerder::UpdateSnapshot() {
   if (!worker_) return;
@@ -321,7 +323,8 @@ void DistributedHerder::UpdateSnapshot() {
   }
 }
 
-// ---- Group rounds (herder thread) -----------------------------------------------------------------
+// ---- Group rounds (herder thread)
+// -----------------------------------------------------------------
 
 void DistributedHerder::OnRevokeAll(bool eager) {
   rebalancing_ = true;
@@ -346,6 +349,14 @@ void DistributedHerder::OnAssignment(const distributed::AssignmentEvent& event) 
   sessioned_ = event.protocol == "sessioned";
   rebalancing_ = false;
   needs_reconfig_rebalance_ = false;
+  // Requests that waited for this round run after it (they may wait again for the next one).
+  struct DrainWaiting {
+    DistributedHerder* herder;
+    ~DrainWaiting() {
+      std::vector<std::function<void()>> waiting = std::move(herder->waiting_for_rebalance_);
+      for (auto& retry : waiting) retry();
+    }
+  } drain{this};
   if (repeated) return;
   CONNECTD_LOG(kInfo, kLogger) << "Joined group at generation " << event.generation << " with "
                                << event.protocol << " as " << (is_leader_ ? "leader" : "member")
@@ -360,9 +371,9 @@ void DistributedHerder::OnAssignment(const distributed::AssignmentEvent& event) 
   }
   if (config_store_->Snapshot().offset() < a.config_offset) {
     if (absl::Status read = config_store_->Refresh(options_.worker_sync_timeout); !read.ok()) {
-      CONNECTD_LOG(kWarn, kLogger) << "Could not read the config topic to offset "
-                                   << a.config_offset << ": " << read.message()
-                                   << "; rejoining after worker.unsync.backoff.ms";
+      CONNECTD_LOG(kWarn, kLogger)
+          << "Could not read the config topic to offset " << a.config_offset << ": "
+          << read.message() << "; rejoining after worker.unsync.backoff.ms";
       ScheduleRejoin(options_.worker_unsync_backoff);
       return;
     }
@@ -447,6 +458,12 @@ bool DistributedHerder::OwnsTask(const ConnectorTaskId& t) const {
   return Contains(assignment_.tasks, t);
 }
 
+bool DistributedHerder::DeferWhileRebalancePending(std::function<void()> retry) {
+  if (!needs_reconfig_rebalance_) return false;
+  waiting_for_rebalance_.push_back(std::move(retry));
+  return true;
+}
+
 void DistributedHerder::RequestRejoin(const std::string& reason) {
   if (member_) member_->RequestRejoin(reason);
 }
@@ -492,8 +509,8 @@ void DistributedHerder::ReconfigureConnectorTasks(const std::string& c) {
     for (const ConfigMap& task : *configs) records.push_back(distributed::FromConfigMap(task));
     absl::Status written = config_store_->PutTaskConfigs(c, records);
     if (!written.ok()) {
-      CONNECTD_LOG(kWarn, kLogger) << "Failed to write task configs of " << c << ": "
-                                   << written.message();
+      CONNECTD_LOG(kWarn, kLogger)
+          << "Failed to write task configs of " << c << ": " << written.message();
       RetryReconfigureLater(c);
       return;
     }
@@ -505,17 +522,16 @@ void DistributedHerder::ReconfigureConnectorTasks(const std::string& c) {
     RetryReconfigureLater(c);
     return;
   }
-  forward_task_configs_(leader_url_, c, *configs, snapshot_.session_key(),
-                        [this, c](absl::Status result) {
-                          if (result.ok()) {
-                            Post([this, c] { reconfigure_backoff_.erase(c); });
-                            return;
-                          }
-                          CONNECTD_LOG(kWarn, kLogger)
-                              << "Failed to hand task configs of " << c
-                              << " to the leader: " << result.message();
-                          Post([this, c] { RetryReconfigureLater(c); });
-                        });
+  forward_task_configs_(
+      leader_url_, c, *configs, snapshot_.session_key(), [this, c](absl::Status result) {
+        if (result.ok()) {
+          Post([this, c] { reconfigure_backoff_.erase(c); });
+          return;
+        }
+        CONNECTD_LOG(kWarn, kLogger)
+            << "Failed to hand task configs of " << c << " to the leader: " << result.message();
+        Post([this, c] { RetryReconfigureLater(c); });
+      });
 }
 
 void DistributedHerder::RetryReconfigureLater(const std::string& c) {
@@ -558,10 +574,26 @@ void DistributedHerder::RestartLocalTask(const ConnectorTaskId& t) {
   StartTask(t);
 }
 
-// ---- Leader (herder thread) -----------------------------------------------------------------------
+// ---- Leader (herder thread)
+// -----------------------------------------------------------------------
 
 void DistributedHerder::LeaderDuties() {
   if (sessioned_) EnsureSessionKey();
+  // Statuses of deleted connectors go (Java's leader does this after the round that follows a
+  // deletion): DESTROYED is written as tombstones, so GET .../status answers 404 again.
+  for (const std::string& c : status_store_->Connectors()) {
+    if (snapshot_.Contains(c)) continue;
+    const distributed::StatusValue destroyed{worker::State::kDestroyed, std::nullopt, worker_id_,
+                                             generation_.load(), std::nullopt};
+    for (const auto& [task, status] : status_store_->Tasks(c)) {
+      status_store_->PutTask({c, task}, destroyed, distributed::WriteMode::kNormal);
+    }
+    if (status_store_->Connector(c)) {
+      status_store_->PutConnector(c, destroyed, distributed::WriteMode::kNormal);
+    }
+    for (const auto& [topic, status] : status_store_->Topics(c))
+      status_store_->DeleteTopic(c, topic);
+  }
 }
 
 void DistributedHerder::EnsureSessionKey() {
@@ -588,8 +620,8 @@ void DistributedHerder::EnsureSessionKey() {
     snapshot_ = config_store_->Snapshot();
     PublishView();
   }
-  const int64_t created = snapshot_.session_key() ? snapshot_.session_key()->creation_timestamp_ms
-                                                  : now;
+  const int64_t created =
+      snapshot_.session_key() ? snapshot_.session_key()->creation_timestamp_ms : now;
   key_rotation_timer_.expires_after(
       std::chrono::milliseconds(std::max<int64_t>(created + options_.key_ttl_ms - now, 1000)));
   key_rotation_timer_.async_wait([this](const boost::system::error_code& ec) {

@@ -90,8 +90,8 @@ class DistributedHerder : public Herder,
   // `key` when set); `done` runs on any thread. Wired by the CLI to the REST client.
   using TaskConfigForwarder = std::function<void(
       const std::string& leader_url, const std::string& connector,
-      const std::vector<ConfigMap>& task_configs,
-      const std::optional<distributed::SessionKey>& key, std::function<void(absl::Status)> done)>;
+      const std::vector<ConfigMap>& task_configs, const std::optional<distributed::SessionKey>& key,
+      std::function<void(absl::Status)> done)>;
 
   DistributedHerder(Options options, const plugin::PluginRegistry& plugins,
                     boost::asio::io_context& control, WorkerFactory make_worker,
@@ -195,6 +195,10 @@ class DistributedHerder : public Herder,
   void RestartLocalTask(const ConnectorTaskId& task);
   void LeaderDuties();
   void EnsureSessionKey();
+  // While a config change waits for its rebalance, a write request waits for the round instead
+  // of failing (Java's herder completes the rebalance before the requests queued behind it).
+  // True if `retry` was queued; it runs on the herder thread after the next assignment.
+  bool DeferWhileRebalancePending(std::function<void()> retry);
   void RequestRejoin(const std::string& reason);
   void ScheduleRejoin(std::chrono::milliseconds delay);
   // The forwarding answer for a leader-only request on a follower.
@@ -248,6 +252,7 @@ class DistributedHerder : public Herder,
   // A config change needs a rebalance that has not happened yet (Java's needsReconfigRebalance).
   bool needs_reconfig_rebalance_ = false;
   bool rebalancing_ = true;  // from joining until the round's assignment is applied
+  std::vector<std::function<void()>> waiting_for_rebalance_;
   std::map<std::string, std::chrono::milliseconds> reconfigure_backoff_;
   std::set<std::string> reconfigure_pending_;
 

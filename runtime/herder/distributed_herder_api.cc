@@ -34,11 +34,10 @@ void DistributedHerder::Post(Fn&& fn) {
 }
 
 absl::Status DistributedHerder::NotLeader(const std::string& what) const {
-  return ForwardRequiredError(absl::StrCat("Only the leader can ", what, "."),
-                              rebalancing_ && options_.protocol ==
-                                                  distributed::ConnectProtocolMode::kEager
-                                  ? ""
-                                  : leader_url_);
+  return ForwardRequiredError(
+      absl::StrCat("Only the leader can ", what, "."),
+      rebalancing_ && options_.protocol == distributed::ConnectProtocolMode::kEager ? ""
+                                                                                    : leader_url_);
 }
 
 ConnectorType DistributedHerder::TypeOf(const std::string& c) const {
@@ -80,8 +79,10 @@ void DistributedHerder::PutConnectorConfig(const std::string& name, const Config
                                            std::optional<TargetState> initial_state,
                                            bool allow_replace, Callback<Created> done) {
   Post([this, name, config, initial_state, allow_replace, done = std::move(done)] {
+    if (DeferWhileRebalancePending(
+            [=, this] { PutConnectorConfig(name, config, initial_state, allow_replace, done); }))
+      return;
     if (absl::Status valid = ValidateForWrite(plugins_, config); !valid.ok()) return done(valid);
-    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
     if (!is_leader_) return done(NotLeader("set connector configs"));
     const bool exists = snapshot_.Contains(name);
     if (exists && !allow_replace) {
@@ -102,7 +103,7 @@ void DistributedHerder::PatchConnectorConfig(
     const std::string& name, const std::map<std::string, std::optional<std::string>>& patch,
     Callback<ConnectorInfo> done) {
   Post([this, name, patch, done = std::move(done)] {
-    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    if (DeferWhileRebalancePending([=, this] { PatchConnectorConfig(name, patch, done); })) return;
     if (!is_leader_) return done(NotLeader("set connector configs"));
     const distributed::ConfigProperties* raw = snapshot_.RawConnectorConfig(name);
     if (raw == nullptr) return done(ConnectorNotFound(name));
@@ -126,7 +127,7 @@ void DistributedHerder::PatchConnectorConfig(
 
 void DistributedHerder::DeleteConnector(const std::string& name, DoneCallback done) {
   Post([this, name, done = std::move(done)] {
-    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    if (DeferWhileRebalancePending([=, this] { DeleteConnector(name, done); })) return;
     if (!is_leader_) return done(NotLeader("delete connectors"));
     if (!snapshot_.Contains(name)) return done(ConnectorNotFound(name));
     absl::Status removed = config_store_->RemoveConnectorConfig(name);
@@ -158,10 +159,12 @@ absl::StatusOr<ConnectorStateInfo> DistributedHerder::ConnectorStatus(const std:
   if (!connector) return absl::NotFoundError(absl::StrCat("No status found for connector ", name));
   std::shared_ptr<const distributed::ClusterConfigState> view = View();
   const distributed::ConfigProperties* raw = view->RawConnectorConfig(name);
-  ConnectorStateInfo info{
-      name, ToStateInfo(*connector), {},
-      raw == nullptr ? ConnectorType::kUnknown
-                     : ConnectorTypeOf(plugins_, distributed::ToConfigMap(*raw))};
+  ConnectorStateInfo info{name,
+                          ToStateInfo(*connector),
+                          {},
+                          raw == nullptr
+                              ? ConnectorType::kUnknown
+                              : ConnectorTypeOf(plugins_, distributed::ToConfigMap(*raw))};
   for (const auto& [id, value] : status_store_->Tasks(name)) {
     info.tasks.push_back({id, ToStateInfo(value)});
   }
@@ -181,7 +184,7 @@ absl::StatusOr<TaskStateInfo> DistributedHerder::TaskStatus(const ConnectorTaskI
 
 void DistributedHerder::RestartConnector(const std::string& name, DoneCallback done) {
   Post([this, name, done = std::move(done)] {
-    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    if (DeferWhileRebalancePending([=, this] { RestartConnector(name, done); })) return;
     if (!snapshot_.Contains(name)) {
       return done(absl::NotFoundError(absl::StrCat("Unknown connector: ", name)));
     }
@@ -190,9 +193,9 @@ void DistributedHerder::RestartConnector(const std::string& name, DoneCallback d
       return done(absl::OkStatus());
     }
     if (is_leader_) {
-      return done(ForwardRequiredError(
-          "Cannot restart connector since it is not assigned to this member",
-          coordinator_->OwnerUrl(name).value_or("")));
+      return done(
+          ForwardRequiredError("Cannot restart connector since it is not assigned to this member",
+                               coordinator_->OwnerUrl(name).value_or("")));
     }
     done(NotLeader("process restart requests"));
   });
@@ -200,8 +203,8 @@ void DistributedHerder::RestartConnector(const std::string& name, DoneCallback d
 
 void DistributedHerder::Restart(const RestartRequest& request, Callback<ConnectorStateInfo> done) {
   Post([this, request, done = std::move(done)] {
+    if (DeferWhileRebalancePending([=, this] { Restart(request, done); })) return;
     const std::string& name = request.connector;
-    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
     if (!is_leader_) return done(NotLeader("process restart requests"));
     if (!snapshot_.Contains(name)) {
       return done(absl::NotFoundError(absl::StrCat("Unknown connector: ", name)));
@@ -231,7 +234,7 @@ void DistributedHerder::Restart(const RestartRequest& request, Callback<Connecto
 
 void DistributedHerder::RestartTask(const ConnectorTaskId& id, DoneCallback done) {
   Post([this, id, done = std::move(done)] {
-    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    if (DeferWhileRebalancePending([=, this] { RestartTask(id, done); })) return;
     if (!snapshot_.Contains(id.connector)) {
       return done(absl::NotFoundError(absl::StrCat("Unknown connector: ", id.connector)));
     }
@@ -243,8 +246,9 @@ void DistributedHerder::RestartTask(const ConnectorTaskId& id, DoneCallback done
       return done(absl::OkStatus());
     }
     if (is_leader_) {
-      return done(ForwardRequiredError("Cannot restart task since it is not assigned to this member",
-                                       coordinator_->OwnerUrl(id).value_or("")));
+      return done(
+          ForwardRequiredError("Cannot restart task since it is not assigned to this member",
+                               coordinator_->OwnerUrl(id).value_or("")));
     }
     done(NotLeader("process restart requests"));
   });
@@ -272,7 +276,7 @@ absl::Status DistributedHerder::ResumeConnector(const std::string& name) {
 
 void DistributedHerder::StopConnector(const std::string& name, DoneCallback done) {
   Post([this, name, done = std::move(done)] {
-    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    if (DeferWhileRebalancePending([=, this] { StopConnector(name, done); })) return;
     if (!is_leader_) return done(NotLeader("stop connectors"));
     if (!snapshot_.Contains(name)) {
       return done(absl::NotFoundError(absl::StrCat("Unknown connector ", name)));
@@ -413,8 +417,8 @@ absl::Status DistributedHerder::SetClusterLoggerLevel(const std::string& logger,
   }
   Post([this, logger, level] {
     if (absl::Status s = config_store_->PutLoggerLevel(logger, level); !s.ok()) {
-      CONNECTD_LOG(kError, kLogger) << "Failed to write the cluster logger level of " << logger
-                                    << ": " << s.message();
+      CONNECTD_LOG(kError, kLogger)
+          << "Failed to write the cluster logger level of " << logger << ": " << s.message();
     }
   });
   return absl::OkStatus();
@@ -452,11 +456,10 @@ void DistributedHerder::FenceZombieSourceTasks(const std::string& name,
                                                DoneCallback done) {
   Post([this, name, signature = std::move(signature), done = std::move(done)] {
     if (absl::Status verified = VerifySignature(signature); !verified.ok()) return done(verified);
-    done(WithHttpStatus(
-        absl::UnimplementedError(absl::StrCat(
-            "Cannot fence zombie tasks of connector ", name,
-            ": exactly.once.source.support is not available in connectd yet")),
-        500));
+    done(WithHttpStatus(absl::UnimplementedError(absl::StrCat(
+                            "Cannot fence zombie tasks of connector ", name,
+                            ": exactly.once.source.support is not available in connectd yet")),
+                        500));
   });
 }
 

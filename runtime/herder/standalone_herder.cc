@@ -5,8 +5,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/common/logging.h"
-#include "runtime/herder/connector_validation.h"
 #include "runtime/herder/connector_offsets.h"
+#include "runtime/herder/connector_validation.h"
 
 namespace connectd::herder {
 namespace {
@@ -464,8 +464,7 @@ absl::StatusOr<std::string> StandaloneHerder::ModifyOffsets(
     bool reset) {
   const ConnectorState& state = connectors_.at(name);
   std::shared_ptr<worker::ConnectorOffsetStore> source_offsets = offsets_(name);
-  OffsetsTarget target{name, state.config, state.type, source_offsets.get(),
-                       options_.admin_config};
+  OffsetsTarget target{name, state.config, state.type, source_offsets.get(), options_.admin_config};
   return ModifyConnectorOffsets(plugins_, target, offsets, reset);
 }
 

@@ -56,16 +56,16 @@ distributed::KafkaBasedLog::Options LogOptions(const config::WorkerConfig& confi
   return options;
 }
 
-absl::StatusOr<herder::DistributedHerder::Options> HerderOptions(
-    const config::WorkerConfig& config, const std::string& cluster_id) {
+absl::StatusOr<herder::DistributedHerder::Options> HerderOptions(const config::WorkerConfig& config,
+                                                                 const std::string& cluster_id) {
   const config::ParsedConfig& parsed = config.parsed();
   herder::DistributedHerder::Options options;
   options.kafka_cluster_id = cluster_id;
   options.topic_tracking = parsed.GetBool("topic.tracking.enable");
   options.topic_tracking_reset = parsed.GetBool("topic.tracking.allow.reset");
   options.admin_config = kafka::TranslateJavaClientConfig(config.ClientConfig("admin.")).properties;
-  options.config_log = LogOptions(config, "config.storage.topic", "",
-                                  "config.storage.replication.factor");
+  options.config_log =
+      LogOptions(config, "config.storage.topic", "", "config.storage.replication.factor");
   options.offset_log = LogOptions(config, "offset.storage.topic", "offset.storage.partitions",
                                   "offset.storage.replication.factor");
   options.status_log = LogOptions(config, "status.storage.topic", "status.storage.partitions",
@@ -103,9 +103,9 @@ absl::StatusOr<herder::DistributedHerder::Options> HerderOptions(
   options.verification_algorithms = parsed.GetList("inter.worker.verification.algorithms");
   if (std::find(options.verification_algorithms.begin(), options.verification_algorithms.end(),
                 options.signature_algorithm) == options.verification_algorithms.end()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Signature algorithm '", options.signature_algorithm,
-        "' must be present in inter.worker.verification.algorithms list"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Signature algorithm '", options.signature_algorithm,
+                     "' must be present in inter.worker.verification.algorithms list"));
   }
   return options;
 }
@@ -155,8 +155,8 @@ herder::DistributedHerder::TaskConfigForwarder MakeTaskConfigForwarder(
                   if (response->status >= 200 && response->status < 300) {
                     return done(absl::OkStatus());
                   }
-                  done(absl::UnavailableError(absl::StrCat("leader answered ", response->status,
-                                                           ": ", response->body)));
+                  done(absl::UnavailableError(
+                      absl::StrCat("leader answered ", response->status, ": ", response->body)));
                 });
   };
 }

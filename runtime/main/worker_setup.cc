@@ -23,15 +23,15 @@ absl::StatusOr<LoadedWorkerConfig> LoadWorkerConfig(const std::string& path,
   if (!providers.ok()) return providers.status();
   absl::StatusOr<std::map<std::string, std::string>> resolved = providers->Transform(props);
   if (!resolved.ok()) return resolved.status();
-  absl::StatusOr<config::WorkerConfig> worker_config = config::WorkerConfig::Create(*resolved, mode);
+  absl::StatusOr<config::WorkerConfig> worker_config =
+      config::WorkerConfig::Create(*resolved, mode);
   if (!worker_config.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": ", worker_config.status().message()));
   }
   for (const std::string& warning : worker_config->warnings()) {
     CONNECTD_LOG(kWarn, logger) << warning;
   }
-  return LoadedWorkerConfig{*std::move(resolved), *std::move(providers),
-                            *std::move(worker_config)};
+  return LoadedWorkerConfig{*std::move(resolved), *std::move(providers), *std::move(worker_config)};
 }
 
 void LoadPlugins(const config::WorkerConfig& config, const std::string& executable,

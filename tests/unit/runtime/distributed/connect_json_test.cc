@@ -1,7 +1,8 @@
 // The internal topics' JSON reader (runtime/distributed/connect_json.h), chiefly where the config
 // and status topics' former readers differed: empty input, number length, wide integers, raw
-// UTF-8 surrogates and sequences past U+10FFFF, whole-token literals and root numbers. What
-// Jackson itself does is pinned by tests/golden/config_topic (config_records_test.cc).
+// UTF-8 surrogates and sequences past U+10FFFF, whole-token literals and root numbers. Java reads
+// both topics with the same JsonConverter, so both must read each of these alike. What Jackson
+// itself does is pinned by tests/golden/config_topic (config_records_test.cc).
 #include "runtime/distributed/connect_json.h"
 
 #include <cmath>
@@ -20,16 +21,17 @@ namespace {
 
 using Kind = JsonValue::Kind;
 
-constexpr ConnectJsonOptions kUnlimited{.max_number_length = 0};
-constexpr ConnectJsonOptions kSurrogateUnits{
-    .raw_utf8 = ConnectJsonOptions::RawUtf8::kSurrogateUnits};
-
 // The string that `json_string` (a JSON string token) reads as, or "ERROR".
-std::string StringOf(const std::string& json_string, const ConnectJsonOptions& options = {}) {
-  absl::StatusOr<JsonValue> v = ReadConnectJson(json_string, options);
+std::string StringOf(const std::string& json_string) {
+  absl::StatusOr<JsonValue> v = ReadConnectJson(json_string);
   if (!v.ok()) return "ERROR";
   EXPECT_EQ(v->kind, Kind::kString) << json_string;
   return v->text;
+}
+
+// A status value whose "trace" is the JSON string with raw body `body`.
+std::string StatusWithTrace(const std::string& body) {
+  return R"({"state":"RUNNING","generation":1,"trace":")" + body + "\"}";
 }
 
 TEST(ConnectJsonTest, EmptyInputIsNull) {
@@ -99,42 +101,31 @@ TEST(ConnectJsonTest, NumberLengthLimit) {
   EXPECT_TRUE(ReadConnectJson(decimal1000).ok());
   EXPECT_FALSE(ReadConnectJson("-" + decimal1000).ok());
   EXPECT_FALSE(ReadConnectJson(decimal1000 + "0").ok());
-  // No limit.
-  absl::StatusOr<JsonValue> big = ReadConnectJson(digits1001 + "1", kUnlimited);
-  ASSERT_TRUE(big.ok()) << big.status();
-  EXPECT_EQ(big->kind, Kind::kLong);
-  EXPECT_EQ(big->integer, 1);  // 10^1001 is a multiple of 2^64; +1
-  EXPECT_TRUE(ReadConnectJson(decimal1000 + "0", kUnlimited).ok());
-  // Another limit.
-  constexpr ConnectJsonOptions kThree{.max_number_length = 3};
-  EXPECT_TRUE(ReadConnectJson("-123", kThree).ok());
-  EXPECT_FALSE(ReadConnectJson("1234", kThree).ok());
-  EXPECT_FALSE(ReadConnectJson("1.23", kThree).ok());
-  // The config topic has Jackson's limit; the status topic still has none.
-  const std::string status_with_long_field =
-      R"({"state":"RUNNING","generation":1,"x":)" + digits1001 + "}";
-  EXPECT_FALSE(ParseConfigValue(status_with_long_field).ok());
-  EXPECT_TRUE(DecodeStatusValue(status_with_long_field).ok());
+  // Both topics have Jackson's limit, in any field.
+  const std::string prefix = R"({"state":"RUNNING","generation":1,"x":)";
+  EXPECT_TRUE(ParseConfigValue(prefix + digits1000 + "}").ok());
+  EXPECT_TRUE(DecodeStatusValue(prefix + digits1000 + "}").ok());
+  EXPECT_FALSE(ParseConfigValue(prefix + digits1001 + "}").ok());
+  EXPECT_FALSE(DecodeStatusValue(prefix + digits1001 + "}").ok());
+  EXPECT_FALSE(DecodeStatusValue(R"({"state":"RUNNING","generation":)" + digits1001 + "}").ok());
 }
 
 TEST(ConnectJsonTest, RawUtf8EncodedSurrogates) {
   const std::string high = "\xED\xA0\xBD";  // U+D83D as a 3-byte form
   const std::string low = "\xED\xB8\x80";   // U+DE00
   const std::string emoji = "\xF0\x9F\x98\x80";
-  // Jackson refuses them.
+  // Jackson refuses them, alone, as a pair, or next to an escaped partner.
   EXPECT_EQ(StringOf("\"" + high + "\""), "ERROR");
   EXPECT_EQ(StringOf("\"" + low + "\""), "ERROR");
-  // kSurrogateUnits reads each as its UTF-16 unit: a pair joins, whatever its spelling.
-  EXPECT_EQ(StringOf("\"" + high + "\"", kSurrogateUnits), high);
-  EXPECT_EQ(StringOf("\"" + high + low + "\"", kSurrogateUnits), emoji);
-  EXPECT_EQ(StringOf("\"" + high + "\\uDE00\"", kSurrogateUnits), emoji);
-  EXPECT_EQ(StringOf("\"\\ud83d" + low + "\"", kSurrogateUnits), emoji);
-  EXPECT_EQ(StringOf("\"" + low + high + "x\"", kSurrogateUnits), low + high + "x");
-  // The status topic still reads them so.
-  absl::StatusOr<StatusValue> status = DecodeStatusValue(
-      "{\"state\":\"RUNNING\",\"generation\":1,\"trace\":\"" + high + low + "\"}");
-  ASSERT_TRUE(status.ok()) << status.status();
-  EXPECT_EQ(status->trace, emoji);
+  EXPECT_EQ(StringOf("\"" + high + low + "\""), "ERROR");
+  EXPECT_EQ(StringOf("\"" + high + "\\uDE00\""), "ERROR");
+  EXPECT_EQ(StringOf("\"\\ud83d" + low + "\""), "ERROR");
+  // Escaped, the pair is the character; raw, only its 4-byte form is.
+  EXPECT_EQ(StringOf(R"("\ud83d\ude00")"), emoji);
+  EXPECT_EQ(StringOf("\"" + emoji + "\""), emoji);
+  // Both topics refuse them.
+  EXPECT_FALSE(DecodeStatusValue(StatusWithTrace(high + low)).ok());
+  EXPECT_FALSE(DecodeStatusValue(StatusWithTrace(low)).ok());
   EXPECT_FALSE(ParseConfigValue("{\"a\":\"" + high + low + "\"}").ok());
 }
 
@@ -143,30 +134,28 @@ TEST(ConnectJsonTest, RawUtf8PastU10FFFF) {
   EXPECT_EQ(StringOf("\"\xF4\x90\x80\x80\""), "\xED\xB0\x80\xED\xB0\x80");  // DC00 DC00
   EXPECT_EQ(StringOf("\"\xF5\x80\x80\x80\""), "\xED\xB3\x80\xED\xB0\x80");  // DCC0 DC00
   EXPECT_EQ(StringOf("\"\xF7\xBF\xBF\xBF\""), "\xED\xBE\xBF\xED\xBF\xBF");  // DFBF DFFF
-  EXPECT_EQ(StringOf("\"\xF4\x90\x80\x80\"", kSurrogateUnits), "ERROR");
-  EXPECT_EQ(StringOf("\"\xF5\x80\x80\x80\"", kSurrogateUnits), "ERROR");
   // A preceding escaped high surrogate stays alone (the sequence's units are taken as they are).
   EXPECT_EQ(StringOf("\"\\uD83D\xF5\x80\x80\x80\""), "\xED\xA0\xBD\xED\xB3\x80\xED\xB0\x80");
-  // U+10FFFF itself, and lead bytes F8..FF, are the same in both modes.
-  for (const ConnectJsonOptions& options : {ConnectJsonOptions{}, kSurrogateUnits}) {
-    EXPECT_EQ(StringOf("\"\xF4\x8F\xBF\xBF\"", options), "\xF4\x8F\xBF\xBF");
-    EXPECT_EQ(StringOf("\"\xF8\x80\x80\x80\x80\"", options), "ERROR");
-  }
-  EXPECT_FALSE(DecodeStatusValue(
-                   "{\"state\":\"RUNNING\",\"generation\":1,\"trace\":\"\xF5\x80\x80\x80\"}")
-                   .ok());
-  EXPECT_TRUE(ParseConfigValue("{\"a\":\"\xF5\x80\x80\x80\"}").ok());
+  // U+10FFFF itself is the character; lead bytes F8..FF are errors.
+  EXPECT_EQ(StringOf("\"\xF4\x8F\xBF\xBF\""), "\xF4\x8F\xBF\xBF");
+  EXPECT_EQ(StringOf("\"\xF8\x80\x80\x80\x80\""), "ERROR");
+  // Both topics keep the units.
+  absl::StatusOr<StatusValue> status = DecodeStatusValue(StatusWithTrace("\xF5\x80\x80\x80"));
+  ASSERT_TRUE(status.ok()) << status.status();
+  EXPECT_EQ(status->trace, "\xED\xB3\x80\xED\xB0\x80");
+  absl::StatusOr<JsonValue> config = ParseConfigValue("{\"a\":\"\xF5\x80\x80\x80\"}");
+  ASSERT_TRUE(config.ok()) << config.status();
+  ASSERT_NE(config->Find("a"), nullptr);
+  EXPECT_EQ(config->Find("a")->text, "\xED\xB3\x80\xED\xB0\x80");
 }
 
 TEST(ConnectJsonTest, EscapedSurrogatesPairOnlyWhenAdjacent) {
-  for (const ConnectJsonOptions& options : {ConnectJsonOptions{}, kSurrogateUnits}) {
-    EXPECT_EQ(StringOf(R"("\ud83d\ude00")", options), "\xF0\x9F\x98\x80");
-    EXPECT_EQ(StringOf(R"("\ud800\ud83d\ude00")", options), "\xED\xA0\x80\xF0\x9F\x98\x80");
-    EXPECT_EQ(StringOf(R"("\ude00\ud83d")", options), "\xED\xB8\x80\xED\xA0\xBD");
-    EXPECT_EQ(StringOf(R"("\ud83dx\ude00")", options), "\xED\xA0\xBDx\xED\xB8\x80");
-    EXPECT_EQ(StringOf("\"\\ud83d\xF0\x9F\x98\x80\"", options), "\xED\xA0\xBD\xF0\x9F\x98\x80");
-    EXPECT_EQ(StringOf("\"\xC0\x80\"", options), std::string(1, '\0'));  // overlong: unchecked
-  }
+  EXPECT_EQ(StringOf(R"("\ud83d\ude00")"), "\xF0\x9F\x98\x80");
+  EXPECT_EQ(StringOf(R"("\ud800\ud83d\ude00")"), "\xED\xA0\x80\xF0\x9F\x98\x80");
+  EXPECT_EQ(StringOf(R"("\ude00\ud83d")"), "\xED\xB8\x80\xED\xA0\xBD");
+  EXPECT_EQ(StringOf(R"("\ud83dx\ude00")"), "\xED\xA0\xBDx\xED\xB8\x80");
+  EXPECT_EQ(StringOf("\"\\ud83d\xF0\x9F\x98\x80\""), "\xED\xA0\xBD\xF0\x9F\x98\x80");
+  EXPECT_EQ(StringOf("\"\xC0\x80\""), std::string(1, '\0'));  // overlong: unchecked
 }
 
 TEST(ConnectJsonTest, WholeTokensAndRootNumbers) {
@@ -207,8 +196,6 @@ TEST(ConnectJsonTest, NestingLimit) {
   };
   EXPECT_TRUE(ReadConnectJson(nested(1000)).ok());
   EXPECT_FALSE(ReadConnectJson(nested(1001)).ok());
-  EXPECT_TRUE(ReadConnectJson(nested(1000), kUnlimited).ok());
-  EXPECT_FALSE(ReadConnectJson(nested(1001), kSurrogateUnits).ok());
 }
 
 TEST(ConnectJsonTest, ErrorsSayWhere) {
