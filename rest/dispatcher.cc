@@ -71,9 +71,9 @@ Dispatcher::Dispatcher(herder::Herder& herder, const RestConfig& config, Schedul
                        LoggerLevels& loggers, Options options)
     : cors_(config.allowed_origins, config.allowed_methods),
       decorator_(std::make_shared<Decorator>(Decorator{config.response_headers, options.now})),
-      context_(std::make_unique<ResourceContext>(ResourceContext{
-          herder, config, loggers, scheduler, options.health_check_timeout, options.metrics,
-          options.rest_client})) {
+      context_(std::make_unique<ResourceContext>(
+          ResourceContext{herder, config, loggers, scheduler, options.health_check_timeout,
+                          options.metrics, options.rest_client})) {
   AddRootResource(router_, *context_);
   AddConnectorsResource(router_, *context_);
   AddInternalResource(router_, *context_);

@@ -52,8 +52,8 @@ RestResponse Translate(absl::StatusOr<HttpClientResponse> response,
     std::string_view message(response.status().message().data(),
                              response.status().message().size());
     if (absl::IsFailedPrecondition(response.status())) {
-      return ErrorResponse(500, absl::StrCat("Failed to start RestClient: ",
-                                             response.status().message()));
+      return ErrorResponse(
+          500, absl::StrCat("Failed to start RestClient: ", response.status().message()));
     }
     return IoError(message);
   }
@@ -62,8 +62,8 @@ RestResponse Translate(absl::StatusOr<HttpClientResponse> response,
   if (status >= 400) {
     absl::StatusOr<ErrorMessageBody> error = ParseErrorMessage(response->body);
     if (!error.ok()) return IoError(AsStd(error.status().message()));
-    return JsonResponse(status, ErrorMessageJson(error->error_code.value_or(status),
-                                                 error->message.value_or("")));
+    return JsonResponse(
+        status, ErrorMessageJson(error->error_code.value_or(status), error->message.value_or("")));
   }
   if (status >= 200 && status < 300) {
     if (response->body.empty()) return on_remote(status, std::nullopt);
@@ -80,7 +80,11 @@ RestResponse Translate(absl::StatusOr<HttpClientResponse> response,
 
 ForwardOrigin OriginOf(const RestRequest& request) {
   ForwardOrigin origin;
-  if (request.Query("forward")) origin.forward = request.QueryBool("forward", false);
+  // JAX-RS Boolean: absent or blank -> null; otherwise true iff "true" (any case).
+  std::optional<std::string> forward = request.Query("forward");
+  if (forward && !absl::StripAsciiWhitespace(*forward).empty()) {
+    origin.forward = request.QueryBool("forward", false);
+  }
   origin.authorization = FindHeader(request.headers, "Authorization");
   return origin;
 }
@@ -96,8 +100,8 @@ std::string ForwardUrl(const std::string& target, const ForwardOrigin& origin,
   std::string_view base = target;
   while (!base.empty() && base.back() == '/') base.remove_suffix(1);
   // The first worker (no `forward`) allows one more hop; a forwarded request does not.
-  std::string url = absl::StrCat(AsAbsl(base), forward.path,
-                                 "?forward=", origin.forward ? "false" : "true");
+  std::string url =
+      absl::StrCat(AsAbsl(base), forward.path, "?forward=", origin.forward ? "false" : "true");
   for (const auto& [name, value] : forward.query) {
     absl::StrAppend(&url, "&", EncodeQueryComponent(name), "=", EncodeQueryComponent(value));
   }

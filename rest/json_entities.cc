@@ -61,7 +61,8 @@ void TaskId(Writer& w, const herder::ConnectorTaskId& id) {
   w.EndObject();
 }
 
-// AbstractState's "state", "worker_id" and "trace" (omitted when null or empty).
+// AbstractState's "state", "worker_id", "trace" (omitted when null or empty) and, since 4.4,
+// the plugin "version" (omitted when unknown).
 void StateFields(Writer& w, const herder::StateInfo& state) {
   Key(w, "state");
   String(w, state.state);
@@ -70,6 +71,10 @@ void StateFields(Writer& w, const herder::StateInfo& state) {
   if (state.trace && !state.trace->empty()) {
     Key(w, "trace");
     String(w, *state.trace);
+  }
+  if (state.version) {
+    Key(w, "version");
+    String(w, *state.version);
   }
 }
 
@@ -717,8 +722,8 @@ absl::StatusOr<ErrorMessageBody> ParseErrorMessage(std::string_view body) {
   rapidjson::Document doc;
   if (absl::Status s = ParseResponseDocument(body, doc); !s.ok()) return s;
   if (!doc.IsObject()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "The error response body must be a JSON object, not ", AsAbsl(TypeName(doc))));
+    return absl::InvalidArgumentError(
+        absl::StrCat("The error response body must be a JSON object, not ", AsAbsl(TypeName(doc))));
   }
   ErrorMessageBody error;
   auto code = doc.FindMember("error_code");

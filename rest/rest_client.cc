@@ -22,7 +22,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "rest/json_entities.h"
 #include "runtime/common/strings.h"
+#include "runtime/herder/herder.h"
 
 namespace connectd::rest {
 namespace {
@@ -41,8 +43,8 @@ bool IsIpLiteral(const std::string& host) {
 
 // The Host header: host[:port], the port left out when it is the scheme's default.
 std::string HostHeader(const ParsedUrl& url) {
-  std::string host = url.host.find(':') != std::string::npos ? absl::StrCat("[", url.host, "]")
-                                                             : url.host;
+  std::string host =
+      url.host.find(':') != std::string::npos ? absl::StrCat("[", url.host, "]") : url.host;
   bool default_port = url.port == (url.https ? 443 : 80);
   return default_port ? host : absl::StrCat(host, ":", url.port);
 }
@@ -60,8 +62,8 @@ http::request<http::string_body> BuildRequest(const HttpClientRequest& in, const
   if (request.find(http::field::user_agent) == request.end() && !user_agent.empty()) {
     request.set(http::field::user_agent, user_agent);
   }
-  bool has_body = !in.body.empty() || in.method == "POST" || in.method == "PUT" ||
-                  in.method == "PATCH";
+  bool has_body =
+      !in.body.empty() || in.method == "POST" || in.method == "PUT" || in.method == "PATCH";
   if (has_body) {
     request.body() = in.body;
     request.prepare_payload();
@@ -112,22 +114,21 @@ class Exchange : public std::enable_shared_from_this<Exchange<kTls>> {
     phase_timeout_ = timeout;
     uint64_t generation = ++phase_generation_;
     timer_.expires_after(timeout);
-    timer_.async_wait(
-        [self = this->shared_from_this(), generation](boost::system::error_code ec) {
-          if (ec || self->finished_ || generation != self->phase_generation_) return;
-          self->timed_out_ = true;
-          self->resolver_.cancel();
-          boost::system::error_code ignored;
-          self->Lowest().socket().close(ignored);
-        });
+    timer_.async_wait([self = this->shared_from_this(), generation](boost::system::error_code ec) {
+      if (ec || self->finished_ || generation != self->phase_generation_) return;
+      self->timed_out_ = true;
+      self->resolver_.cancel();
+      boost::system::error_code ignored;
+      self->Lowest().socket().close(ignored);
+    });
   }
 
   std::string Where() const { return absl::StrCat(url_.host, ":", url_.port); }
 
   void Fail(const char* action, boost::system::error_code ec) {
     if (timed_out_) {
-      Finish(absl::DeadlineExceededError(absl::StrCat("Timed out ", phase_, " ", Where(),
-                                                      " after ", phase_timeout_.count(), " ms")));
+      Finish(absl::DeadlineExceededError(absl::StrCat("Timed out ", phase_, " ", Where(), " after ",
+                                                      phase_timeout_.count(), " ms")));
       return;
     }
     Finish(absl::UnavailableError(absl::StrCat(action, " ", Where(), " failed: ", ec.message())));
@@ -148,8 +149,8 @@ class Exchange : public std::enable_shared_from_this<Exchange<kTls>> {
   }
 
   void Connect(const tcp::resolver::results_type& results) {
-    Lowest().async_connect(results, [self = this->shared_from_this()](
-                                        boost::system::error_code ec, const tcp::endpoint&) {
+    Lowest().async_connect(results, [self = this->shared_from_this()](boost::system::error_code ec,
+                                                                      const tcp::endpoint&) {
       if (ec) {
         self->Fail("Connecting to", ec);
         return;
@@ -168,8 +169,8 @@ class Exchange : public std::enable_shared_from_this<Exchange<kTls>> {
         int set = ip ? X509_VERIFY_PARAM_set1_ip_asc(param, url_.host.c_str())
                      : X509_VERIFY_PARAM_set1_host(param, url_.host.c_str(), 0);
         if (set != 1) {
-          Finish(absl::UnavailableError(
-              absl::StrCat("Cannot check the TLS host name ", url_.host)));
+          Finish(
+              absl::UnavailableError(absl::StrCat("Cannot check the TLS host name ", url_.host)));
           return;
         }
       }
@@ -299,6 +300,41 @@ absl::StatusOr<ParsedUrl> ParseHttpUrl(std::string_view text) {
   return url;
 }
 
+absl::Status ResponseAsStatus(const absl::StatusOr<HttpClientResponse>& response) {
+  if (!response.ok()) {
+    const absl::Status& error = response.status();
+    std::string message =
+        absl::IsFailedPrecondition(error)
+            ? absl::StrCat("Failed to start RestClient: ", error.message())
+            : absl::StrCat("IO Error trying to forward REST request: ", error.message());
+    absl::StatusCode code =
+        absl::IsFailedPrecondition(error) ? absl::StatusCode::kInternal : error.code();
+    return herder::WithHttpStatus(absl::Status(code, message), 500);
+  }
+  int status = response->status;
+  if (status >= 200 && status < 300) return absl::OkStatus();
+  if (status < 400) {
+    return herder::WithHttpStatus(
+        absl::InternalError(
+            absl::StrCat("Unexpected status code when handling forwarded request: ", status)),
+        500);
+  }
+  absl::StatusOr<ErrorMessageBody> error = ParseErrorMessage(response->body);
+  if (!error.ok()) {
+    return herder::WithHttpStatus(
+        absl::InternalError(
+            absl::StrCat("IO Error trying to forward REST request: ", error.status().message())),
+        500);
+  }
+  absl::StatusCode code = status == 400   ? absl::StatusCode::kInvalidArgument
+                          : status == 403 ? absl::StatusCode::kPermissionDenied
+                          : status == 404 ? absl::StatusCode::kNotFound
+                          : status == 409 ? absl::StatusCode::kFailedPrecondition
+                          : status == 503 ? absl::StatusCode::kUnavailable
+                                          : absl::StatusCode::kInternal;
+  return herder::WithHttpStatus(absl::Status(code, error->message.value_or("")), status);
+}
+
 RestClient::RestClient(asio::io_context& ioc, TlsConfig tls, Options options)
     : ioc_(ioc), options_(std::move(options)), tls_config_(std::move(tls)) {}
 
@@ -337,8 +373,8 @@ void RestClient::Send(HttpClientRequest request, ResponseCallback done) {
                                      options_, std::move(done))
         ->Start();
   } else {
-    std::make_shared<Exchange<false>>(ioc_, std::move(*url), std::move(message),
-                                      ClientTlsContext{}, options_, std::move(done))
+    std::make_shared<Exchange<false>>(ioc_, std::move(*url), std::move(message), ClientTlsContext{},
+                                      options_, std::move(done))
         ->Start();
   }
 }

@@ -38,6 +38,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "rest/http_types.h"
 #include "rest/rest_config.h"
@@ -84,6 +85,15 @@ struct RestClientOptions {
   // Java's RestClient identifies itself as "kafka-connect".
   std::string user_agent = "kafka-connect";
 };
+
+// Java RestClient.httpRequest's outcome as a Status, for callers that need no response body
+// (the herder's task-config and fencing requests to the leader): OK for any 2xx; for >= 400 the
+// remote message with the remote HTTP status attached (herder::WithHttpStatus; code
+// kInvalidArgument 400, kPermissionDenied 403, kNotFound 404, kFailedPrecondition 409,
+// kUnavailable 503, else kInternal); other statuses 500 "Unexpected status code when handling
+// forwarded request: N"; transport errors 500 "IO Error trying to forward REST request: ..."
+// (kUnavailable/kDeadlineExceeded kept) or "Failed to start RestClient: ..." (TLS settings).
+absl::Status ResponseAsStatus(const absl::StatusOr<HttpClientResponse>& response);
 
 class RestClient {
  public:

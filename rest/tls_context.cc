@@ -413,9 +413,9 @@ absl::StatusOr<ClientTlsContext> MakeClientTlsContext(const TlsConfig& tls) {
   if (identification.empty()) {
     out.verify_host_name = false;
   } else if (identification != "https") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Unsupported ", tls.KeyName("ssl.endpoint.identification.algorithm"), " ",
-        tls.endpoint_identification_algorithm, ": expected https or an empty value"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Unsupported ", tls.KeyName("ssl.endpoint.identification.algorithm"), " ",
+                     tls.endpoint_identification_algorithm, ": expected https or an empty value"));
   }
   out.context = std::make_shared<boost::asio::ssl::context>(boost::asio::ssl::context::tls_client);
   SSL_CTX* ctx = out.context->native_handle();

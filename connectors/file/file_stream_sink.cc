@@ -17,9 +17,9 @@ sdk::ConfigDef FileStreamSinkConnector::configDef() {
 }
 
 std::vector<sdk::Props> FileStreamSinkConnector::taskConfigs(int max_tasks) {
-  sdk::Props config;
-  if (auto it = props_.find("file"); it != props_.end()) config["file"] = it->second;
-  return std::vector<sdk::Props>(static_cast<size_t>(std::max(max_tasks, 1)), config);
+  // tasks.max tasks, each with the whole connector config, exactly as Java's
+  // FileStreamSinkConnector (the worker adds task.class, topics and topics.regex).
+  return std::vector<sdk::Props>(static_cast<size_t>(std::max(max_tasks, 0)), props_);
 }
 
 FileStreamSinkTask::~FileStreamSinkTask() {

@@ -87,12 +87,9 @@ void FileStreamSourceConnector::start(const sdk::Props& props) {
 }
 
 std::vector<sdk::Props> FileStreamSourceConnector::taskConfigs(int /*max_tasks*/) {
-  // One file, one reader: Connect's FileStreamSourceConnector always returns a single task.
-  sdk::Props config;
-  for (const char* key : {"file", "topic", "batch.size"}) {
-    if (auto it = props_.find(key); it != props_.end()) config[key] = it->second;
-  }
-  return {config};
+  // One file, one reader: a single task whose config is the whole connector config, exactly as
+  // Java's FileStreamSourceConnector returns it (the worker adds task.class).
+  return {props_};
 }
 
 bool FileStreamSourceConnector::alterOffsets(const sdk::Props& /*config*/,

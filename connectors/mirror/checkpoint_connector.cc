@@ -5,6 +5,7 @@
 #include "connectors/mirror/checkpoint_admin.h"
 #include "connectors/mirror/checkpoint_rules.h"
 #include "connectors/mirror/mirror_config.h"
+#include "connectors/mirror_client/java_hash_order.h"
 
 namespace connectd::mirror {
 namespace {
@@ -79,11 +80,10 @@ void MirrorCheckpointConnector::start(const sdk::Props& props) {
   target_admin_ = AdminFor(props, "target");
 
   CreateInternalTopics();
-  std::optional<std::set<std::string>> groups = FindConsumerGroups();
+  std::optional<std::vector<std::string>> groups = FindConsumerGroups();
   if (groups) {
-    Log(CONNECTD_LOG_INFO,
-        "Started with " + std::to_string(groups->size()) + " consumer groups: [" +
-            Join(std::vector<std::string>(groups->begin(), groups->end()), ", ") + "]");
+    Log(CONNECTD_LOG_INFO, "Started with " + std::to_string(groups->size()) +
+                               " consumer groups: [" + Join(*groups, ", ") + "]");
   }
   {
     std::lock_guard lock(mu_);
@@ -105,7 +105,7 @@ void MirrorCheckpointConnector::CreateInternalTopics() {
   }
 }
 
-std::optional<std::set<std::string>> MirrorCheckpointConnector::FindConsumerGroups() {
+std::optional<std::vector<std::string>> MirrorCheckpointConnector::FindConsumerGroups() {
   std::string error;
   std::optional<std::vector<std::string>> ids =
       ListConsumerGroupIds(source_admin_.get(), admin_timeout_ms_, &stopping_, &error);
@@ -118,8 +118,9 @@ std::optional<std::set<std::string>> MirrorCheckpointConnector::FindConsumerGrou
   for (const std::string& id : *ids) {
     if (group_filter_->ShouldReplicateGroup(id)) filtered.push_back(id);
   }
-  std::sort(filtered.begin(), filtered.end());
-  std::set<std::string> checkpoint_groups;
+  // Java adds the groups, in the order the source listed them, to a HashSet and deals them to
+  // tasks in its iteration order (java_hash_order.h).
+  std::vector<std::string> checkpoint_groups;
   if (filtered.empty()) return checkpoint_groups;
 
   std::map<std::string, std::string> errors;
@@ -139,7 +140,7 @@ std::optional<std::set<std::string>> MirrorCheckpointConnector::FindConsumerGrou
       return topic_filter_->ShouldReplicateTopic(entry.first.topic);
     });
     if (relevant) {
-      checkpoint_groups.insert(group);
+      checkpoint_groups.push_back(group);
     } else {
       irrelevant.push_back(group);
     }
@@ -150,7 +151,7 @@ std::optional<std::set<std::string>> MirrorCheckpointConnector::FindConsumerGrou
         "accepted by the topic filter: [" +
             Join(irrelevant, ", ") + "]");
   }
-  return checkpoint_groups;
+  return JavaHashMapOrder(std::move(checkpoint_groups), std::nullopt);
 }
 
 void MirrorCheckpointConnector::RefreshLoop() {
@@ -172,17 +173,21 @@ void MirrorCheckpointConnector::RefreshLoop() {
       std::unique_lock lock(mu_);
       if (cv_.wait_for(lock, wait, [this] { return stopping_.load(); })) return;
     }
-    std::optional<std::set<std::string>> found = FindConsumerGroups();
+    std::optional<std::vector<std::string>> found = FindConsumerGroups();
     if (!found) continue;
     size_t added = 0, removed = 0, previously = 0;
     bool first = false;
     {
       std::lock_guard lock(mu_);
       first = !known_groups_.has_value();
-      const std::set<std::string> known = known_groups_.value_or(std::set<std::string>());
+      const std::vector<std::string> none;
+      const std::vector<std::string>& known_list = known_groups_ ? *known_groups_ : none;
+      const std::set<std::string> known(known_list.begin(), known_list.end());
+      const std::set<std::string> now(found->begin(), found->end());
       previously = known.size();
-      for (const std::string& g : *found) added += known.count(g) == 0 ? 1 : 0;
-      for (const std::string& g : known) removed += found->count(g) == 0 ? 1 : 0;
+      for (const std::string& g : now) added += known.count(g) == 0 ? 1 : 0;
+      for (const std::string& g : known) removed += now.count(g) == 0 ? 1 : 0;
+      // Unchanged: Java keeps its set, and so the order the task configs have.
       if (!first && added == 0 && removed == 0) continue;
       known_groups_ = *found;
     }
@@ -246,7 +251,8 @@ bool MirrorCheckpointConnector::alterOffsets(const sdk::Props&,
 
 std::optional<std::set<std::string>> MirrorCheckpointConnector::knownConsumerGroupsForTest() {
   std::lock_guard lock(mu_);
-  return known_groups_;
+  if (!known_groups_) return std::nullopt;
+  return std::set<std::string>(known_groups_->begin(), known_groups_->end());
 }
 
 }  // namespace connectd::mirror

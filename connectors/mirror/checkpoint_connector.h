@@ -8,8 +8,10 @@
 // the group filter (groups / groups.exclude), then ListConsumerGroupOffsets for all of them,
 // keeping groups with at least one committed partition of a topic the topic filter accepts.
 // A refresher thread repeats this every refresh.groups.interval.seconds and asks the worker to
-// reconfigure tasks when the set changed. taskConfigs deals the (sorted) groups in contiguous
-// chunks to min(tasks.max, #groups) tasks, with task.assigned.groups and task.index; it throws
+// reconfigure tasks when the set changed. taskConfigs deals the groups in contiguous chunks to
+// min(tasks.max, #groups) tasks, with task.assigned.groups and task.index, in the order Java's
+// HashSet of the groups iterates (the source's listing order put into a HashSet, see
+// connectors/mirror_client/java_hash_order.h), so the task configs equal Java's; it throws
 // RetriableException until the first load succeeded, and returns no tasks when the connector
 // is disabled, no group qualifies, or emit.checkpoints.enabled=false.
 //
@@ -54,8 +56,9 @@ class MirrorCheckpointConnector : public sdk::SourceConnector {
   std::optional<std::set<std::string>> knownConsumerGroupsForTest();
 
  private:
-  // The groups to checkpoint now; nullopt (logged) when the source could not be queried.
-  std::optional<std::set<std::string>> FindConsumerGroups();
+  // The groups to checkpoint now, in Java's iteration order; nullopt (logged) when the source
+  // could not be queried.
+  std::optional<std::vector<std::string>> FindConsumerGroups();
   void CreateInternalTopics();
   void RefreshLoop();
 
@@ -72,7 +75,7 @@ class MirrorCheckpointConnector : public sdk::SourceConnector {
   std::mutex mu_;
   std::condition_variable cv_;
   std::atomic<bool> stopping_{false};
-  std::optional<std::set<std::string>> known_groups_;  // guarded by mu_
+  std::optional<std::vector<std::string>> known_groups_;  // Java's order; guarded by mu_
   std::thread refresher_;
 };
 

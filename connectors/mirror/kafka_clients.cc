@@ -142,7 +142,8 @@ KafkaHandle MakeClient(rd_kafka_type_t type, const Props& java_props, std::strin
 }
 
 std::optional<std::map<std::string, int>> ListTopics(rd_kafka_t* rk, int timeout_ms,
-                                                     std::string* error) {
+                                                     std::string* error,
+                                                     std::vector<std::string>* order) {
   const rd_kafka_metadata_t* md = nullptr;
   rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 1, nullptr, &md, timeout_ms);
   if (err) {
@@ -153,6 +154,7 @@ std::optional<std::map<std::string, int>> ListTopics(rd_kafka_t* rk, int timeout
   for (int i = 0; i < md->topic_cnt; ++i) {
     if (md->topics[i].err == RD_KAFKA_RESP_ERR_NO_ERROR) {
       topics[md->topics[i].topic] = md->topics[i].partition_cnt;
+      if (order != nullptr) order->emplace_back(md->topics[i].topic);
     }
   }
   rd_kafka_metadata_destroy(md);

@@ -41,9 +41,11 @@ KafkaHandle MakeClient(rd_kafka_type_t type, const Props& java_props, std::strin
                        void (*configure)(rd_kafka_conf_t*, void*) = nullptr,
                        void* opaque = nullptr);
 
-// Every topic of the cluster with its partition count.
+// Every topic of the cluster with its partition count; with `order`, also their names in the
+// order of the Metadata response.
 std::optional<std::map<std::string, int>> ListTopics(rd_kafka_t* rk, int timeout_ms,
-                                                     std::string* error);
+                                                     std::string* error,
+                                                     std::vector<std::string>* order = nullptr);
 
 struct NewTopic {
   std::string name;

@@ -57,8 +57,13 @@ void MirrorHeartbeatConnector::start(const sdk::Props& props) {
 }
 
 std::vector<sdk::Props> MirrorHeartbeatConnector::taskConfigs(int /*max_tasks*/) {
-  if (!GetBool(props_, "emit.heartbeats.enabled", true)) return {};
-  return {props_};  // always exactly one task
+  // Java: no task when emitHeartbeatsInterval() is negative, i.e. emission disabled or a
+  // negative emit.heartbeats.interval.seconds.
+  if (!GetBool(props_, "emit.heartbeats.enabled", true) ||
+      GetLong(props_, "emit.heartbeats.interval.seconds", 1) < 0) {
+    return {};
+  }
+  return {props_};  // always exactly one task, with the connector config (Java's originals)
 }
 
 bool MirrorHeartbeatConnector::alterOffsets(const sdk::Props&,

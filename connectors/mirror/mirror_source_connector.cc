@@ -8,6 +8,7 @@
 #include "connectors/mirror/acl_sync.h"
 #include "connectors/mirror/mirror_config.h"
 #include "connectors/mirror/topic_config_sync.h"
+#include "connectors/mirror_client/java_hash_order.h"
 #include "connectors/mirror_client/records.h"
 
 namespace connectd::mirror {
@@ -18,6 +19,46 @@ void Debug(const std::string& message) { sdk::Log(CONNECTD_LOG_DEBUG, kLogger, m
 void Info(const std::string& message) { sdk::Log(CONNECTD_LOG_INFO, kLogger, message); }
 void Warn(const std::string& message) { sdk::Log(CONNECTD_LOG_WARN, kLogger, message); }
 void Error(const std::string& message) { sdk::Log(CONNECTD_LOG_ERROR, kLogger, message); }
+
+// The source partitions to mirror as Java's MirrorSourceConnector.findSourceTopicPartitions
+// lists them, the order its taskConfigs deals them to tasks in and so task.assigned.partitions
+// (java_hash_order.h): Admin.listTopics() puts the Metadata response's non-internal topics into
+// a HashMap and names() copies its keys into a HashSet; the topics to replicate are collected
+// with Collectors.toSet(); DescribeTopics keeps them in a HashMap(n), returns a copy of it, and
+// allTopicNames() gathers the descriptions into another HashMap(n), whose values come out in
+// the final order, each topic's partitions ascending.
+std::vector<std::string> JavaSourcePartitionOrder(
+    const std::vector<std::string>& response_order, const std::map<std::string, int>& counts,
+    const std::function<bool(const std::string&)>& replicate) {
+  std::vector<std::string> listed;
+  for (const std::string& topic : response_order) {
+    // Topic.isInternal: listTopics() leaves these out.
+    if (topic != "__consumer_offsets" && topic != "__transaction_state" &&
+        topic != "__share_group_state") {
+      listed.push_back(topic);
+    }
+  }
+  const size_t all = listed.size();
+  listed = JavaHashMapOrder(std::move(listed), std::nullopt);
+  listed = JavaHashMapOrder(std::move(listed), JavaHashSetCopyCapacity(all));
+  std::vector<std::string> topics;
+  for (const std::string& topic : listed) {
+    if (replicate(topic)) topics.push_back(topic);
+  }
+  const size_t n = topics.size();
+  topics = JavaHashMapOrder(std::move(topics), std::nullopt);
+  topics = JavaHashMapOrder(std::move(topics), n);
+  topics = JavaHashMapOrder(std::move(topics), JavaCopyCapacity(n));
+  topics = JavaHashMapOrder(std::move(topics), n);
+  std::vector<std::string> partitions;
+  for (const std::string& topic : topics) {
+    auto count = counts.find(topic);
+    for (int p = 0; count != counts.end() && p < count->second; ++p) {
+      partitions.push_back(topic + "-" + std::to_string(p));
+    }
+  }
+  return partitions;
+}
 
 // A job's period: Java's rule (disabled or negative = not scheduled), with 0 read as 1 s
 // (Java's executor would refuse a zero period).
@@ -135,8 +176,9 @@ bool MirrorSourceConnector::ShouldReplicate(const std::string& topic) const {
 
 bool MirrorSourceConnector::Refresh() {
   std::string error;
+  std::vector<std::string> response_order;
   std::optional<std::map<std::string, int>> source =
-      ListTopics(source_admin_.get(), admin_timeout_ms_, &error);
+      ListTopics(source_admin_.get(), admin_timeout_ms_, &error, &response_order);
   if (!source) {
     Warn("Could not list topics on the source cluster " + source_alias_ + ": " + error);
     return false;
@@ -147,13 +189,13 @@ bool MirrorSourceConnector::Refresh() {
     Warn("Could not list topics on the target cluster " + target_alias_ + ": " + error);
     return false;
   }
-  std::vector<std::string> partitions;
+  std::vector<std::string> partitions = JavaSourcePartitionOrder(
+      response_order, *source, [this](const std::string& topic) { return ShouldReplicate(topic); });
   std::set<std::string> replicated;
   std::vector<NewTopic> create;
   std::map<std::string, int> grow;
   for (const auto& [topic, count] : *source) {
     if (!ShouldReplicate(topic)) continue;
-    for (int p = 0; p < count; ++p) partitions.push_back(topic + "-" + std::to_string(p));
     std::string remote = policy_->FormatRemoteTopic(source_alias_, topic);
     auto existing = target->find(remote);
     if (existing == target->end()) {
@@ -190,8 +232,10 @@ bool MirrorSourceConnector::Refresh() {
   bool changed;
   {
     std::lock_guard lock(mu_);
-    changed = partitions != partitions_;
-    partitions_ = std::move(partitions);
+    // Java compares the sets and keeps its list (and so the task configs) while they are equal.
+    changed = std::set<std::string>(partitions.begin(), partitions.end()) !=
+              std::set<std::string>(partitions_.begin(), partitions_.end());
+    if (changed) partitions_ = std::move(partitions);
     replicated_topics_ = std::move(replicated);
   }
   return changed;

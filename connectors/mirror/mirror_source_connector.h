@@ -2,7 +2,9 @@
 //
 // MirrorSourceConnector (Kafka's class name and aliases): chooses the source topics to mirror,
 // creates their remote topics on the target (same partition count, replicated configs), keeps
-// watching for new topics and partitions, and deals the source partitions to tasks round robin.
+// watching for new topics and partitions, and deals the source partitions to tasks round robin,
+// in the order Java lists them (its Admin client's HashMaps, see
+// connectors/mirror_client/java_hash_order.h), so task.assigned.partitions equals Java's.
 //
 // Topic discovery: one Metadata request to the source every refresh.topics.interval.seconds
 // (connectd default 5 s, Kafka's 600 s), so a new topic is mirrored within seconds while the

@@ -221,16 +221,16 @@ void CreateConnector(ResourceContext& ctx, RestRequest request, Responder respon
   // answers 201 (the remote status only decides Herder.Created, which createConnector ignores).
   CreateConnectorRequest forwarded{parsed->name, config, parsed->initial_state};
   ForwardRequest forward{"POST", "/connectors", {}, CreateConnectorRequestJson(forwarded)};
-  ctx.herder.PutConnectorConfig(
-      name, config, parsed->initial_state, /*allow_replace=*/false,
-      ReplyOrForward<herder::Created>(
-          ctx, request, std::move(forward), std::move(respond),
-          [location](herder::Created created) {
-            return CreatedOrUpdated(true, ConnectorInfoJson(created.info), location);
-          },
-          [location](int, std::optional<std::string> body) {
-            return CreatedOrUpdated(true, std::move(body), location);
-          }));
+  ctx.herder.PutConnectorConfig(name, config, parsed->initial_state, /*allow_replace=*/false,
+                                ReplyOrForward<herder::Created>(
+                                    ctx, request, std::move(forward), std::move(respond),
+                                    [location](herder::Created created) {
+                                      return CreatedOrUpdated(true, ConnectorInfoJson(created.info),
+                                                              location);
+                                    },
+                                    [location](int, std::optional<std::string> body) {
+                                      return CreatedOrUpdated(true, std::move(body), location);
+                                    }));
 }
 
 void PutConnectorConfig(ResourceContext& ctx, RestRequest request, Responder respond) {
@@ -315,8 +315,8 @@ void AlterOffsets(ResourceContext& ctx, RestRequest request, Responder respond) 
     return;
   }
   const std::string& name = request.path_params[0];
-  ForwardRequest forward{"PATCH", ConnectorPath(name, "/offsets"), {},
-                         ConnectorOffsetsJson(*offsets)};
+  ForwardRequest forward{
+      "PATCH", ConnectorPath(name, "/offsets"), {}, ConnectorOffsetsJson(*offsets)};
   ctx.herder.AlterConnectorOffsets(
       name, *offsets,
       ReplyOrForward<std::string>(
@@ -402,21 +402,22 @@ void AddConnectorsResource(Router& router, ResourceContext& ctx) {
                respond(status.ok() ? JsonResponse(200, TaskStateJson(*status))
                                    : ErrorResponse(status.status()));
              });
-  router.Add("POST", "/connectors/{connector}/tasks/{task}/restart",
-             [&ctx](RestRequest request, Responder respond) {
-               std::optional<int> task = ParseTaskNumber(request.path_params[1]);
-               if (!task) {
-                 respond(NotFound());
-                 return;
-               }
-               const std::string& name = request.path_params[0];
-               ForwardRequest forward{
-                   "POST", ConnectorPath(name, absl::StrCat("/tasks/", *task, "/restart")), {},
-                   std::nullopt};
-               ctx.herder.RestartTask(
-                   {name, *task},
-                   ReplyEmptyOrForward(ctx, request, std::move(forward), std::move(respond), 204));
-             });
+  router.Add(
+      "POST", "/connectors/{connector}/tasks/{task}/restart",
+      [&ctx](RestRequest request, Responder respond) {
+        std::optional<int> task = ParseTaskNumber(request.path_params[1]);
+        if (!task) {
+          respond(NotFound());
+          return;
+        }
+        const std::string& name = request.path_params[0];
+        ForwardRequest forward{"POST",
+                               ConnectorPath(name, absl::StrCat("/tasks/", *task, "/restart")),
+                               {},
+                               std::nullopt};
+        ctx.herder.RestartTask({name, *task}, ReplyEmptyOrForward(ctx, request, std::move(forward),
+                                                                  std::move(respond), 204));
+      });
   router.Add("POST", "/connectors/{connector}/restart",
              [&ctx](RestRequest request, Responder respond) {
                RestartConnector(ctx, std::move(request), std::move(respond));
@@ -434,8 +435,9 @@ void AddConnectorsResource(Router& router, ResourceContext& ctx) {
   router.Add("PUT", "/connectors/{connector}/stop", [&ctx](RestRequest request, Responder respond) {
     const std::string& name = request.path_params[0];
     ctx.herder.StopConnector(
-        name, ReplyEmptyOrForward(ctx, request, {"PUT", ConnectorPath(name, "/stop"), {}, std::nullopt},
-                                  std::move(respond), 204));
+        name,
+        ReplyEmptyOrForward(ctx, request, {"PUT", ConnectorPath(name, "/stop"), {}, std::nullopt},
+                            std::move(respond), 204));
   });
   router.Add(
       "GET", "/connectors/{connector}/topics", [&ctx](RestRequest request, Responder respond) {
@@ -473,16 +475,16 @@ void AddConnectorsResource(Router& router, ResourceContext& ctx) {
              [&ctx](RestRequest request, Responder respond) {
                AlterOffsets(ctx, std::move(request), std::move(respond));
              });
-  router.Add("DELETE", "/connectors/{connector}/offsets",
-             [&ctx](RestRequest request, Responder respond) {
-               const std::string& name = request.path_params[0];
-               ctx.herder.ResetConnectorOffsets(
-                   name, ReplyOrForward<std::string>(
-                             ctx, request, {"DELETE", ConnectorPath(name, "/offsets"), {}, std::nullopt},
-                             std::move(respond),
-                             [](std::string message) { return JsonResponse(200, MessageJson(message)); },
-                             RemoteBodyAs(200)));
-             });
+  router.Add(
+      "DELETE", "/connectors/{connector}/offsets", [&ctx](RestRequest request, Responder respond) {
+        const std::string& name = request.path_params[0];
+        ctx.herder.ResetConnectorOffsets(
+            name, ReplyOrForward<std::string>(
+                      ctx, request, {"DELETE", ConnectorPath(name, "/offsets"), {}, std::nullopt},
+                      std::move(respond),
+                      [](std::string message) { return JsonResponse(200, MessageJson(message)); },
+                      RemoteBodyAs(200)));
+      });
 }
 
 }  // namespace connectd::rest

@@ -22,8 +22,7 @@ absl::StatusOr<std::optional<herder::InternalRequestSignature>> SignatureOf(
     const RestRequest& request) {
   std::optional<std::string> algorithm =
       FindHeader(request.headers, distributed::kSignatureAlgorithmHeader);
-  std::optional<std::string> signature =
-      FindHeader(request.headers, distributed::kSignatureHeader);
+  std::optional<std::string> signature = FindHeader(request.headers, distributed::kSignatureHeader);
   if (!algorithm || !signature) return std::nullopt;
   herder::InternalRequestSignature out{std::move(*algorithm), std::move(*signature), request.body};
   if (absl::Status format = distributed::CheckSignatureFormat(out); !format.ok()) return format;
@@ -59,7 +58,9 @@ void FenceZombies(ResourceContext& ctx, RestRequest request, Responder respond) 
     return;
   }
   const std::string& name = request.path_params[0];
-  ForwardRequest forward{"PUT", TasksPath(name, "/fence"), {},
+  ForwardRequest forward{"PUT",
+                         TasksPath(name, "/fence"),
+                         {},
                          JsonStringLiteral(distributed::Base64Encode(request.body))};
   ctx.herder.FenceZombieSourceTasks(
       name, std::move(*signature),

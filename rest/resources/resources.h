@@ -105,8 +105,13 @@ inline herder::DoneCallback ReplyEmptyOrForward(ResourceContext& ctx, const Rest
       respond(EmptyResponse(status));
       return;
     }
-    CompleteOrForward(client, result, origin, forward, respond,
-                      [status](int, std::optional<std::string>) { return EmptyResponse(status); });
+    try {
+      CompleteOrForward(
+          client, result, origin, forward, respond,
+          [status](int, std::optional<std::string>) { return EmptyResponse(status); });
+    } catch (const std::exception& e) {
+      respond(ErrorResponse(500, e.what()));
+    }
   };
 }
 

@@ -128,6 +128,15 @@ absl::StatusOr<std::string> Sign(std::string_view key, std::string_view algorith
   return Base64Encode(*mac);
 }
 
+absl::StatusOr<std::vector<std::pair<std::string, std::string>>> SignatureHeaders(
+    std::string_view key, std::string_view algorithm, std::string_view body) {
+  absl::StatusOr<std::string> signature = Sign(key, algorithm, body);
+  if (!signature.ok()) return signature.status();
+  return std::vector<std::pair<std::string, std::string>>{
+      {std::string(kSignatureHeader), std::move(*signature)},
+      {std::string(kSignatureAlgorithmHeader), std::string(algorithm)}};
+}
+
 absl::StatusOr<std::string> GenerateKey(std::string_view algorithm, std::optional<int> size_bits) {
   const Algorithm* found = FindAlgorithm(algorithm);
   if (found == nullptr) {
@@ -257,7 +266,8 @@ absl::Status VerifyInternalRequest(const std::optional<herder::InternalRequestSi
                                "session key from the config topic yet"),
         503);
   }
-  absl::StatusOr<std::string> expected = ComputeMac(key->key, signature->algorithm, signature->body);
+  absl::StatusOr<std::string> expected =
+      ComputeMac(key->key, signature->algorithm, signature->body);
   if (!expected.ok()) return expected.status();
   absl::StatusOr<std::string> actual = Base64Decode(signature->signature);
   if (!actual.ok()) return BadRequest(AsStd(actual.status().message()));

@@ -27,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -53,6 +54,11 @@ absl::StatusOr<std::string> ComputeMac(std::string_view key, std::string_view al
 // body signs the empty input, as Java does for a request without a body.
 absl::StatusOr<std::string> Sign(std::string_view key, std::string_view algorithm,
                                  std::string_view body);
+
+// The two headers a sender adds (InternalRequestSignature.addToRequest):
+// {{kSignatureHeader, Sign(...)}, {kSignatureAlgorithmHeader, algorithm}}. Errors as Sign.
+absl::StatusOr<std::vector<std::pair<std::string, std::string>>> SignatureHeaders(
+    std::string_view key, std::string_view algorithm, std::string_view body);
 
 // A new random key (OpenSSL RAND_bytes) for KeyGenerator `algorithm`. Without `size_bits`, the
 // JVM's default size: HmacSHA256 256 bits, HmacSHA384 384, HmacSHA512 512, HmacSHA224 and the

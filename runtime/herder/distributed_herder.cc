@@ -154,17 +154,29 @@ void DistributedHerder::Stop() {
 // ---- Statuses (any thread)
 // -----------------------------------------------------------------------
 
+std::optional<std::string> DistributedHerder::PluginVersionOf(const std::string& connector) const {
+  std::shared_ptr<const distributed::ClusterConfigState> view = View();
+  const distributed::ConfigProperties* raw = view->RawConnectorConfig(connector);
+  if (raw == nullptr) return std::nullopt;
+  for (const auto& [key, value] : *raw) {
+    if (key != "connector.class" || !value) continue;
+    const plugin::ConnectorPlugin* plugin = plugins_.Find(*value);
+    if (plugin != nullptr) return plugin->version;
+  }
+  return std::nullopt;
+}
+
 void DistributedHerder::OnConnectorState(const std::string& connector, worker::State state,
                                          std::optional<std::string> trace) {
   distributed::StatusValue value{state, std::move(trace), worker_id_, generation_.load(),
-                                 std::nullopt};
+                                 PluginVersionOf(connector)};
   status_store_->PutConnector(connector, value, distributed::HerderWriteMode(state));
 }
 
 void DistributedHerder::OnTaskState(const ConnectorTaskId& task, worker::State state,
                                     std::optional<std::string> trace) {
   distributed::StatusValue value{state, std::move(trace), worker_id_, generation_.load(),
-                                 std::nullopt};
+                                 PluginVersionOf(task.connector)};
   status_store_->PutTask(task, value, distributed::HerderWriteMode(state));
 }
 

@@ -158,6 +158,8 @@ class DistributedHerder : public Herder,
   void OnTaskState(const ConnectorTaskId& task, worker::State state,
                    std::optional<std::string> trace) override;
   void OnTopicUsed(const std::string& connector, const std::string& topic) override;
+  // The version of the plugin `connector` runs, as statuses carry it (any thread).
+  std::optional<std::string> PluginVersionOf(const std::string& connector) const;
   // worker::ConnectorEvents (any thread).
   void OnTaskReconfigurationRequest(const std::string& connector) override;
 

@@ -23,7 +23,7 @@ absl::Status ConnectorNotFound(const std::string& c) {
 
 StateInfo ToStateInfo(const distributed::StatusValue& value) {
   return StateInfo{std::string(worker::StateName(value.state)), value.worker_id.value_or(""),
-                   value.trace};
+                   value.trace, value.version};
 }
 
 }  // namespace

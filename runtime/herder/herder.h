@@ -124,8 +124,7 @@ class Herder {
   // generated. `signature` is nullopt when the request carried no signature headers.
   // Standalone: 500 "...does not support externally setting task configurations."
   virtual void PutTaskConfigs(const std::string& name, const std::vector<ConfigMap>& configs,
-                              std::optional<InternalRequestSignature> signature,
-                              DoneCallback done);
+                              std::optional<InternalRequestSignature> signature, DoneCallback done);
   // PUT /connectors/{c}/fence (KIP-618 zombie fencing).
   // Standalone: 500 "...does not support exactly-once source connectors."
   virtual void FenceZombieSourceTasks(const std::string& name,

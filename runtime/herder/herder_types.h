@@ -49,6 +49,7 @@ struct StateInfo {
   std::string state;
   std::string worker_id;
   std::optional<std::string> trace;
+  std::optional<std::string> version;  // the running plugin's version (Connect 4.4)
 };
 
 struct TaskStateInfo {

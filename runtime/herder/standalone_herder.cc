@@ -65,16 +65,18 @@ void StandaloneHerder::OnConnectorState(const std::string& connector, worker::St
                                         std::optional<std::string> trace) {
   std::lock_guard lock(status_mu_);
   if (known_.count(connector) == 0) return;
-  statuses_[connector].connector =
-      StateInfo{std::string(worker::StateName(state)), worker_id_, std::move(trace)};
+  StatusEntry& entry = statuses_[connector];
+  entry.connector =
+      StateInfo{std::string(worker::StateName(state)), worker_id_, std::move(trace), entry.version};
 }
 
 void StandaloneHerder::OnTaskState(const ConnectorTaskId& task, worker::State state,
                                    std::optional<std::string> trace) {
   std::lock_guard lock(status_mu_);
   if (known_.count(task.connector) == 0) return;
-  statuses_[task.connector].tasks[task.task] =
-      StateInfo{std::string(worker::StateName(state)), worker_id_, std::move(trace)};
+  StatusEntry& entry = statuses_[task.connector];
+  entry.tasks[task.task] =
+      StateInfo{std::string(worker::StateName(state)), worker_id_, std::move(trace), entry.version};
 }
 
 void StandaloneHerder::OnTopicUsed(const std::string& connector, const std::string& topic) {
@@ -148,6 +150,10 @@ absl::Status StandaloneHerder::ApplyConfig(const std::string& name, const Config
     StatusEntry& entry = statuses_[name];
     entry.tasks.clear();
     entry.type = ConnectorTypeOf(plugins_, config);
+    auto cls = config.find("connector.class");
+    const plugin::ConnectorPlugin* plugin =
+        cls == config.end() ? nullptr : plugins_.Find(cls->second);
+    entry.version = plugin ? std::optional<std::string>(plugin->version) : std::nullopt;
   }
   ConnectorState& state = connectors_[name];
   state.config = config;

@@ -99,6 +99,7 @@ class StandaloneHerder : public Herder,
     std::optional<StateInfo> connector;
     std::map<int, StateInfo> tasks;
     ConnectorType type = ConnectorType::kUnknown;
+    std::optional<std::string> version;  // the plugin's, as statuses show it
     std::set<std::string> topics;
   };
 

@@ -21,6 +21,15 @@ std::string Get(const herder::ConfigMap& config, const std::string& key,
 
 }  // namespace
 
+std::string TaskClassName(std::string_view connector_class) {
+  constexpr std::string_view kSuffix = "Connector";
+  std::string_view stem = connector_class;
+  if (stem.size() > kSuffix.size() && stem.substr(stem.size() - kSuffix.size()) == kSuffix) {
+    stem.remove_suffix(kSuffix.size());
+  }
+  return std::string(stem) + "Task";
+}
+
 Worker::Worker(const config::WorkerConfig& config, const plugin::PluginRegistry& plugins,
                config::ConfigProviders providers, OffsetStoreFactory offsets,
                StatusListener& listener, ConnectorEvents& events, std::string worker_id,
@@ -83,13 +92,20 @@ absl::StatusOr<std::vector<herder::ConfigMap>> Worker::ConnectorTaskConfigs(
   bool enforce = Get(config, "tasks.max.enforce", "true") != "false";
   absl::StatusOr<plugin::TaskConfigList> configs = it->second->TaskConfigs(max_tasks, enforce);
   if (!configs.ok()) return configs.status();
-  // Sink tasks see the connector's topic selection, as Connect adds it to every task config.
+  // As Java's Worker.connectorTaskConfigs, then AbstractHerder.reverseTransform (see worker.h).
+  const std::string task_class = TaskClassName(it->second->plugin().class_name);
+  std::vector<std::string> with_references;
+  for (const auto& [key, value] : config) {
+    if (config::ConfigProviders::HasReference(value)) with_references.push_back(key);
+  }
   std::vector<herder::ConfigMap> out;
   for (herder::ConfigMap task : *configs) {
-    if (it->second->plugin().type == plugin::ConnectorType::kSink) {
-      for (const char* key : {"topics", "topics.regex"}) {
-        if (config.count(key)) task[key] = config.at(key);
-      }
+    task.try_emplace("task.class", task_class);
+    for (const char* key : {"topics", "topics.regex"}) {
+      if (auto topics = config.find(key); topics != config.end()) task[key] = topics->second;
+    }
+    for (const std::string& key : with_references) {
+      if (auto resolved = task.find(key); resolved != task.end()) resolved->second = config.at(key);
     }
     out.push_back(std::move(task));
   }

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -31,6 +32,13 @@ namespace connectd::worker {
 // Gives a connector's offset view (the backing store bound to a connector name).
 using OffsetStoreFactory = std::function<std::shared_ptr<ConnectorOffsetStore>(const std::string&)>;
 
+// The task class name Java's connector would report for `connector_class`, by Connect's naming
+// convention: a trailing "Connector" becomes "Task" (org.apache.kafka.connect.file.
+// FileStreamSourceConnector -> ...FileStreamSourceTask), any other name gets "Task" appended.
+// This holds for every connector connectd ships with a Java twin: FileStreamSource/Sink,
+// VerifiableSource, MockSource and MirrorSource/Checkpoint/Heartbeat.
+std::string TaskClassName(std::string_view connector_class);
+
 class Worker {
  public:
   Worker(const config::WorkerConfig& config, const plugin::PluginRegistry& plugins,
@@ -47,7 +55,20 @@ class Worker {
                               herder::TargetState state);
   bool IsConnectorRunning(const std::string& name) const;
   void SetConnectorTargetState(const std::string& name, herder::TargetState state);
-  // The connector's task configs for its tasks.max.
+  // The connector's task configs for its tasks.max, exactly the maps a Java worker writes to
+  // the config topic for the same connector config (a leader rewrites task configs only when
+  // these maps change, so Java and connectd workers sharing a config topic must agree), built as
+  // Java's Worker.connectorTaskConfigs and AbstractHerder.reverseTransform build them:
+  //   - each map the connector returned, plus `task.class`: Java puts the connector's
+  //     taskClass().getName() there. The plugin ABI carries no task class name, so it is derived
+  //     from the connector class by Connect's naming (TaskClassName below), unless the
+  //     plugin's task config already sets `task.class` (a plugin whose Java twin breaks the
+  //     naming rule declares its task class that way);
+  //   - `topics` and `topics.regex` from `config` when it has them, for every connector type
+  //     (Java adds them to sink and source task configs alike);
+  //   - each key whose value in `config` holds a config-provider reference (${provider:key}) gets
+  //     that raw value back, so no resolved secret reaches the config topic (reverseTransform).
+  // `config` is the raw connector config, as stored (not resolved).
   absl::StatusOr<std::vector<herder::ConfigMap>> ConnectorTaskConfigs(
       const std::string& name, const herder::ConfigMap& config);
   void StopConnector(const std::string& name);

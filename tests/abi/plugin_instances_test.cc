@@ -2,9 +2,11 @@
 // exceptions contained by the SDK, and the zero-copy release contract.
 #include "runtime/plugin/plugin_instances.h"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -46,6 +48,7 @@ class FakeConnectorContext : public ConnectorContextHost {
 class FakeBatch : public SourceBatchHost {
  public:
   connectd_status Append(const connectd_source_record& r) override {
+    keys.emplace_back(static_cast<const char*>(r.key.data), r.key.size);
     values.emplace_back(static_cast<const char*>(r.value.data), r.value.size);
     offsets.emplace_back(r.source_offset.data, r.source_offset.size);
     if (r.release != nullptr) pending.push_back({r.release, r.release_opaque});
@@ -56,7 +59,7 @@ class FakeBatch : public SourceBatchHost {
     released += pending.size();
     pending.clear();
   }
-  std::vector<std::string> values, offsets;
+  std::vector<std::string> keys, values, offsets;
   std::vector<std::pair<void (*)(void*), void*>> pending;
   size_t released = 0;
 };
@@ -80,12 +83,22 @@ TEST_F(PluginInstancesTest, ConnectorLifecycleAndTaskConfigs) {
   FakeConnectorContext context;
   auto connector = ConnectorInstance::Create(Plugin("VerifiableSource"), &context);
   ASSERT_TRUE(connector.ok()) << connector.status();
-  ASSERT_TRUE((*connector)->Start({{"topic", "t"}}).ok());
+  const Props config{
+      {"name", "v"},
+      {"connector.class", "org.apache.kafka.connect.tools.VerifiableSourceConnector"},
+      {"tasks.max", "3"},
+      {"topic", "t"},
+      {"throughput", "5"}};
+  ASSERT_TRUE((*connector)->Start(config).ok());
   auto configs = (*connector)->TaskConfigs(3);
   ASSERT_TRUE(configs.ok()) << configs.status();
   ASSERT_EQ(configs->size(), 3u);
-  EXPECT_EQ((*configs)[2].at("task.id"), "2");
-  EXPECT_EQ((*configs)[2].at("topic"), "t");
+  // Java's VerifiableSourceConnector: the connector config plus "id", nothing else.
+  for (int i = 0; i < 3; ++i) {
+    Props want = config;
+    want["id"] = std::to_string(i);
+    EXPECT_EQ((*configs)[static_cast<size_t>(i)], want);
+  }
   EXPECT_TRUE((*connector)->Stop().ok());
 }
 
@@ -94,12 +107,64 @@ TEST_F(PluginInstancesTest, SourceTaskResumesFromItsStoredOffset) {
   context.offsets["{\"id\":0}"] = "{\"seqno\":41}";
   auto task = SourceTaskInstance::Create(Plugin("VerifiableSource"), &context);
   ASSERT_TRUE(task.ok()) << task.status();
-  ASSERT_TRUE((*task)->Start({{"topic", "t"}, {"task.id", "0"}, {"max.records", "45"}}).ok());
+  ASSERT_TRUE((*task)->Start({{"topic", "t"}, {"id", "0"}, {"max.records", "45"}}).ok());
   FakeBatch batch;
   ASSERT_TRUE((*task)->Poll(100, &batch).ok());
   ASSERT_EQ(batch.values.size(), 3u);
-  EXPECT_EQ(batch.values[0], "{\"task\":0,\"seqno\":42}");
+  // Java's record through the StringConverter: key the task id (INT32), value the seqno (INT64).
+  EXPECT_EQ(batch.keys, (std::vector<std::string>{"0", "0", "0"}));
+  EXPECT_EQ(batch.values, (std::vector<std::string>{"42", "43", "44"}));
   EXPECT_EQ(batch.offsets[2], "{\"seqno\":44}");
+}
+
+TEST_F(PluginInstancesTest, VerifiableSourceNeedsANumericIdAndThroughput) {
+  for (const Props& bad : {Props{{"topic", "t"}}, Props{{"topic", "t"}, {"id", "x"}},
+                           Props{{"topic", "t"}, {"id", "1"}, {"throughput", "10/s"}}}) {
+    FakeSourceContext context;
+    auto task = SourceTaskInstance::Create(Plugin("VerifiableSource"), &context);
+    ASSERT_TRUE(task.ok());
+    absl::Status started = (*task)->Start(bad);
+    EXPECT_FALSE(started.ok());
+    EXPECT_THAT(started.message(), HasSubstr("Invalid VerifiableSourceTask configuration"));
+  }
+}
+
+TEST_F(PluginInstancesTest, VerifiableSourceHonoursThroughput) {
+  FakeSourceContext context;
+  auto task = SourceTaskInstance::Create(Plugin("VerifiableSource"), &context);
+  ASSERT_TRUE(task.ok());
+  ASSERT_TRUE((*task)->Start({{"topic", "t"}, {"id", "3"}, {"throughput", "20"}}).ok());
+  const auto start = std::chrono::steady_clock::now();
+  FakeBatch batch;
+  while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300)) {
+    ASSERT_TRUE((*task)->Poll(100, &batch).ok());
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // 20 records/s from the first: at most 1 + 20 * elapsed, never a flood.
+  EXPECT_GE(batch.values.size(), 2u);
+  EXPECT_LE(static_cast<double>(batch.values.size()), 1 + 20 * seconds + 1);
+  for (size_t i = 0; i < batch.values.size(); ++i) EXPECT_EQ(batch.values[i], std::to_string(i));
+  EXPECT_EQ(batch.keys.front(), "3");
+}
+
+TEST_F(PluginInstancesTest, VerifiableSourceAtThroughputZeroWritesNothingAndStopWakesIt) {
+  FakeSourceContext context;
+  auto task = SourceTaskInstance::Create(Plugin("VerifiableSource"), &context);
+  ASSERT_TRUE(task.ok());
+  ASSERT_TRUE((*task)->Start({{"topic", "t"}, {"id", "0"}, {"throughput", "0"}}).ok());
+  FakeBatch batch;
+  ASSERT_TRUE((*task)->Poll(30, &batch).ok());
+  EXPECT_TRUE(batch.values.empty());
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    (*task)->Stop();
+  });
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE((*task)->Poll(5000, &batch).ok());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_TRUE(batch.values.empty());
+  stopper.join();
 }
 
 // The value of metric `name` of the VerifiableSource task `task`, if published.
@@ -118,7 +183,7 @@ TEST_F(PluginInstancesTest, PluginSensorsArePublishedUntilTheTaskContextEnds) {
     FakeSourceContext context;
     auto task = SourceTaskInstance::Create(Plugin("VerifiableSource"), &context);
     ASSERT_TRUE(task.ok()) << task.status();
-    ASSERT_TRUE((*task)->Start({{"topic", "t"}, {"task.id", "7"}, {"max.records", "150"}}).ok());
+    ASSERT_TRUE((*task)->Start({{"topic", "t"}, {"id", "7"}, {"max.records", "150"}}).ok());
     FakeBatch batch;
     ASSERT_TRUE((*task)->Poll(100, &batch).ok());
     ASSERT_TRUE((*task)->Poll(100, &batch).ok());

@@ -1,15 +1,23 @@
 // Test connectors after Kafka Connect's connect/test-plugins, built with the SDK as one plugin:
-//   MockSourceConnector          a source that emits nothing (lifecycle tests)
-//   VerifiableSourceConnector    emits {"task":T,"seqno":N} per record, resumes from its offset
+//   MockSourceConnector          a source that emits nothing (lifecycle tests); one task, as Java's
+//   VerifiableSourceConnector    Java's: key = task id, value = seqno, `throughput` records/s,
+//                                resumes after its stored seqno
 //   ThrowingSourceConnector      its task throws in poll (a RetriableException first if asked;
 //                                only while `fail.while.file.exists` exists, if set)
 //   HangingSourceConnector       its task's stop() blocks for `stop.hang.ms`
 //   NoopSourceConnector          `batch.size` records of `record.size` bytes per poll, copied or
 //                                zero-copy (`zero.copy`), for the ABI cost benchmark
 //   RecordingSinkConnector       appends "topic/partition/offset key=value" lines to `file`
+#include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
+#include <condition_variable>
+#include <cstdint>
 #include <fstream>
+#include <limits>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -67,50 +75,133 @@ class MockSourceTask : public connectd::sdk::SourceTask {
 class MockSourceConnector : public EveryTaskSameConfig<MockSourceTask> {
  public:
   static constexpr char kClassName[] = "org.apache.kafka.connect.tools.MockSourceConnector";
+  // Java's MockConnector: one task, whose config is the connector config.
+  std::vector<Props> taskConfigs(int /*max_tasks*/) override { return {props_}; }
 };
 
 // ---- VerifiableSource --------------------------------------------------------------------
+// Java's org.apache.kafka.connect.tools.VerifiableSourceConnector, so that Java and connectd
+// workers can run each other's task configs: the connector gives task i its own config plus
+// `id` = i; the task writes one record per seqno to `topic`, source partition {"id":<id>},
+// offset {"seqno":<n>}, key the task id and value the seqno as decimal text (what Java's
+// StringConverter makes of its INT32 key and INT64 value), resuming after the stored seqno.
+// `throughput` is records per second per task as Java's ThroughputThrottler keeps it (negative:
+// unthrottled; 0: nothing). connectd's own `max.records` stops a task at that seqno (Java's
+// plugin has no such cap and ignores the key). Java's `complete.record.data` is not supported.
 class VerifiableSourceTask : public connectd::sdk::SourceTask {
  public:
+  using Clock = std::chrono::steady_clock;
+
   void start(const Props& props) override {
+    std::optional<long long> id = LongProp(props, "id");
+    std::optional<long long> throughput =
+        props.count("throughput") ? LongProp(props, "throughput") : std::optional<long long>(-1);
+    if (!id || *id < std::numeric_limits<int32_t>::min() ||
+        *id > std::numeric_limits<int32_t>::max() || !throughput || !props.count("topic")) {
+      throw connectd::sdk::ConnectException("Invalid VerifiableSourceTask configuration");
+    }
+    id_ = std::to_string(*id);
+    throughput_ = *throughput;
     topic_ = props.at("topic");
-    task_ = props.count("task.id") ? props.at("task.id") : "0";
-    partition_ = "{\"id\":" + task_ + "}";
+    max_ = LongProp(props, "max.records").value_or(-1);
+    partition_ = "{\"id\":" + id_ + "}";
     if (auto offset = context().offset(partition_)) {
       // {"seqno":N}: resume after N.
-      size_t colon = offset->find(':');
-      next_ = std::stoll(offset->substr(colon + 1)) + 1;
+      size_t key = offset->find("\"seqno\"");
+      size_t colon = key == std::string::npos ? key : offset->find(':', key);
+      if (colon != std::string::npos) next_ = std::stoll(offset->substr(colon + 1)) + 1;
     }
-    max_ = IntProp(props, "max.records", -1);
+    first_ = next_;
+    started_ = Clock::now();
     polled_ = context().metrics().sensor(
-        "connectd.test", "VerifiableSourceTask", {{"task", task_}},
+        "connectd.test", "VerifiableSourceTask", {{"task", id_}},
         {{"record-count", connectd::sdk::Stat::kCumulativeSum, "Records polled"},
          {"batch-size-max", connectd::sdk::Stat::kMax, "Largest batch"}});
     commits_ = context().metrics().sensor(
-        "connectd.test", "VerifiableSourceTask", {{"task", task_}},
+        "connectd.test", "VerifiableSourceTask", {{"task", id_}},
         {{"commit-count", connectd::sdk::Stat::kCumulativeCount, "SourceTask.commit() calls"}});
   }
   void commit() override { commits_.record(1); }
   void poll(connectd::sdk::SourceBatch& batch) override {
-    for (int i = 0; i < 100 && (max_ < 0 || next_ < max_); ++i, ++next_) {
+    const Clock::time_point deadline =
+        Clock::now() + std::chrono::milliseconds(std::max(batch.timeoutMs(), 0));
+    long long count = Due(Clock::now());
+    while (count <= 0) {
+      // Nothing due yet (or the cap reached): wait for the next record's time, in short steps
+      // so that the worker's offset commits between polls keep their cadence.
+      Clock::time_point wake = std::min(deadline, Clock::now() + std::chrono::milliseconds(50));
+      if (throughput_ > 0 && (max_ < 0 || next_ < max_)) {
+        wake = std::min(wake, DueAt(next_ - first_));
+      }
+      std::unique_lock lock(mu_);
+      if (stop_cv_.wait_until(lock, wake, [this] { return stopping_; })) return;
+      lock.unlock();
+      const Clock::time_point now = Clock::now();
+      if (now >= deadline || (max_ >= 0 && next_ >= max_)) return;
+      count = Due(now);
+    }
+    for (long long i = 0; i < count; ++i, ++next_) {
       connectd::sdk::SourceRecord record;
       record.source_partition = partition_;
       record.source_offset = "{\"seqno\":" + std::to_string(next_) + "}";
       record.topic = topic_;
-      record.key = task_;
-      record.value = "{\"task\":" + task_ + ",\"seqno\":" + std::to_string(next_) + "}";
+      record.key = id_;
+      record.value = std::to_string(next_);
       batch.add(record);
     }
     polled_.record(static_cast<double>(batch.size()));
   }
-  void stop() override {}
+  void stop() override {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+    stop_cv_.notify_all();
+  }
 
  private:
+  static constexpr long long kMaxBatch = 100;
+
+  // A whole decimal number (Java's Long.parseLong), or nullopt (also when absent).
+  static std::optional<long long> LongProp(const Props& props, const std::string& key) {
+    auto it = props.find(key);
+    if (it == props.end()) return std::nullopt;
+    const std::string& text = it->second;
+    long long value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || text.empty()) {
+      return std::nullopt;
+    }
+    return value;
+  }
+  // When the record `index` records after the first of this run is due at `throughput_`.
+  Clock::time_point DueAt(long long index) const {
+    return started_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                          static_cast<double>(index) / static_cast<double>(throughput_)));
+  }
+  // How many records to write now: those due by `now` (all, unthrottled), at most a batch and
+  // never past max.records.
+  long long Due(Clock::time_point now) const {
+    long long count = kMaxBatch;
+    if (throughput_ == 0) return 0;
+    if (throughput_ > 0) {
+      const double elapsed = std::chrono::duration<double>(now - started_).count();
+      const long long due = static_cast<long long>(elapsed * static_cast<double>(throughput_)) + 1;
+      count = std::min(count, due - (next_ - first_));
+    }
+    if (max_ >= 0) count = std::min(count, max_ - next_);
+    return count;
+  }
+
   connectd::sdk::Sensor polled_;
   connectd::sdk::Sensor commits_;
-  std::string topic_, task_, partition_;
-  long long next_ = 0;
+  std::string topic_, id_, partition_;
+  long long throughput_ = -1;
+  long long next_ = 0;   // the next seqno
+  long long first_ = 0;  // the first seqno of this run (throttling counts from it)
   long long max_ = -1;
+  Clock::time_point started_;
+  std::mutex mu_;
+  std::condition_variable stop_cv_;
+  bool stopping_ = false;  // guarded by mu_
 };
 
 class VerifiableSourceConnector : public connectd::sdk::SourceConnector {
@@ -121,14 +212,25 @@ class VerifiableSourceConnector : public connectd::sdk::SourceConnector {
   static ConfigDef configDef() {
     return ConfigDef()
         .define(ConfigKey("topic", ConfigKey::kString).importance(ConfigKey::kHigh).doc("Topic."))
+        .define(ConfigKey("throughput", ConfigKey::kLong)
+                    .withDefault("-1")
+                    .importance(ConfigKey::kMedium)
+                    .doc("Records per second per task; negative for unthrottled."))
         .define(ConfigKey("max.records", ConfigKey::kLong)
                     .withDefault("-1")
                     .importance(ConfigKey::kLow)
-                    .doc("Records per task, -1 for unbounded."));
+                    .doc("Records per task, -1 for unbounded (connectd only)."));
   }
   void start(const Props& props) override { props_ = props; }
+  // Java's taskConfigs: the connector config plus "id", and nothing else.
   std::vector<Props> taskConfigs(int max_tasks) override {
-    return SameConfigForEachTask(props_, max_tasks);
+    std::vector<Props> configs;
+    for (int i = 0; i < max_tasks; ++i) {
+      Props config = props_;
+      config["id"] = std::to_string(i);
+      configs.push_back(std::move(config));
+    }
+    return configs;
   }
   void stop() override {}
 

@@ -74,9 +74,14 @@ class Connector {
  public:
   virtual ~Connector() = default;
 
-  // Connector.start with the validated config (defaults filled in).
+  // Connector.start with the validated connector config as stored (config-provider references
+  // resolved; defaults are not filled in, as in Java).
   virtual void start(const Props& props) = 0;
-  // At most `max_tasks` task configs.
+  // At most `max_tasks` task configs. The worker adds `task.class` (derived from the class name,
+  // ...Connector -> ...Task, unless a config sets it) and the connector's `topics`/`topics.regex`
+  // to each, as Java's Worker does; a connector with a Java twin returns exactly the maps the
+  // Java connector's taskConfigs returns, so that Java and connectd workers sharing a config
+  // topic agree on them.
   virtual std::vector<Props> taskConfigs(int max_tasks) = 0;
   virtual void stop() = 0;
   // Extra validation after the host checked every key against configDef(). Unstarted instance.

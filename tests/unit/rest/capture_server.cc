@@ -39,9 +39,9 @@ struct CaptureServer::Impl {
   int port = 0;
 
   mutable std::mutex mu;
-  std::vector<CapturedRequest> requests;  // guarded by mu
-  int status = 200;                       // guarded by mu
-  std::string body;                       // guarded by mu
+  std::vector<CapturedRequest> requests;                     // guarded by mu
+  int status = 200;                                          // guarded by mu
+  std::string body;                                          // guarded by mu
   std::vector<std::pair<std::string, std::string>> headers;  // guarded by mu
   bool silent = false;                                       // guarded by mu
   std::vector<std::shared_ptr<tcp::socket>> held;            // io thread only
@@ -58,8 +58,7 @@ struct CaptureServer::Impl {
     auto buffer = std::make_shared<beast::flat_buffer>();
     auto request = std::make_shared<http::request<http::string_body>>();
     http::async_read(*socket, *buffer, *request,
-                     [self = this, socket, buffer, request](beast::error_code ec,
-                                                                          std::size_t) {
+                     [self = this, socket, buffer, request](beast::error_code ec, std::size_t) {
                        if (ec) return;
                        self->Answer(socket, *request);
                      });

@@ -41,7 +41,8 @@ TEST_F(ForwardingTest, CreateIsServedByTheLeaderAndAnswers201WithALocalLocation)
   a_.herder().FailNext(NotLeader(UrlOf(b_)));
   HttpResult r = a_.Post("/connectors", R"({"name":" c ","config":{"connector.class":"X"}})");
   EXPECT_EQ(r.status, 201) << r.body;
-  EXPECT_EQ(r.Header("Location"), "http://127.0.0.1:" + std::to_string(a_.port()) + "/connectors/c");
+  EXPECT_EQ(r.Header("Location"),
+            "http://127.0.0.1:" + std::to_string(a_.port()) + "/connectors/c");
   EXPECT_NE(r.body.find(R"("name":"c")"), std::string::npos) << r.body;
   EXPECT_TRUE(b_.herder().Get("c").has_value());
   EXPECT_FALSE(a_.herder().Get("c").has_value());
@@ -151,9 +152,9 @@ TEST_F(ForwardingTest, BodiesAreReSerializedAndPathsRebuilt) {
 
   capture_.Respond(201, R"({"name":"n","config":{},"tasks":[],"type":"source"})");
   a_.herder().FailNext(NotLeader(capture_.url()));
-  EXPECT_EQ(a_.Post("/connectors", R"({"name":"n","config":{"a":"b"},"initial_state":"paused"})")
-                .status,
-            201);
+  EXPECT_EQ(
+      a_.Post("/connectors", R"({"name":"n","config":{"a":"b"},"initial_state":"paused"})").status,
+      201);
   EXPECT_EQ(capture_.requests().back().target, "/connectors?forward=true");
   EXPECT_EQ(capture_.requests().back().body,
             R"({"name":"n","config":{"a":"b","name":"n"},"initial_state":"PAUSED"})");
@@ -212,23 +213,35 @@ TEST(ForwardUrlTest, JoinsTargetPathForwardAndQuery) {
             "https://leader:8443/base/connectors/c/restart?forward=false&onlyFailed=a%20b%26c");
 }
 
+TEST(ForwardOriginTest, ReadsForwardAsJaxRsBooleanAndTheAuthorizationHeader) {
+  RestRequest request;
+  EXPECT_FALSE(OriginOf(request).forward.has_value());
+  request.query["forward"] = {""};
+  EXPECT_FALSE(OriginOf(request).forward.has_value());
+  request.query["forward"] = {"TRUE"};
+  EXPECT_EQ(OriginOf(request).forward, true);
+  request.query["forward"] = {"no"};
+  EXPECT_EQ(OriginOf(request).forward, false);
+  request.headers = {{"authorization", "Basic x"}};
+  EXPECT_EQ(OriginOf(request).authorization, "Basic x");
+}
+
 // ---- Internal endpoints ----------------------------------------------------------------------
 
 class InternalEndpointsTest : public ForwardingTest {
  protected:
   void SetUp() override {
-    a_.herder().put_task_configs_hook = [this](const std::string& name,
-                                               const std::vector<herder::ConfigMap>& configs,
-                                               std::optional<herder::InternalRequestSignature> sig,
-                                               herder::DoneCallback done) {
-      {
-        std::lock_guard lock(mu_);
-        seen_name_ = name;
-        seen_configs_ = configs;
-        seen_signature_ = sig;
-      }
-      done(answer_(sig));
-    };
+    a_.herder().put_task_configs_hook =
+        [this](const std::string& name, const std::vector<herder::ConfigMap>& configs,
+               std::optional<herder::InternalRequestSignature> sig, herder::DoneCallback done) {
+          {
+            std::lock_guard lock(mu_);
+            seen_name_ = name;
+            seen_configs_ = configs;
+            seen_signature_ = sig;
+          }
+          done(answer_(sig));
+        };
     a_.herder().fence_hook = [this](const std::string& name,
                                     std::optional<herder::InternalRequestSignature> sig,
                                     herder::DoneCallback done) {
@@ -273,9 +286,9 @@ TEST_F(InternalEndpointsTest, MissingHeaderMeansNoSignature) {
 }
 
 TEST_F(InternalEndpointsTest, UnknownAlgorithmOrBadBase64Is400BeforeTheHerder) {
-  HttpResult unknown = a_.Send("POST", "/connectors/c/tasks", "[]",
-                               {{"X-Connect-Authorization", "AAAA"},
-                                {"X-Connect-Request-Signature-Algorithm", "HmacFoo"}});
+  HttpResult unknown = a_.Send(
+      "POST", "/connectors/c/tasks", "[]",
+      {{"X-Connect-Authorization", "AAAA"}, {"X-Connect-Request-Signature-Algorithm", "HmacFoo"}});
   EXPECT_EQ(unknown.body, ErrorJson(400, "Algorithm HmacFoo not available"));
   HttpResult bad = a_.Send("PUT", "/connectors/c/fence", "",
                            {{"X-Connect-Authorization", "abc-"},

@@ -10,6 +10,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
+#include "absl/strings/match.h"
+#include "runtime/herder/herder.h"
 #include "tests/unit/rest/capture_server.h"
 #include "tests/unit/rest/rest_test_env.h"
 #include "tests/unit/rest/test_certs.h"
@@ -37,8 +39,7 @@ class ClientThread {
 // A port nothing listens on (bound, then closed).
 int ClosedPort() {
   boost::asio::io_context ioc;
-  boost::asio::ip::tcp::acceptor acceptor(
-      ioc, {boost::asio::ip::make_address("127.0.0.1"), 0});
+  boost::asio::ip::tcp::acceptor acceptor(ioc, {boost::asio::ip::make_address("127.0.0.1"), 0});
   return acceptor.local_endpoint().port();
 }
 
@@ -74,9 +75,9 @@ TEST(RestClientTest, SendsTheRequestAndReturnsTheResponse) {
   server.Respond(201, R"({"ok":true})", {{"Location", "/x"}});
   ClientThread thread;
   RestClient client(thread.ioc(), TlsConfig{});
-  HttpClientRequest request{"POST", server.url() + "connectors?forward=true",
-                            {{"Authorization", "Basic dTpw"},
-                             {"Content-Type", "application/json"}},
+  HttpClientRequest request{"POST",
+                            server.url() + "connectors?forward=true",
+                            {{"Authorization", "Basic dTpw"}, {"Content-Type", "application/json"}},
                             R"({"name":"c"})"};
   absl::StatusOr<HttpClientResponse> response = client.SendAndWait(request);
   ASSERT_TRUE(response.ok()) << response.status();
@@ -136,8 +137,7 @@ TEST(RestClientTest, TransportFailuresAreStatuses) {
 
   CaptureServer silent;
   silent.set_silent(true);
-  absl::StatusOr<HttpClientResponse> timed_out =
-      client.SendAndWait({"GET", silent.url(), {}, ""});
+  absl::StatusOr<HttpClientResponse> timed_out = client.SendAndWait({"GET", silent.url(), {}, ""});
   EXPECT_TRUE(absl::IsDeadlineExceeded(timed_out.status())) << timed_out.status();
 
   EXPECT_TRUE(absl::IsInvalidArgument(client.SendAndWait({"GET", "nope", {}, ""}).status()));
@@ -147,8 +147,9 @@ TEST(RestClientTest, CallbackRunsOnTheIoContextForErrorsToo) {
   ClientThread thread;
   RestClient client(thread.ioc(), TlsConfig{});
   std::promise<std::thread::id> ran_on;
-  client.Send({"GET", "bad url", {}, ""},
-              [&](absl::StatusOr<HttpClientResponse>) { ran_on.set_value(std::this_thread::get_id()); });
+  client.Send({"GET", "bad url", {}, ""}, [&](absl::StatusOr<HttpClientResponse>) {
+    ran_on.set_value(std::this_thread::get_id());
+  });
   auto future = ran_on.get_future();
   ASSERT_EQ(future.wait_for(std::chrono::seconds(5)), std::future_status::ready);
   EXPECT_NE(future.get(), std::this_thread::get_id());
@@ -164,6 +165,37 @@ TEST(RestClientTest, TalksToARestServer) {
   ASSERT_TRUE(response.ok()) << response.status();
   EXPECT_EQ(response->status, 200);
   EXPECT_EQ(response->body, R"(["c"])");
+}
+
+TEST(ResponseAsStatusTest, FollowsJavaRestClient) {
+  EXPECT_TRUE(ResponseAsStatus(HttpClientResponse{204, {}, ""}).ok());
+  EXPECT_TRUE(ResponseAsStatus(HttpClientResponse{200, {}, "{}"}).ok());
+
+  absl::Status forbidden = ResponseAsStatus(HttpClientResponse{
+      403, {}, R"({"error_code":403,"message":"Internal request contained invalid signature."})"});
+  EXPECT_TRUE(absl::IsPermissionDenied(forbidden));
+  EXPECT_EQ(herder::HttpStatusOf(forbidden), 403);
+  EXPECT_EQ(forbidden.message(), "Internal request contained invalid signature.");
+
+  absl::Status conflict =
+      ResponseAsStatus(HttpClientResponse{409, {}, R"({"error_code":409,"message":"busy"})"});
+  EXPECT_TRUE(absl::IsFailedPrecondition(conflict));
+  EXPECT_EQ(herder::HttpStatusOf(conflict), 409);
+
+  absl::Status redirect = ResponseAsStatus(HttpClientResponse{301, {}, ""});
+  EXPECT_EQ(herder::HttpStatusOf(redirect), 500);
+  EXPECT_EQ(redirect.message(), "Unexpected status code when handling forwarded request: 301");
+
+  absl::Status garbled = ResponseAsStatus(HttpClientResponse{500, {}, "<html>"});
+  EXPECT_EQ(herder::HttpStatusOf(garbled), 500);
+  EXPECT_TRUE(absl::StartsWith(garbled.message(), "IO Error trying to forward REST request: "));
+
+  absl::Status io = ResponseAsStatus(absl::UnavailableError("Connecting to h:1 failed"));
+  EXPECT_TRUE(absl::IsUnavailable(io));
+  EXPECT_EQ(io.message(), "IO Error trying to forward REST request: Connecting to h:1 failed");
+  absl::Status tls = ResponseAsStatus(absl::FailedPreconditionError("bad truststore"));
+  EXPECT_EQ(tls.message(), "Failed to start RestClient: bad truststore");
+  EXPECT_EQ(herder::HttpStatusOf(tls), 500);
 }
 
 // ---- HTTPS ------------------------------------------------------------------------------------
@@ -188,9 +220,9 @@ class RestClientHttpsTest : public ::testing::Test {
 
 TEST_F(RestClientHttpsTest, TrustsThePemTruststoreAndChecksTheHostName) {
   RestTestEnv env(ServerProps(ServerCert()));
-  RestClient client(thread_.ioc(), ClientTls({{"ssl.truststore.type", "PEM"},
-                                              {"ssl.truststore.certificates",
-                                               ServerCert().cert_pem}}));
+  RestClient client(thread_.ioc(),
+                    ClientTls({{"ssl.truststore.type", "PEM"},
+                               {"ssl.truststore.certificates", ServerCert().cert_pem}}));
   absl::StatusOr<HttpClientResponse> by_ip = client.SendAndWait({"GET", UrlOf(env), {}, ""});
   ASSERT_TRUE(by_ip.ok()) << by_ip.status();
   EXPECT_EQ(by_ip->status, 200);

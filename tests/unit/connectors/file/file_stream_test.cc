@@ -107,11 +107,31 @@ TEST_F(FileStreamTest, ConnectorNeedsOneTopicAndMakesOneTask) {
   EXPECT_THAT(missing.message, HasSubstr("\"topic\""));
   auto two = connector.start({{"file", "/tmp/x"}, {"topic", "a,b"}});
   EXPECT_THAT(two.message, HasSubstr("single topic"));
-  ASSERT_TRUE(connector.start({{"file", "/tmp/x"}, {"topic", "a"}, {"batch.size", "7"}}).ok());
+  // The task config is the whole connector config, keys the connector does not know included,
+  // as Java's FileStreamSourceConnector returns it (task.class is the worker's to add).
+  const sdk::Props config{
+      {"name", "src"},    {"connector.class", FileStreamSourceConnector::kClassName},
+      {"tasks.max", "5"}, {"file", "/tmp/x"},
+      {"topic", "a"},     {"batch.size", "7"},
+      {"custom.key", "v"}};
+  ASSERT_TRUE(connector.start(config).ok());
   auto configs = connector.taskConfigs(5);
   ASSERT_EQ(configs.value.size(), 1u);
-  EXPECT_EQ(configs.value[0],
-            (sdk::Props{{"file", "/tmp/x"}, {"topic", "a"}, {"batch.size", "7"}}));
+  EXPECT_EQ(configs.value[0], config);
+}
+
+TEST_F(FileStreamTest, SinkConnectorGivesEveryTaskTheConnectorConfig) {
+  // Java's FileStreamSinkConnector: tasks.max copies of the connector config.
+  auto connector = host_.connector<FileStreamSinkConnector>();
+  const sdk::Props config{{"name", "sink"},
+                          {"connector.class", FileStreamSinkConnector::kClassName},
+                          {"tasks.max", "3"},
+                          {"topics", "a,b"},
+                          {"file", "/tmp/out"}};
+  ASSERT_TRUE(connector.start(config).ok());
+  auto configs = connector.taskConfigs(3);
+  ASSERT_EQ(configs.value.size(), 3u);
+  for (const sdk::Props& task : configs.value) EXPECT_EQ(task, config);
 }
 
 TEST_F(FileStreamTest, ConfigDefinitionsMatchConnect) {

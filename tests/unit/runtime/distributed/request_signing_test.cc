@@ -50,6 +50,13 @@ TEST(RequestSigningTest, SignsEmptyBodiesAndIgnoresAlgorithmCase) {
   EXPECT_EQ(*Sign(key, "hmacsha256", ""), "eWzTB4rxRjZ1PSaztVVUIv9Vo+Jhz4R7SOlTcbm9CqI=");
   EXPECT_TRUE(IsSupportedMacAlgorithm("HMACSHA512"));
   EXPECT_FALSE(IsSupportedMacAlgorithm("AES"));  // a KeyGenerator, not a Mac
+  absl::StatusOr<std::vector<std::pair<std::string, std::string>>> headers =
+      SignatureHeaders(key, "HmacSHA256", "");
+  ASSERT_TRUE(headers.ok());
+  EXPECT_EQ(*headers,
+            (std::vector<std::pair<std::string, std::string>>{
+                {"X-Connect-Authorization", "eWzTB4rxRjZ1PSaztVVUIv9Vo+Jhz4R7SOlTcbm9CqI="},
+                {"X-Connect-Request-Signature-Algorithm", "HmacSHA256"}}));
   absl::StatusOr<std::string> unknown = Sign(key, "Foo", "");
   EXPECT_TRUE(absl::IsInvalidArgument(unknown.status()));
   EXPECT_EQ(unknown.status().message(), "Algorithm Foo not available");
@@ -57,8 +64,8 @@ TEST(RequestSigningTest, SignsEmptyBodiesAndIgnoresAlgorithmCase) {
 
 TEST(RequestSigningTest, GenerateKeyUsesTheJvmDefaultSizesAndRules) {
   const std::pair<const char*, size_t> kDefaults[] = {
-      {"HmacSHA256", 32}, {"HmacSHA384", 48},     {"HmacSHA512", 64},   {"HmacSHA224", 28},
-      {"HmacSHA1", 64},   {"HmacMD5", 64},        {"HmacSHA3-256", 32}, {"HmacSHA512/224", 28},
+      {"HmacSHA256", 32}, {"HmacSHA384", 48}, {"HmacSHA512", 64},   {"HmacSHA224", 28},
+      {"HmacSHA1", 64},   {"HmacMD5", 64},    {"HmacSHA3-256", 32}, {"HmacSHA512/224", 28},
       {"AES", 16},        {"hmacsha256", 32},
   };
   for (const auto& [algorithm, bytes] : kDefaults) {
@@ -136,8 +143,8 @@ TEST_F(VerifyTest, RefusesWithJavasStatusesAndMessages) {
   EXPECT_EQ(herder::HttpStatusOf(missing), 400);
   EXPECT_EQ(missing.message(), "Internal request missing required signature");
 
-  absl::Status unknown =
-      VerifyInternalRequest(herder::InternalRequestSignature{"Foo", "AAAA", "[]"}, algorithms_, key_);
+  absl::Status unknown = VerifyInternalRequest(
+      herder::InternalRequestSignature{"Foo", "AAAA", "[]"}, algorithms_, key_);
   EXPECT_EQ(herder::HttpStatusOf(unknown), 400);
   EXPECT_EQ(unknown.message(), "Algorithm Foo not available");
 
@@ -156,9 +163,9 @@ TEST_F(VerifyTest, RefusesWithJavasStatusesAndMessages) {
             "Check that all workers' configuration files permit the same set of signature "
             "algorithms, and correct any misconfigured worker and restart it.");
   // The name is compared as sent, as Java compares Mac.getAlgorithm().
-  EXPECT_EQ(herder::HttpStatusOf(VerifyInternalRequest(Signed("[]", "hmacsha256"), algorithms_,
-                                                       key_)),
-            400);
+  EXPECT_EQ(
+      herder::HttpStatusOf(VerifyInternalRequest(Signed("[]", "hmacsha256"), algorithms_, key_)),
+      400);
 
   absl::Status no_key = VerifyInternalRequest(Signed("[]"), algorithms_, std::nullopt);
   EXPECT_EQ(herder::HttpStatusOf(no_key), 503);
