@@ -276,10 +276,12 @@ class Worker:
                 pass
         return text or "(no log)"
 
-    def stop(self, sig=signal.SIGTERM, timeout=60):
-        """Signals the process and waits; returns its exit status."""
+    def stop(self, sig=signal.SIGTERM, timeout=60, signalled=False):
+        """Signals the process (unless `signalled`: a second SIGTERM makes connectd exit at
+        once, 143) and waits; returns its exit status."""
         if self.alive():
-            self.proc.send_signal(sig)
+            if not signalled:
+                self.proc.send_signal(sig)
             try:
                 self.proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -428,7 +430,7 @@ class WorkerCluster:
             w.proc.send_signal(sig)
         codes = []
         for w in self.workers:
-            codes.append(w.stop(sig) if w.proc else None)
+            codes.append(w.stop(sig, signalled=True) if w.proc else None)
         return codes
 
     def close(self, delete_topics_too=True):
