@@ -66,7 +66,8 @@ GroupMember::GroupMember(asio::io_context& io, GroupMemberConfig config,
       config_(std::move(config)),
       listener_(listener),
       retry_timer_(strand_),
-      heartbeat_timer_(strand_) {}
+      heartbeat_timer_(strand_),
+      join_gate_timer_(strand_) {}
 
 GroupMember::~GroupMember() = default;
 
@@ -103,7 +104,8 @@ void GroupMember::RetryLater(std::function<void()> fn) {
   retry_timer_.expires_after(backoff);
   const uint64_t round = round_;
   retry_timer_.async_wait(asio::bind_executor(
-      strand_, [self = shared_from_this(), round, fn = std::move(fn)](boost::system::error_code ec) {
+      strand_,
+      [self = shared_from_this(), round, fn = std::move(fn)](boost::system::error_code ec) {
         if (ec || self->state_ == State::kStopped || round != self->round_) return;
         fn();
       }));
@@ -117,24 +119,24 @@ void GroupMember::FindCoordinator(size_t bootstrap_index) {
                                       config_.request_timeout};
     bootstrap_ = BrokerConnection::Create(strand_, std::move(options));
     bootstrap_->Connect([self = shared_from_this(), bootstrap_index](absl::Status status) {
-          if (self->state_ == State::kStopped) return;
-          if (!status.ok()) {
-            CONNECTD_LOG(kWarn, kLogger) << "Bootstrap broker unreachable: " << status.message();
-            self->bootstrap_.reset();
-            if (status.code() == absl::StatusCode::kUnauthenticated) {
-              self->listener_->OnGroupError(status);
-            }
-            self->RetryLater([self, bootstrap_index] { self->FindCoordinator(bootstrap_index + 1); });
-            return;
-          }
-          self->FindCoordinator(bootstrap_index);
-        });
+      if (self->state_ == State::kStopped) return;
+      if (!status.ok()) {
+        CONNECTD_LOG(kWarn, kLogger) << "Bootstrap broker unreachable: " << status.message();
+        self->bootstrap_.reset();
+        if (status.code() == absl::StatusCode::kUnauthenticated) {
+          self->listener_->OnGroupError(status);
+        }
+        self->RetryLater([self, bootstrap_index] { self->FindCoordinator(bootstrap_index + 1); });
+        return;
+      }
+      self->FindCoordinator(bootstrap_index);
+    });
     return;
   }
   bootstrap_->Call<kafka::protocol::FindCoordinatorResponse>(
       ApiKey::kFindCoordinator, kafka::protocol::FindCoordinatorRequest{config_.group_id, 0},
-      [self = shared_from_this(), bootstrap_index](
-          absl::StatusOr<kafka::protocol::FindCoordinatorResponse> r) {
+      [self = shared_from_this(),
+       bootstrap_index](absl::StatusOr<kafka::protocol::FindCoordinatorResponse> r) {
         if (self->state_ == State::kStopped) return;
         if (!r.ok()) {
           CONNECTD_LOG(kWarn, kLogger) << "FindCoordinator failed: " << r.status().message();
@@ -206,6 +208,24 @@ void GroupMember::Join() {
     state_ = State::kJoining;
     PublishSnapshot();
   }
+  if (!listener_->ReadyToJoin()) {
+    const auto now = std::chrono::steady_clock::now();
+    if (!join_gate_since_) join_gate_since_ = now;
+    if (now - *join_gate_since_ < config_.rebalance_timeout) {
+      join_gate_timer_.expires_after(std::chrono::milliseconds(20));
+      const uint64_t round = round_;
+      join_gate_timer_.async_wait(asio::bind_executor(
+          strand_, [self = shared_from_this(), round](boost::system::error_code ec) {
+            if (ec || self->state_ == State::kStopped || round != self->round_) return;
+            self->Join();
+          }));
+      return;
+    }
+    CONNECTD_LOG(kWarn, kLogger) << "Joining group " << config_.group_id
+                                 << " although the previous round is still being applied after "
+                                    "rebalance.timeout.ms";
+  }
+  join_gate_since_.reset();
   rejoin_requested_ = false;
   kafka::protocol::JoinGroupRequest request;
   request.group_id = config_.group_id;
@@ -299,8 +319,8 @@ void GroupMember::Sync(kafka::protocol::SyncGroupRequest request) {
   const int32_t generation = generation_;
   coordinator_->Call<kafka::protocol::SyncGroupResponse>(
       ApiKey::kSyncGroup, std::move(request),
-      [self = shared_from_this(), round, generation](
-          absl::StatusOr<kafka::protocol::SyncGroupResponse> r) {
+      [self = shared_from_this(), round,
+       generation](absl::StatusOr<kafka::protocol::SyncGroupResponse> r) {
         if (self->state_ == State::kStopped || round != self->round_) return;
         if (!r.ok()) return self->CoordinatorLost(r.status());
         if (r->error_code != kafka::protocol::kNone) {
@@ -314,9 +334,9 @@ void GroupMember::Sync(kafka::protocol::SyncGroupRequest request) {
         ++self->rebalances_;
         self->last_heartbeat_ok_ = std::chrono::steady_clock::now();
         self->PublishSnapshot();
-        CONNECTD_LOG(kInfo, kLogger) << "Joined group " << self->config_.group_id
-                                     << " at generation " << generation << " as "
-                                     << self->member_id_ << " (" << self->protocol_ << ")";
+        CONNECTD_LOG(kInfo, kLogger)
+            << "Joined group " << self->config_.group_id << " at generation " << generation
+            << " as " << self->member_id_ << " (" << self->protocol_ << ")";
         self->listener_->OnJoinComplete(generation, self->member_id_, self->protocol_,
                                         r->assignment);
         if (self->state_ != State::kStable) return;  // the listener asked to rejoin
@@ -345,8 +365,7 @@ void GroupMember::Heartbeat() {
         if (!r.ok()) return self->CoordinatorLost(r.status());
         if (r->error_code != kafka::protocol::kNone) {
           if (r->error_code == kafka::protocol::kRebalanceInProgress) {
-            CONNECTD_LOG(kInfo, kLogger) << "Rebalance started in group "
-                                         << self->config_.group_id;
+            CONNECTD_LOG(kInfo, kLogger) << "Rebalance started in group " << self->config_.group_id;
           }
           if (!self->HandleGroupError(r->error_code, "Heartbeat")) self->ScheduleHeartbeat();
           return;
@@ -364,6 +383,7 @@ void GroupMember::Stop(std::function<void()> done) {
     ++self->round_;
     self->retry_timer_.cancel();
     self->heartbeat_timer_.cancel();
+    self->join_gate_timer_.cancel();
     self->PublishSnapshot();
     auto close = [self, done = std::move(done)]() {
       if (self->coordinator_) self->coordinator_->Close();

@@ -67,6 +67,11 @@ class GroupMemberListener {
   virtual absl::StatusOr<std::map<std::string, std::string>> PerformAssignment(
       int32_t generation, const std::string& leader_id, const std::string& protocol,
       const std::vector<kafka::protocol::JoinGroupResponse::Member>& members) = 0;
+  // False while the member must not send JoinGroup yet: the listener is still applying the
+  // previous round (stopping revoked work), as Java's member, whose poll thread does that work,
+  // cannot join before it is done. GroupMember asks again every 20 ms, for at most the
+  // rebalance timeout.
+  virtual bool ReadyToJoin() { return true; }
   // This member's assignment for `generation`.
   virtual void OnJoinComplete(int32_t generation, const std::string& member_id,
                               const std::string& protocol, const std::string& assignment) = 0;
@@ -123,6 +128,7 @@ class GroupMember : public std::enable_shared_from_this<GroupMember> {
   GroupMemberListener* const listener_;
   boost::asio::steady_timer retry_timer_;
   boost::asio::steady_timer heartbeat_timer_;
+  boost::asio::steady_timer join_gate_timer_;
 
   // Strand only.
   std::shared_ptr<kafka::protocol::BrokerConnection> bootstrap_;
@@ -137,6 +143,7 @@ class GroupMember : public std::enable_shared_from_this<GroupMember> {
   int64_t rebalances_ = 0;
   uint64_t round_ = 0;  // invalidates callbacks of abandoned requests
   std::chrono::steady_clock::time_point last_heartbeat_ok_;
+  std::optional<std::chrono::steady_clock::time_point> join_gate_since_;
 
   mutable std::mutex snapshot_mu_;
   Snapshot snapshot_{State::kUnjoined, -1, "", "", 0};  // guarded by snapshot_mu_

@@ -83,6 +83,7 @@ void WorkerCoordinator::OnJoinPrepare(int32_t, const std::string&) {
     std::lock_guard lock(mu_);
     complete_ = MemberWork{};
   }
+  if (eager && callbacks_.on_revoke_all && callbacks_.confirm_applied) unapplied_.fetch_add(1);
   if (callbacks_.on_revoke_all) callbacks_.on_revoke_all(eager);
 }
 
@@ -151,6 +152,7 @@ void WorkerCoordinator::OnJoinComplete(int32_t generation, const std::string& me
   absl::StatusOr<ConnectAssignment> assignment = DecodeAssignment(assignment_bytes);
   if (!assignment.ok()) {
     if (callbacks_.on_error) callbacks_.on_error(assignment.status());
+    if (callbacks_.request_rejoin) callbacks_.request_rejoin("the assignment could not be read");
     return;
   }
   last_completed_generation_ = generation;
@@ -166,7 +168,10 @@ void WorkerCoordinator::OnJoinComplete(int32_t generation, const std::string& me
     complete_now = complete_;
   }
   AssignmentEvent event{generation, member_id, protocol, *assignment, std::move(complete_now)};
-  if (callbacks_.on_assignment) callbacks_.on_assignment(event);
+  if (callbacks_.on_assignment) {
+    if (callbacks_.confirm_applied) unapplied_.fetch_add(1);
+    callbacks_.on_assignment(event);
+  }
   // Cooperative rounds come in pairs: what was revoked here is handed out in the next one.
   const bool revoked =
       !assignment->revoked_connectors.empty() || !assignment->revoked_tasks.empty();
@@ -176,13 +181,6 @@ void WorkerCoordinator::OnJoinComplete(int32_t generation, const std::string& me
 MemberWork WorkerCoordinator::complete() const {
   std::lock_guard lock(mu_);
   return complete_;
-}
-
-void WorkerCoordinator::Revoke(const std::vector<herder::ConnectorTaskId>& tasks) {
-  std::lock_guard lock(mu_);
-  std::erase_if(complete_.tasks, [&](const herder::ConnectorTaskId& t) {
-    return std::find(tasks.begin(), tasks.end(), t) != tasks.end();
-  });
 }
 
 std::optional<std::string> WorkerCoordinator::OwnerUrl(const std::string& connector) const {

@@ -14,6 +14,7 @@
 // herder). The snapshot callback must be cheap and thread-safe.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -51,6 +52,9 @@ class WorkerCoordinator : public GroupMemberListener {
     std::function<void(const AssignmentEvent&)> on_assignment;
     // Before a rejoin; under `default` (eager) everything is revoked here.
     std::function<void(bool eager)> on_revoke_all;
+    // With confirm_applied, the next JoinGroup waits until the herder has called MarkApplied()
+    // for every on_assignment and every eager on_revoke_all (revoked work stopped first).
+    bool confirm_applied = false;
     std::function<void(const absl::Status&)> on_error;
     // Asks the group member for another round: after revocations (the follow-up round that
     // hands the revoked work to its new owners) and, by the herder, after a scheduled delay.
@@ -71,13 +75,15 @@ class WorkerCoordinator : public GroupMemberListener {
   void OnJoinComplete(int32_t generation, const std::string& member_id, const std::string& protocol,
                       const std::string& assignment) override;
   void OnGroupError(const absl::Status& error) override;
+  // Not while a round (or an eager revoke-all) handed to the herder is still being applied.
+  bool ReadyToJoin() override { return unapplied_.load() == 0; }
 
-  // This worker's complete set as of the last round, minus what Revoke() dropped (any thread).
+  // The herder finished applying what on_assignment / on_revoke_all(eager) handed it: revoked
+  // work is stopped. Call exactly once per such callback (any thread).
+  void MarkApplied() { unapplied_.fetch_sub(1); }
+
+  // This worker's complete set as of the last round (any thread).
   MemberWork complete() const;
-  // Drops tasks this worker stopped on its own (their configs changed) from the set it reports
-  // at the next join, as Java's member.revokeAssignment does; the leader then sees them as
-  // lost and, all members being present, hands them out again at once (any thread).
-  void Revoke(const std::vector<herder::ConnectorTaskId>& tasks);
   // Leader only: the REST URL of the member that owns a connector or task after the last round
   // it led (for restart forwarding); nullopt if unknown (any thread).
   std::optional<std::string> OwnerUrl(const std::string& connector) const;
@@ -99,6 +105,7 @@ class WorkerCoordinator : public GroupMemberListener {
   int32_t last_completed_generation_ = -1;
   std::string leader_id_, leader_url_;
   int64_t assignment_offset_ = -1;
+  std::atomic<int> unapplied_{0};
 };
 
 }  // namespace connectd::distributed

@@ -18,7 +18,7 @@ namespace connectd::herder {
 namespace {
 
 constexpr char kLogger[] = "org.apache.kafka.connect.runtime.distributed.DistributedHerder";
-constexpr auto kStoreTimeout = std::chrono::seconds(30);
+constexpr auto kStatusFlushTimeout = std::chrono::seconds(5);
 constexpr auto kReconfigureBackoffStart = std::chrono::milliseconds(250);
 constexpr auto kReconfigureBackoffMax = std::chrono::milliseconds(60000);
 
@@ -90,6 +90,7 @@ absl::Status DistributedHerder::Start() {
   // it (nothing blocks it), so under `eager` a task may overlap its next owner by the time it
   // takes to stop.
   callbacks.on_revoke_all = [this](bool eager) { Post([this, eager] { OnRevokeAll(eager); }); };
+  callbacks.confirm_applied = true;
   callbacks.on_error = [](const absl::Status& error) {
     CONNECTD_LOG(kWarn, kLogger) << "Group membership: " << error.message();
   };
@@ -103,12 +104,12 @@ absl::Status DistributedHerder::Start() {
   if (!coordinator.ok()) return coordinator.status();
   coordinator_ = *std::move(coordinator);
 
+  member_ = distributed::GroupMember::Create(control_, options_.group, coordinator_.get());
   thread_ = std::thread([this] {
     log::LogContext context("herder");
     io_.run();
   });
   started_ = true;
-  member_ = distributed::GroupMember::Create(control_, options_.group, coordinator_.get());
   member_->Start();
   CONNECTD_LOG(kInfo, kLogger) << "Herder started; joining group " << options_.group.group_id
                                << " as " << advertised_url_;
@@ -132,9 +133,9 @@ void DistributedHerder::Stop() {
     halted.get_future().wait();
   }
   if (member_) {
-    std::promise<void> left;
-    member_->Stop([&left] { left.set_value(); });
-    if (left.get_future().wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    auto left = std::make_shared<std::promise<void>>();
+    member_->Stop([left] { left->set_value(); });
+    if (left->get_future().wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
       CONNECTD_LOG(kWarn, kLogger) << "Leaving the group timed out";
     }
   }
@@ -181,10 +182,8 @@ void DistributedHerder::OnTaskState(const ConnectorTaskId& task, worker::State s
 }
 
 void DistributedHerder::OnTopicUsed(const std::string& connector, const std::string& topic) {
-  {
-    std::lock_guard lock(view_mu_);
-    if (!topics_written_.insert({connector, topic}).second) return;
-  }
+  // The worker reports each topic once per task; the store says whether a record exists (it
+  // may have been reset on another worker since).
   if (status_store_->Topics(connector).count(topic) != 0) return;
   status_store_->PutTopic(distributed::TopicStatusValue{topic, connector, 0, NowMs()});
 }
@@ -278,9 +277,7 @@ void DistributedHerder::UpdateSnapshot() {
   for (const std::string& c : names) {
     if (!after.Contains(c)) {
       // Deleted: stop it here now; the next round revokes it everywhere.
-      std::vector<ConnectorTaskId> local = LocalTasksOf(c);
-      StopTasks(local, /*write_unassigned=*/false);
-      coordinator_->Revoke(local);
+      StopTasks(LocalTasksOf(c), /*write_unassigned=*/false);
       std::erase_if(assignment_.tasks, [&](const ConnectorTaskId& t) { return t.connector == c; });
       if (OwnsConnector(c)) StopConnectorInstance(c, /*write_unassigned=*/false);
       std::erase(assignment_.connectors, c);
@@ -292,37 +289,29 @@ void DistributedHerder::UpdateSnapshot() {
     const TargetState old_target = before.TargetState(c).value_or(TargetState::kStarted);
     const TargetState new_target = after.TargetState(c).value_or(TargetState::kStarted);
     const bool config_changed = *before.RawConnectorConfig(c) != *after.RawConnectorConfig(c);
-    if (TaskConfigsChanged(before, after, c)) {
-      // New task configs: this worker's tasks of c stop and are handed out again.
+    if (TaskConfigsChanged(before, after, c) ||
+        (old_target != new_target && new_target == TargetState::kStopped)) {
+      // New task configs (or none, for STOPPED): this worker's tasks of c stop now and, as in
+      // Java, stay in its assignment; the next round starts the ones it still owns with their
+      // new configs.
       std::vector<ConnectorTaskId> local = LocalTasksOf(c);
-      if (!local.empty()) {
-        StopTasks(local, /*write_unassigned=*/false);
-        coordinator_->Revoke(local);
-        std::erase_if(assignment_.tasks,
-                      [&](const ConnectorTaskId& t) { return t.connector == c; });
-      }
+      StopTasks(local, /*write_unassigned=*/false);
+      tasks_to_restart_.insert(local.begin(), local.end());
       rejoin = true;
     }
     if (config_changed && OwnsConnector(c)) {
       CONNECTD_LOG(kInfo, kLogger) << "Restarting connector " << c << " for its new config";
       StopConnectorInstance(c, /*write_unassigned=*/false);
-      StartConnector(c);
-    } else if (old_target != new_target) {
-      if (OwnsConnector(c)) worker_->SetConnectorTargetState(c, new_target);
-      if (new_target == TargetState::kStopped) {
-        std::vector<ConnectorTaskId> local = LocalTasksOf(c);
-        StopTasks(local, /*write_unassigned=*/false);
-        coordinator_->Revoke(local);
-        std::erase_if(assignment_.tasks,
-                      [&](const ConnectorTaskId& t) { return t.connector == c; });
-        rejoin = true;
-      } else {
-        for (const ConnectorTaskId& t : LocalTasksOf(c)) {
-          worker_->SetTaskTargetState(t, new_target);
-        }
-        if (new_target == TargetState::kStarted && OwnsConnector(c)) {
-          ReconfigureConnectorTasks(c);
-        }
+      StartConnector(c);  // in its current target state; reconfigures its tasks if STARTED
+    } else if (old_target != new_target && OwnsConnector(c)) {
+      worker_->SetConnectorTargetState(c, new_target);
+      if (old_target == TargetState::kStopped && new_target == TargetState::kStarted) {
+        ReconfigureConnectorTasks(c);  // a stopped connector's tasks are generated again
+      }
+    }
+    if (old_target != new_target && new_target != TargetState::kStopped) {
+      for (const ConnectorTaskId& t : LocalTasksOf(c)) {
+        if (tasks_to_restart_.count(t) == 0) worker_->SetTaskTargetState(t, new_target);
       }
     }
   }
@@ -340,17 +329,28 @@ void DistributedHerder::UpdateSnapshot() {
 
 void DistributedHerder::OnRevokeAll(bool eager) {
   rebalancing_ = true;
-  if (!eager || !worker_) return;
-  StopTasks(assignment_.tasks, /*write_unassigned=*/true);
-  for (const std::string& c : assignment_.connectors) StopConnectorInstance(c, true);
-  assignment_ = {};
+  if (!eager) return;
+  if (worker_) {
+    StopTasks(assignment_.tasks, /*write_unassigned=*/true);
+    for (const std::string& c : assignment_.connectors) StopConnectorInstance(c, true);
+    assignment_ = {};
+    tasks_to_restart_.clear();
+    (void)status_store_->Flush(kStatusFlushTimeout);
+  }
+  coordinator_->MarkApplied();  // the JoinGroup waited for this
 }
 
 void DistributedHerder::OnAssignment(const distributed::AssignmentEvent& event) {
+  // The next JoinGroup waits until this round is applied (revoked work stopped first), as
+  // Java's member, whose poll thread does this work, cannot join earlier either.
+  struct MarkApplied {
+    distributed::WorkerCoordinator* coordinator;
+    ~MarkApplied() { coordinator->MarkApplied(); }
+  } applied{coordinator_.get()};
   if (!worker_) return;
   const distributed::ConnectAssignment& a = event.assignment;
   // A member that rejoins a stable group without changes gets the same round back (the
-  // coordinator does not rebalance for it): nothing to do, and its delay was already scheduled.
+  // coordinator does not rebalance for it): its delay was already scheduled.
   const bool repeated = event.generation == generation_.load() && event.complete == assignment_ &&
                         a.error == distributed::ConnectAssignment::kNoError;
   generation_ = event.generation;
@@ -369,55 +369,98 @@ void DistributedHerder::OnAssignment(const distributed::AssignmentEvent& event) 
       for (auto& retry : waiting) retry();
     }
   } drain{this};
-  if (repeated) return;
-  CONNECTD_LOG(kInfo, kLogger) << "Joined group at generation " << event.generation << " with "
-                               << event.protocol << " as " << (is_leader_ ? "leader" : "member")
-                               << "; " << event.complete.connectors.size() << " connectors and "
-                               << event.complete.tasks.size() << " tasks assigned";
+  if (!repeated) {
+    CONNECTD_LOG(kInfo, kLogger) << "Joined group at generation " << event.generation << " with "
+                                 << event.protocol << " as " << (is_leader_ ? "leader" : "member")
+                                 << "; " << event.complete.connectors.size() << " connectors and "
+                                 << event.complete.tasks.size() << " tasks assigned";
+  }
+  // Revocations first, whatever happens next (Java stops them in onRevoked).
+  StopRevoked(event.complete);
 
   if (a.error == distributed::ConnectAssignment::kConfigMismatch) {
-    (void)config_store_->Refresh(options_.worker_sync_timeout);
+    absl::Status read = config_store_->Refresh(options_.worker_sync_timeout);
     UpdateSnapshot();
-    RequestRejoin("the leader's config was behind");
+    if (read.ok()) {
+      RequestRejoin("the leader's config was behind");
+    } else {
+      ScheduleRejoin(UnsyncBackoff());
+    }
     return;
   }
   if (config_store_->Snapshot().offset() < a.config_offset) {
     if (absl::Status read = config_store_->Refresh(options_.worker_sync_timeout); !read.ok()) {
       CONNECTD_LOG(kWarn, kLogger)
           << "Could not read the config topic to offset " << a.config_offset << ": "
-          << read.message() << "; rejoining after worker.unsync.backoff.ms";
-      ScheduleRejoin(options_.worker_unsync_backoff);
+          << read.message() << "; starting nothing new and rejoining later";
+      ScheduleRejoin(UnsyncBackoff());
       return;
     }
   }
   UpdateSnapshot();
   if (snapshot_.offset() > a.config_offset) {
-    // Configs changed after the leader assigned: start from the newer state.
+    // Configs changed after the leader assigned: start nothing new, ask for a round on the
+    // newer state (as Java does).
     RequestRejoin("the config topic moved on during the round");
+    return;
   }
   Reconcile(event.complete);
   if (is_leader_) LeaderDuties();
-  if (a.delay_ms > 0) ScheduleRejoin(std::chrono::milliseconds(a.delay_ms));
+  if (!repeated) {
+    if (a.delay_ms > 0) {
+      ScheduleRejoin(std::chrono::milliseconds(a.delay_ms));
+    } else {
+      rejoin_timer_.cancel();  // a delay from an earlier round no longer applies
+    }
+  }
   ready_ = true;
 }
 
-void DistributedHerder::Reconcile(const distributed::MemberWork& desired) {
+std::chrono::milliseconds DistributedHerder::UnsyncBackoff() const {
+  // Java: worker.unsync.backoff.ms under `eager`; a tenth of the scheduled rebalance delay
+  // (at least 100 ms) under the cooperative protocols.
+  if (options_.protocol == distributed::ConnectProtocolMode::kEager) {
+    return options_.worker_unsync_backoff;
+  }
+  return std::max(std::chrono::milliseconds(100),
+                  std::chrono::milliseconds(options_.scheduled_rebalance_max_delay_ms / 10));
+}
+
+void DistributedHerder::StopRevoked(const distributed::MemberWork& desired) {
   std::vector<ConnectorTaskId> stop_tasks;
   for (const ConnectorTaskId& t : assignment_.tasks) {
     if (!Contains(desired.tasks, t)) stop_tasks.push_back(t);
   }
-  StopTasks(stop_tasks, /*write_unassigned=*/true);
+  std::vector<std::string> stop_connectors;
   for (const std::string& c : assignment_.connectors) {
-    if (!Contains(desired.connectors, c)) StopConnectorInstance(c, /*write_unassigned=*/true);
+    if (!Contains(desired.connectors, c)) stop_connectors.push_back(c);
   }
-  const distributed::MemberWork before = std::move(assignment_);
+  if (stop_tasks.empty() && stop_connectors.empty()) return;
+  StopTasks(stop_tasks, /*write_unassigned=*/true);
+  for (const std::string& c : stop_connectors) StopConnectorInstance(c, /*write_unassigned=*/true);
+  std::erase_if(assignment_.tasks,
+                [&](const ConnectorTaskId& t) { return Contains(stop_tasks, t); });
+  std::erase_if(assignment_.connectors,
+                [&](const std::string& c) { return Contains(stop_connectors, c); });
+  for (const ConnectorTaskId& t : stop_tasks) tasks_to_restart_.erase(t);
+  // Their UNASSIGNED statuses reach the topic before their next owner's RUNNING (Java flushes
+  // in onRevoked too).
+  (void)status_store_->Flush(kStatusFlushTimeout);
+}
+
+void DistributedHerder::Reconcile(const distributed::MemberWork& desired) {
+  StopRevoked(desired);
+  const distributed::MemberWork before = assignment_;
   assignment_ = desired;
   for (const std::string& c : desired.connectors) {
     if (!Contains(before.connectors, c)) StartConnector(c);
   }
   for (const ConnectorTaskId& t : desired.tasks) {
-    if (!Contains(before.tasks, t)) StartTask(t);
+    const bool restart = tasks_to_restart_.erase(t) != 0;
+    // Starting a connector above may have changed what this worker owns.
+    if ((restart || !Contains(before.tasks, t)) && OwnsTask(t)) StartTask(t);
   }
+  std::erase_if(tasks_to_restart_, [&](const ConnectorTaskId& t) { return !OwnsTask(t); });
 }
 
 void DistributedHerder::StartConnector(const std::string& c) {
@@ -446,12 +489,17 @@ void DistributedHerder::StopTasks(const std::vector<ConnectorTaskId>& tasks,
   if (tasks.empty()) return;
   worker_->StopAndAwaitTasks(tasks);
   if (!write_unassigned) return;
-  for (const ConnectorTaskId& t : tasks) OnTaskState(t, worker::State::kUnassigned, std::nullopt);
+  for (const ConnectorTaskId& t : tasks) {
+    // A deleted connector's statuses are the leader's to remove: do not bring them back.
+    if (snapshot_.Contains(t.connector)) OnTaskState(t, worker::State::kUnassigned, std::nullopt);
+  }
 }
 
 void DistributedHerder::StopConnectorInstance(const std::string& c, bool write_unassigned) {
   worker_->StopConnector(c);
-  if (write_unassigned) OnConnectorState(c, worker::State::kUnassigned, std::nullopt);
+  if (write_unassigned && snapshot_.Contains(c)) {
+    OnConnectorState(c, worker::State::kUnassigned, std::nullopt);
+  }
 }
 
 std::vector<ConnectorTaskId> DistributedHerder::LocalTasksOf(const std::string& c) const {
@@ -527,7 +575,7 @@ void DistributedHerder::ReconfigureConnectorTasks(const std::string& c) {
       return;
     }
     reconfigure_backoff_.erase(c);
-    UpdateSnapshot();
+    ScheduleSnapshotUpdate();  // not nested: the caller may be iterating over its work
     return;
   }
   if (leader_url_.empty() || !forward_task_configs_) {
@@ -591,15 +639,19 @@ void DistributedHerder::RestartLocalTask(const ConnectorTaskId& t) {
 
 void DistributedHerder::LeaderDuties() {
   if (sessioned_) EnsureSessionKey();
-  // Statuses of deleted connectors go (Java's leader does this after the round that follows a
-  // deletion): DESTROYED is written as tombstones, so GET .../status answers 404 again.
+  // Statuses of deleted connectors and of tasks their connector no longer has go (Java's
+  // leader does this after each round): DESTROYED is written as a tombstone, so GET
+  // .../status stops showing them.
+  const distributed::StatusValue destroyed{worker::State::kDestroyed, std::nullopt, worker_id_,
+                                           generation_.load(), std::nullopt};
   for (const std::string& c : status_store_->Connectors()) {
-    if (snapshot_.Contains(c)) continue;
-    const distributed::StatusValue destroyed{worker::State::kDestroyed, std::nullopt, worker_id_,
-                                             generation_.load(), std::nullopt};
+    const bool exists = snapshot_.Contains(c);
+    const std::vector<ConnectorTaskId> tasks = snapshot_.Tasks(c);
     for (const auto& [task, status] : status_store_->Tasks(c)) {
+      if (exists && Contains(tasks, ConnectorTaskId{c, task})) continue;
       status_store_->PutTask({c, task}, destroyed, distributed::WriteMode::kNormal);
     }
+    if (exists) continue;
     if (status_store_->Connector(c)) {
       status_store_->PutConnector(c, destroyed, distributed::WriteMode::kNormal);
     }
@@ -615,6 +667,7 @@ void DistributedHerder::EnsureSessionKey() {
                       (!options_.key_size_bits ||
                        static_cast<int64_t>(current->key.size()) * 8 == *options_.key_size_bits) &&
                       current->creation_timestamp_ms + options_.key_ttl_ms > now;
+  int64_t created = usable ? current->creation_timestamp_ms : now;
   if (!usable) {
     absl::StatusOr<std::string> key =
         distributed::GenerateKey(options_.key_generation_algorithm, options_.key_size_bits);
@@ -624,16 +677,14 @@ void DistributedHerder::EnsureSessionKey() {
     }
     distributed::SessionKey fresh{*std::move(key), options_.key_generation_algorithm, now};
     if (absl::Status written = config_store_->PutSessionKey(fresh); !written.ok()) {
-      CONNECTD_LOG(kWarn, kLogger) << "Failed to write a new session key: " << written.message();
-      ScheduleRejoin(std::chrono::seconds(1));  // a new round retries
-      return;
+      CONNECTD_LOG(kWarn, kLogger)
+          << "Failed to write a new session key: " << written.message() << "; retrying in 1 s";
+      created = now - options_.key_ttl_ms;  // retry after the minimum wait below
+    } else {
+      CONNECTD_LOG(kInfo, kLogger) << "Distributed a new session key";
+      ScheduleSnapshotUpdate();  // the key record, diffed like any other change
     }
-    CONNECTD_LOG(kInfo, kLogger) << "Distributed a new session key";
-    snapshot_ = config_store_->Snapshot();
-    PublishView();
   }
-  const int64_t created =
-      snapshot_.session_key() ? snapshot_.session_key()->creation_timestamp_ms : now;
   key_rotation_timer_.expires_after(
       std::chrono::milliseconds(std::max<int64_t>(created + options_.key_ttl_ms - now, 1000)));
   key_rotation_timer_.async_wait([this](const boost::system::error_code& ec) {

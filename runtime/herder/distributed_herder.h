@@ -181,8 +181,12 @@ class DistributedHerder : public Herder,
   void ScheduleSnapshotUpdate();
   void OnAssignment(const distributed::AssignmentEvent& event);
   void OnRevokeAll(bool eager);
-  // Stops what `desired` no longer holds, starts what it adds.
+  // Stops what `desired` no longer holds, starts what it adds (and restarts reconfigured tasks).
   void Reconcile(const distributed::MemberWork& desired);
+  // Stops what this worker runs and `desired` no longer holds; flushes their statuses.
+  void StopRevoked(const distributed::MemberWork& desired);
+  // How long to wait before rejoining after failing to read the config topic.
+  std::chrono::milliseconds UnsyncBackoff() const;
   void StartConnector(const std::string& connector);
   void StartTask(const ConnectorTaskId& task);
   void StopTasks(const std::vector<ConnectorTaskId>& tasks, bool write_unassigned);
@@ -255,6 +259,8 @@ class DistributedHerder : public Herder,
   bool needs_reconfig_rebalance_ = false;
   bool rebalancing_ = true;  // from joining until the round's assignment is applied
   std::vector<std::function<void()>> waiting_for_rebalance_;
+  // This worker's tasks stopped for new task configs; the next round restarts those it keeps.
+  std::set<ConnectorTaskId> tasks_to_restart_;
   std::map<std::string, std::chrono::milliseconds> reconfigure_backoff_;
   std::set<std::string> reconfigure_pending_;
 
@@ -262,7 +268,6 @@ class DistributedHerder : public Herder,
   mutable std::mutex view_mu_;
   std::shared_ptr<const distributed::ClusterConfigState> view_;
   std::optional<distributed::SessionKey> session_key_;
-  std::set<std::pair<std::string, std::string>> topics_written_;  // (connector, topic)
 };
 
 }  // namespace connectd::herder

@@ -60,7 +60,8 @@ void DistributedHerder::ListConnectors(Callback<std::vector<std::string>> done) 
 
 void DistributedHerder::GetConnectorInfo(const std::string& name, Callback<ConnectorInfo> done) {
   Post([this, name, done = std::move(done)] {
-    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    // Java answers after the pending rebalance (its tick handles it first).
+    if (DeferWhileRebalancePending([=, this] { GetConnectorInfo(name, done); })) return;
     if (!snapshot_.Contains(name)) return done(ConnectorNotFound(name));
     done(InfoOf(name));
   });
@@ -68,7 +69,8 @@ void DistributedHerder::GetConnectorInfo(const std::string& name, Callback<Conne
 
 void DistributedHerder::GetConnectorConfig(const std::string& name, Callback<ConfigMap> done) {
   Post([this, name, done = std::move(done)] {
-    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    // Java answers after the pending rebalance (its tick handles it first).
+    if (DeferWhileRebalancePending([=, this] { GetConnectorConfig(name, done); })) return;
     const distributed::ConfigProperties* raw = snapshot_.RawConnectorConfig(name);
     if (raw == nullptr) return done(ConnectorNotFound(name));
     done(distributed::ToConfigMap(*raw));
@@ -141,7 +143,8 @@ void DistributedHerder::DeleteConnector(const std::string& name, DoneCallback do
 void DistributedHerder::GetTaskConfigs(const std::string& name,
                                        Callback<std::vector<TaskInfo>> done) {
   Post([this, name, done = std::move(done)] {
-    if (needs_reconfig_rebalance_) return done(RebalanceNeededError());
+    // Java answers after the pending rebalance (its tick handles it first).
+    if (DeferWhileRebalancePending([=, this] { GetTaskConfigs(name, done); })) return;
     if (!snapshot_.Contains(name)) return done(ConnectorNotFound(name));
     std::vector<TaskInfo> tasks;
     for (const ConnectorTaskId& t : snapshot_.Tasks(name)) {
@@ -216,16 +219,13 @@ void DistributedHerder::Restart(const RestartRequest& request, Callback<Connecto
     if (absl::Status written = config_store_->PutRestartRequest(request); !written.ok()) {
       return done(written);
     }
+    // The plan shows what restarts as RESTARTING (traces kept, as Java's plan keeps them).
     if (!request.only_failed || plan->connector.state == "FAILED") {
       plan->connector.state = "RESTARTING";
-      plan->connector.trace.reset();
     }
     if (request.include_tasks) {
       for (TaskStateInfo& task : plan->tasks) {
-        if (!request.only_failed || task.state.state == "FAILED") {
-          task.state.state = "RESTARTING";
-          task.state.trace.reset();
-        }
+        if (!request.only_failed || task.state.state == "FAILED") task.state.state = "RESTARTING";
       }
     }
     done(*std::move(plan));
@@ -313,8 +313,6 @@ absl::Status DistributedHerder::ResetConnectorActiveTopics(const std::string& na
   for (const auto& [topic, status] : status_store_->Topics(name)) {
     status_store_->DeleteTopic(name, topic);
   }
-  std::lock_guard lock(view_mu_);
-  std::erase_if(topics_written_, [&](const auto& entry) { return entry.first == name; });
   return absl::OkStatus();
 }
 
@@ -369,6 +367,9 @@ void DistributedHerder::AlterConnectorOffsets(const std::string& name,
                                               const ConnectorOffsets& offsets,
                                               Callback<std::string> done) {
   Post([this, name, offsets, done = std::move(done)] {
+    if (DeferWhileRebalancePending([=, this] { AlterConnectorOffsets(name, offsets, done); })) {
+      return;
+    }
     if (offsets.offsets.empty()) {
       return done(absl::InvalidArgumentError(
           "Partitions / offsets need to be provided for an alter offsets request"));
@@ -380,7 +381,10 @@ void DistributedHerder::AlterConnectorOffsets(const std::string& name,
 }
 
 void DistributedHerder::ResetConnectorOffsets(const std::string& name, Callback<std::string> done) {
-  Post([this, name, done = std::move(done)] { done(ModifyOffsets(name, {}, /*reset=*/true)); });
+  Post([this, name, done = std::move(done)] {
+    if (DeferWhileRebalancePending([=, this] { ResetConnectorOffsets(name, done); })) return;
+    done(ModifyOffsets(name, {}, /*reset=*/true));
+  });
 }
 
 // ---- Plugins, worker, internal ------------------------------------------------------------------
@@ -443,6 +447,10 @@ void DistributedHerder::PutTaskConfigs(const std::string& name,
     if (absl::Status verified = VerifySignature(signature); !verified.ok()) return done(verified);
     if (!is_leader_) return done(NotLeader("set task configs"));
     if (!snapshot_.Contains(name)) return done(ConnectorNotFound(name));
+    if (!configs.empty() && snapshot_.TargetState(name) == TargetState::kStopped) {
+      return done(absl::InvalidArgumentError(absl::StrCat(
+          "Cannot submit non-empty set of task configs for stopped connector ", name)));
+    }
     std::vector<distributed::ConfigProperties> records;
     for (const ConfigMap& task : configs) records.push_back(distributed::FromConfigMap(task));
     absl::Status written = config_store_->PutTaskConfigs(name, records);

@@ -333,12 +333,14 @@ class Worker:
 class WorkerCluster:
     """Workers of the given kinds (one per position) in one Connect group on the shared test
     broker, with fresh internal topics: group.id, config/offset/status topics are named
-    <name>-configs etc. from a unique `name`."""
+    <name>-configs etc. from a unique `name`. `bootstrap` is the workers' cluster (where the
+    internal topics live and the tasks' producers write), ctest-a's by default."""
 
-    def __init__(self, kinds, name=None, props=None, props_by_kind=None, workdir=None):
+    def __init__(self, kinds, name=None, props=None, props_by_kind=None, workdir=None,
+                 bootstrap=None):
         self.name = name or "dist-" + uuid.uuid4().hex[:8]
         self.workdir = workdir or tempfile.mkdtemp(prefix=f"connectd-{self.name}-")
-        self.bootstrap = kafka_bootstrap()
+        self.bootstrap = bootstrap or kafka_bootstrap()
         self.config_topic = f"{self.name}-configs"
         self.offset_topic = f"{self.name}-offsets"
         self.status_topic = f"{self.name}-status"
