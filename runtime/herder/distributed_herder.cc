@@ -86,9 +86,8 @@ absl::Status DistributedHerder::Start() {
   callbacks.on_assignment = [this](const distributed::AssignmentEvent& event) {
     Post([this, event] { OnAssignment(event); });
   };
-  // Eager rounds stop everything on the herder thread; the control context does not wait for
-  // it (nothing blocks it), so under `eager` a task may overlap its next owner by the time it
-  // takes to stop.
+  // Eager rounds stop everything on the herder thread; the member's JoinGroup waits for that
+  // (confirm_applied) without blocking the control context.
   callbacks.on_revoke_all = [this](bool eager) { Post([this, eager] { OnRevokeAll(eager); }); };
   callbacks.confirm_applied = true;
   callbacks.on_error = [](const absl::Status& error) {
