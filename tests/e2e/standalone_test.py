@@ -65,7 +65,11 @@ class StandaloneE2ETest(unittest.TestCase):
         self.assertEqual(tasks[0]["id"], {"connector": "src", "task": 0})
         self.assertEqual(tasks[0]["config"]["topic"], self.topic)
         status, task_state, _ = w.get("/connectors/src/tasks/0/status")
-        self.assertEqual((status, set(task_state)), (200, {"id", "state", "worker_id"}))
+        # Connect 4.4's TaskState: id, state, worker_id and the running plugin's version.
+        self.assertEqual((status, set(task_state)), (200, {"id", "state", "worker_id", "version"}))
+        plugins = {p["class"]: p["version"] for p in w.get("/connector-plugins")[1]}
+        self.assertEqual(task_state["version"],
+                         plugins["org.apache.kafka.connect.file.FileStreamSourceConnector"])
         self.assertEqual(w.get(f"/connectors/src/topics")[1], {"src": {"topics": [self.topic]}})
 
         # Pause and resume (202, no body).
