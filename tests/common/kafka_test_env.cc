@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -13,23 +14,71 @@
 
 namespace connectd::testing {
 
-absl::StatusOr<std::string> TestKafkaBootstrap(const std::string& name) {
-  std::string env_name = absl::StrCat(
-      "CONNECTD_TEST_KAFKA_", absl::AsciiStrToUpper(absl::StrReplaceAll(name, {{"-", "_"}})));
+namespace {
+
+std::string EnvName(const std::string& name, const std::string& suffix) {
+  return absl::StrCat("CONNECTD_TEST_KAFKA_",
+                      absl::AsciiStrToUpper(absl::StrReplaceAll(name, {{"-", "_"}})), suffix);
+}
+
+// The first line of $CONNECTD_RUN_DIR/<name>/<file>, unless environment variable `env_name`
+// gives the value; nullopt when neither has one.
+std::optional<std::string> ClusterFile(const std::string& name, const std::string& file,
+                                       const std::string& env_name, std::string* path) {
   if (const char* value = std::getenv(env_name.c_str()); value != nullptr && *value != '\0') {
     return std::string(value);
   }
   const char* run_dir = std::getenv("CONNECTD_RUN_DIR");
   if (run_dir == nullptr) run_dir = CONNECTD_KAFKA_RUN_DIR;
-  std::string path = absl::StrCat(run_dir, "/", name, "/bootstrap");
-  std::ifstream in(path);
-  std::string bootstrap;
-  if (!in || !std::getline(in, bootstrap) || bootstrap.empty()) {
+  *path = absl::StrCat(run_dir, "/", name, "/", file);
+  std::ifstream in(*path);
+  std::string line;
+  if (!in || !std::getline(in, line) || absl::StripAsciiWhitespace(line).empty()) {
+    return std::nullopt;
+  }
+  return std::string(absl::StripAsciiWhitespace(line));
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> TestKafkaBootstrap(const std::string& name) {
+  std::string env_name = EnvName(name, ""), path;
+  std::optional<std::string> bootstrap = ClusterFile(name, "bootstrap", env_name, &path);
+  if (!bootstrap) {
     return absl::FailedPreconditionError(absl::StrCat(
         "no Kafka test cluster '", name, "' (", path, " missing): run the tests with ctest, ",
         "which starts it, or `scripts/kafka start ", name, "`, or set ", env_name));
   }
-  return std::string(absl::StripAsciiWhitespace(bootstrap));
+  return *bootstrap;
+}
+
+absl::StatusOr<TestKafkaSsl> TestKafkaSslListener(const std::string& name) {
+  std::string bootstrap_env = EnvName(name, "_SSL"), ca_env = EnvName(name, "_CA"), path;
+  std::optional<std::string> bootstrap = ClusterFile(name, "ssl_bootstrap", bootstrap_env, &path);
+  std::optional<std::string> ca;
+  if (bootstrap) ca = ClusterFile(name, "ca", ca_env, &path);
+  if (!bootstrap || !ca) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Kafka test cluster '", name, "' has no SSL listener (", path, " missing): run the ",
+        "tests with ctest, which starts it, or `scripts/kafka start ", name, " --ssl`, or set ",
+        bootstrap_env, " and ", ca_env));
+  }
+  return TestKafkaSsl{*bootstrap, *ca};
+}
+
+absl::StatusOr<TestKafkaSasl> TestKafkaSaslListener(const std::string& name) {
+  std::string bootstrap_env = EnvName(name, "_SASL"), path;
+  std::optional<std::string> bootstrap = ClusterFile(name, "sasl_bootstrap", bootstrap_env, &path);
+  std::optional<std::string> username, password;
+  if (bootstrap) username = ClusterFile(name, "sasl_username", bootstrap_env + "_USERNAME", &path);
+  if (username) password = ClusterFile(name, "sasl_password", bootstrap_env + "_PASSWORD", &path);
+  if (!bootstrap || !username || !password) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Kafka test cluster '", name, "' has no SASL listener (", path, " missing): run the ",
+        "tests with ctest, which starts it, or `scripts/kafka start ", name, " --sasl`, or set ",
+        bootstrap_env, ", ", bootstrap_env, "_USERNAME and ", bootstrap_env, "_PASSWORD"));
+  }
+  return TestKafkaSasl{*bootstrap, *username, *password};
 }
 
 std::string UniqueName(const std::string& prefix) {

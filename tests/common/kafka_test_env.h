@@ -4,7 +4,12 @@
 // ctest fixtures that start clusters "ctest-a" and "ctest-b" with scripts/kafka; each writes its
 // bootstrap address to $CONNECTD_RUN_DIR/<name>/bootstrap (default: build/kafka-run).
 // CONNECTD_TEST_KAFKA_<NAME> (e.g. CONNECTD_TEST_KAFKA_CTEST_A=host:port) points a test at another
-// broker instead.
+// broker instead. The fixture clusters also have an SSL listener (`scripts/kafka start --ssl`),
+// found in $CONNECTD_RUN_DIR/<name>/ssl_bootstrap and .../ca, or through
+// CONNECTD_TEST_KAFKA_<NAME>_SSL=host:port and CONNECTD_TEST_KAFKA_<NAME>_CA=/path/ca.pem.
+// Likewise their SASL_PLAINTEXT listener (`scripts/kafka start --sasl`): .../sasl_bootstrap,
+// .../sasl_username and .../sasl_password, or CONNECTD_TEST_KAFKA_<NAME>_SASL=host:port,
+// CONNECTD_TEST_KAFKA_<NAME>_SASL_USERNAME and CONNECTD_TEST_KAFKA_<NAME>_SASL_PASSWORD.
 #pragma once
 
 #include <string>
@@ -16,6 +21,27 @@ namespace connectd::testing {
 
 // Bootstrap servers of the test cluster `name`, or an error saying how to start it.
 absl::StatusOr<std::string> TestKafkaBootstrap(const std::string& name);
+
+// The SSL listener of test cluster `name`: where it is and the CA (PEM file) that signed the
+// broker's certificate (for IP:127.0.0.1 and DNS:localhost).
+struct TestKafkaSsl {
+  std::string bootstrap;    // 127.0.0.1:PORT
+  std::string ca_location;  // ssl.truststore.location (PEM) / ssl.ca.location
+};
+
+// The SSL listener of test cluster `name`, or an error saying how to start one.
+absl::StatusOr<TestKafkaSsl> TestKafkaSslListener(const std::string& name);
+
+// The SASL_PLAINTEXT listener of test cluster `name` and its one user, valid for the
+// mechanisms PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 (a super user when ACLs are on).
+struct TestKafkaSasl {
+  std::string bootstrap;  // 127.0.0.1:PORT
+  std::string username;
+  std::string password;
+};
+
+// The SASL_PLAINTEXT listener of test cluster `name`, or an error saying how to start one.
+absl::StatusOr<TestKafkaSasl> TestKafkaSaslListener(const std::string& name);
 
 // A name unique to this process and call, for topics and groups: "<prefix>-<pid>-<n>".
 std::string UniqueName(const std::string& prefix);

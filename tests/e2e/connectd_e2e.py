@@ -25,6 +25,28 @@ def kafka_bootstrap(cluster="ctest-a"):
         return f.read().strip()
 
 
+def kafka_ssl(cluster="ctest-a"):
+    """(bootstrap, CA file) of the cluster's SSL listener (`scripts/kafka start --ssl`, as the
+    ctest fixture starts its clusters): a throw-away CA signed the broker's certificate for
+    IP:127.0.0.1 and DNS:localhost."""
+    run_dir = os.environ.get("CONNECTD_RUN_DIR", os.path.join(BUILD_DIR, "kafka-run"))
+    try:
+        with open(os.path.join(run_dir, cluster, "ssl_bootstrap")) as f:
+            bootstrap = f.read().strip()
+        with open(os.path.join(run_dir, cluster, "ca")) as f:
+            ca = f.read().strip()
+    except FileNotFoundError:
+        raise AssertionError(f"Kafka test cluster {cluster} in {run_dir} has no SSL listener: "
+                             f"start it with `scripts/kafka start {cluster} --ssl`") from None
+    return bootstrap, ca
+
+
+def ssl_client_props(ca, prefix=""):
+    """Java client keys for the SSL listener, hostname verification on (Java's default)."""
+    return {f"{prefix}security.protocol": "SSL", f"{prefix}ssl.truststore.type": "PEM",
+            f"{prefix}ssl.truststore.location": ca}
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

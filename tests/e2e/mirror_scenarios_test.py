@@ -231,7 +231,8 @@ class MirrorScenarioBase(unittest.TestCase):
             "offset.flush.interval.ms": "500",
             "key.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
             "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
-            "header.converter": "org.apache.kafka.connect.converters.ByteArrayConverter"})
+            "header.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+            **self.worker_props(target_bootstrap)})
         self.workers.append(worker)
         worker.start()
         for name, config in connectors.items():
@@ -240,6 +241,10 @@ class MirrorScenarioBase(unittest.TestCase):
         for name in connectors:
             self.wait_running(worker, name)
         return worker
+
+    def worker_props(self, target_bootstrap):
+        """More worker properties for a flow's worker (the SSL variant's listener and trust)."""
+        return {}
 
     def wait_running(self, worker, name, timeout=60):
         def running():

@@ -1,12 +1,12 @@
 #include "runtime/kafka/protocol/broker_connection.h"
 
 #include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
-#include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/write.hpp>
 
 #include "runtime/kafka/protocol/sasl.h"
@@ -219,19 +219,41 @@ void BrokerConnection::OnConnected(std::function<void(absl::Status)> done) {
   };
   if (!options_.security.uses_tls()) return negotiate();
   tls_ = std::make_unique<TlsStream>(socket_, *options_.security.tls);
-  SSL_set_tlsext_host_name(tls_->native_handle(), options_.host.c_str());
+  SSL* ssl = tls_->native_handle();
+  boost::system::error_code not_an_ip;
+  asio::ip::make_address(options_.host, not_an_ip);
+  if (not_an_ip) SSL_set_tlsext_host_name(ssl, options_.host.c_str());  // SNI takes names only
   if (options_.security.verify_hostname) {
-    tls_->set_verify_callback(asio::ssl::host_name_verification(options_.host));
+    // OpenSSL checks the name while it verifies the chain (an IP address against the
+    // certificate's IP SANs, a host name against its DNS SANs, as Java's HTTPS endpoint
+    // identification does), so a mismatch is reported as one.
+    int set = not_an_ip ? SSL_set1_host(ssl, options_.host.c_str())
+                        : X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), options_.host.c_str());
+    if (set != 1) {
+      return finish(absl::InternalError("cannot set up hostname verification for " +
+                                        options_.host));
+    }
   }
   tls_->async_handshake(
       asio::ssl::stream_base::client,
       asio::bind_executor(strand_, [this, self, negotiate, finish](boost::system::error_code ec) {
-        if (ec) {
-          return finish(absl::UnavailableError("TLS handshake with " + options_.host +
-                                               " failed: " + ec.message()));
-        }
+        if (ec) return finish(TlsHandshakeError(ec));
         negotiate();
       }));
+}
+
+absl::Status BrokerConnection::TlsHandshakeError(const boost::system::error_code& ec) const {
+  std::string message = "TLS handshake with " + options_.host + ":" +
+                         std::to_string(options_.port) + " failed: " + ec.message();
+  // A connection that broke off is a network failure, worth retrying as is.
+  if (ec.category() != asio::error::get_ssl_category()) return absl::UnavailableError(message);
+  // The peer's certificate or TLS settings were refused: as Java's clients (an
+  // SslAuthenticationException) connectd reports it as an authentication failure.
+  long verify = SSL_get_verify_result(tls_->native_handle());
+  if (verify != X509_V_OK) {
+    message += std::string(" (") + X509_verify_cert_error_string(verify) + ")";
+  }
+  return absl::UnauthenticatedError(message);
 }
 
 void BrokerConnection::NegotiateVersions(std::function<void(absl::Status)> done) {
@@ -383,7 +405,14 @@ void BrokerConnection::ReadHeader() {
     uint32_t size = 0;
     for (char c : size_buffer_) size = (size << 8) | static_cast<unsigned char>(c);
     if (size < 4 || size > kMaxResponseBytes) {
-      return Fail(absl::DataLossError("bad response size " + std::to_string(size)));
+      std::string message = "bad response size " + std::to_string(size) + " from " +
+                            options_.host + ":" + std::to_string(options_.port);
+      // A TLS record (alert 0x15 or handshake 0x16, version 3.x) where a size should be.
+      if (!tls_ && (size_buffer_[0] == 0x15 || size_buffer_[0] == 0x16) && size_buffer_[1] == 3) {
+        message += ": the broker speaks TLS on this port (security.protocol=" +
+                   options_.security.protocol + "; SSL or SASL_SSL expected)";
+      }
+      return Fail(absl::DataLossError(message));
     }
     ReadBody(size);
   });

@@ -79,7 +79,8 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
   ~BrokerConnection();
 
   // Resolves, connects, handshakes TLS, negotiates API versions and authenticates; `done` gets
-  // OK or why not (kUnavailable for network failures, kUnauthenticated for SASL).
+  // OK or why not (kUnavailable for network failures, kUnauthenticated for SASL and for a TLS
+  // handshake that refused the broker's certificate, e.g. an unknown CA or a host mismatch).
   void Connect(std::function<void(absl::Status)> done);
 
   // Sends a request in the best common version (kUnimplemented if there is none; the
@@ -117,6 +118,10 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
   BrokerConnection(Strand strand, Options options);
 
   void OnConnected(std::function<void(absl::Status)> done);
+  // Why the TLS handshake failed: kUnauthenticated when TLS refused the peer (its certificate,
+  // host name or protocol settings; with OpenSSL's verify result), kUnavailable when the
+  // connection broke off.
+  absl::Status TlsHandshakeError(const boost::system::error_code& ec) const;
   void NegotiateVersions(std::function<void(absl::Status)> done);
   void Authenticate(std::function<void(absl::Status)> done);
   void SaslRounds(std::shared_ptr<class SaslExchange> exchange, std::string token,

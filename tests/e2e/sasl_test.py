@@ -1,0 +1,153 @@
+"""End to end over SASL: a pair of `connectd distributed` workers whose Kafka clients reach the
+broker only through its SASL_PLAINTEXT listener (issue #5: the group membership client on a
+secured cluster).
+
+The ctest fixture starts ctest-a with `scripts/kafka start --sasl`: next to the PLAINTEXT
+listener the broker has a SASL_PLAINTEXT one with PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 for one
+user ($CONNECTD_RUN_DIR/<cluster>/sasl_bootstrap, .../sasl_username, .../sasl_password). The
+workers get the Java keys a user writes: security.protocol=SASL_PLAINTEXT, sasl.mechanism and a
+PlainLoginModule / ScramLoginModule sasl.jaas.config, used for the internal topics (librdkafka),
+`connect` group membership (connectd's own protocol client) and the tasks' producers. A
+VerifiableSource connector created over REST runs its tasks on both workers and its records land
+in the topic. The test's own checks use the PLAINTEXT listener.
+
+SCRAM needs librdkafka >= 2.6.1: older versions append the client nonce to the server nonce a
+second time in the client-final-message, which Kafka 4.x brokers reject as invalid credentials
+(confluentinc/librdkafka#4895). On an older librdkafka the SCRAM case checks what the user
+sees instead: the worker exits non-zero, naming the cluster it could not reach. connectd's own
+group client is not affected (tests/integration/kafka/sasl_group_test.cc covers all mechanisms).
+
+Run, from tests/e2e (build dir: $CONNECTD_BUILD_DIR, else <repo>/build):
+    CONNECTD_RUN_DIR=<run dir of clusters started with --sasl> python3 -m unittest -v sasl_test
+"""
+import os
+import subprocess
+import time
+import unittest
+import uuid
+
+from connectd_e2e import BUILD_DIR, wait_until
+from distributed_cluster import VERIFIABLE_SOURCE, WorkerCluster, count_records, \
+    delete_topics, verifiable_records
+
+
+def kafka_sasl(cluster="ctest-a"):
+    """(bootstrap, username, password) of the cluster's SASL_PLAINTEXT listener."""
+    run_dir = os.environ.get("CONNECTD_RUN_DIR", os.path.join(BUILD_DIR, "kafka-run"))
+    values = []
+    try:
+        for file in ("sasl_bootstrap", "sasl_username", "sasl_password"):
+            with open(os.path.join(run_dir, cluster, file)) as f:
+                values.append(f.read().strip())
+    except FileNotFoundError:
+        raise AssertionError(f"Kafka test cluster {cluster} in {run_dir} has no SASL listener: "
+                             f"start it with `scripts/kafka start {cluster} --sasl`") from None
+    return tuple(values)
+
+
+def sasl_client_props(mechanism, username, password, prefix=""):
+    """Java client keys for the SASL_PLAINTEXT listener."""
+    module = ("org.apache.kafka.common.security.plain.PlainLoginModule" if mechanism == "PLAIN"
+              else "org.apache.kafka.common.security.scram.ScramLoginModule")
+    return {f"{prefix}security.protocol": "SASL_PLAINTEXT",
+            f"{prefix}sasl.mechanism": mechanism,
+            f"{prefix}sasl.jaas.config":
+                f'{module} required username="{username}" password="{password}";'}
+
+
+def librdkafka_version():
+    """librdkafka's version as a tuple (pkg-config, which the build used), or None."""
+    try:
+        out = subprocess.run(["pkg-config", "--modversion", "rdkafka"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        return tuple(int(p) for p in out.split(".")[:3])
+    except (OSError, subprocess.CalledProcessError, ValueError):
+        return None
+
+
+def librdkafka_scram_works():
+    version = librdkafka_version()
+    return version is None or version >= (2, 6, 1)
+
+
+class DistributedSaslTest(unittest.TestCase):
+
+    def setUp(self):
+        self.bootstrap, self.user, self.password = kafka_sasl("ctest-a")
+        self.cluster = None
+
+    def start_pair(self, mechanism):
+        self.cluster = WorkerCluster(
+            ["connectd", "connectd"], name="sasl-" + uuid.uuid4().hex[:8],
+            props={"bootstrap.servers": self.bootstrap,
+                   **sasl_client_props(mechanism, self.user, self.password)})
+        self.topic = f"{self.cluster.name}-verifiable"
+        # Last: the topics go (through the PLAINTEXT listener) once the workers are stopped.
+        self.addCleanup(delete_topics, self.topic, bootstrap=self.cluster.bootstrap)
+        self.addCleanup(self.cluster.close)
+        self.addCleanup(self._dump_logs_on_failure)
+
+    def _dump_logs_on_failure(self):
+        result = getattr(self._outcome, "result", None)
+        if result and any(t is self for t, _ in result.failures + result.errors):
+            print(self.cluster.tails(), flush=True)
+
+    def test_connectd_pair_runs_a_connector_over_plain(self):
+        self.run_pair("PLAIN")
+
+    def test_connectd_worker_over_scram_sha_512(self):
+        if librdkafka_scram_works():
+            return self.run_pair("SCRAM-SHA-512")
+        # What a user of Debian's librdkafka (< 2.6.1) sees: the worker refuses to start, naming
+        # the cluster it could not reach, and exits non-zero (no half-started worker).
+        self.cluster = WorkerCluster(
+            ["connectd"], name="sasl-" + uuid.uuid4().hex[:8],
+            props={"bootstrap.servers": self.bootstrap,
+                   **sasl_client_props("SCRAM-SHA-512", self.user, self.password)})
+        self.addCleanup(self.cluster.close)
+        worker = self.cluster[0]
+        worker.launch()
+        worker.proc.wait(timeout=90)
+        self.assertNotEqual(worker.proc.returncode, 0)
+        self.assertIn("Failed to connect to and describe Kafka cluster", worker.tail())
+
+    def run_pair(self, mechanism):
+        self.start_pair(mechanism)
+        c = self.cluster
+        t0 = time.time()
+        c.start(timeout=90)
+        for w in c.workers:
+            # The group client found its coordinator on the listener it bootstrapped from.
+            wait_until(lambda: f"Discovered group coordinator {self.bootstrap} " in w.tail(400),
+                       timeout=10, what=f"{w}: coordinator on the SASL listener")
+        name = "verifiable-sasl-" + mechanism.lower()
+        code, body, text = c.any().post("/connectors", {"name": name, "config": {
+            "connector.class": VERIFIABLE_SOURCE, "topic": self.topic, "tasks.max": "2",
+            "throughput": "20"}})
+        self.assertEqual(code, 201, text)
+        c.wait_running(name, 2, timeout=60)
+
+        def spread():
+            # The connector and 2 tasks over 2 workers: after the follow-up round each has some.
+            s = c.status(name)
+            if not s or len(s["tasks"]) != 2 or any(t["state"] != "RUNNING" for t in s["tasks"]):
+                return None
+            used = {s["connector"]["worker_id"], *(t["worker_id"] for t in s["tasks"])}
+            return s if used == {w.worker_id for w in c.workers} else None
+        status = wait_until(spread, timeout=30, interval=0.5,
+                            what="the connector and its tasks RUNNING on both workers")
+        wait_until(lambda: count_records(self.topic, c.bootstrap) >= 40, timeout=30,
+                   what=f"records in {self.topic}")
+        by_task = verifiable_records(self.topic, c.bootstrap)
+        self.assertEqual(sorted(by_task), [0, 1], f"tasks that wrote: {sorted(by_task)}")
+        for task, records in by_task.items():
+            self.assertEqual([seq for seq, _ in records], list(range(len(records))),
+                             f"task {task}'s seqnos")
+        print(f"sasl pair ({mechanism}): tasks on {sorted(t['worker_id'] for t in status['tasks'])}, "
+              f"{sum(map(len, by_task.values()))} records, {time.time() - t0:.1f} s")
+        code, _, text = c.any().delete(f"/connectors/{name}")
+        self.assertEqual(code, 204, text)
+
+
+if __name__ == "__main__":
+    unittest.main()
