@@ -555,3 +555,66 @@ class RestProber(threading.Thread):
             lines.append(f"  worker {index} {method} {path} -> {code} {msg!r}: "
                          f"{n}x from {first:+.1f}s to {last:+.1f}s")
         return "\n".join(lines)
+
+
+# ---- A worker pair running VerifiableSource (the SSL and SASL tests) ---------------------------
+def clean_up_pair(test, cluster):
+    """Registers `test`'s clean-up of `cluster` and returns the topic its VerifiableSource
+    connector writes: on a failure the workers' logs are printed first, then the workers stop,
+    and last the topic goes (through the PLAINTEXT listener)."""
+    topic = f"{cluster.name}-verifiable"
+    test.addCleanup(delete_topics, topic, bootstrap=cluster.bootstrap)
+    test.addCleanup(cluster.close)
+
+    def dump_logs_on_failure():
+        result = getattr(test._outcome, "result", None)
+        if result and any(t is test for t, _ in result.failures + result.errors):
+            print(cluster.tails(), flush=True)
+    test.addCleanup(dump_logs_on_failure)
+    return topic
+
+
+def run_verifiable_pair(test, cluster, topic, coordinator, name, listener, label,
+                        same_tasks_on_both=False):
+    """Starts `cluster` (two workers whose clients use the secured listener `coordinator`, named
+    `listener` in messages), checks that both found their group coordinator there, runs
+    VerifiableSource connector `name` with 2 tasks writing to `topic`, and asserts through
+    `test` that the connector and its tasks spread over both workers (with `same_tasks_on_both`,
+    that the second worker reports the same tasks) and that each task wrote gap-free seqnos;
+    prints a `label` summary line and deletes the connector."""
+    c = cluster
+    t0 = time.time()
+    c.start(timeout=90)
+    for w in c.workers:
+        # The group client found its coordinator on the listener it bootstrapped from.
+        wait_until(lambda: f"Discovered group coordinator {coordinator} " in w.tail(400),
+                   timeout=10, what=f"{w}: coordinator on the {listener} listener")
+    code, body, text = c.any().post("/connectors", {"name": name, "config": {
+        "connector.class": VERIFIABLE_SOURCE, "topic": topic, "tasks.max": "2",
+        "throughput": "20"}})
+    test.assertEqual(code, 201, text)
+    c.wait_running(name, 2, timeout=60)
+
+    def spread():
+        # The connector and 2 tasks over 2 workers: after the follow-up round each has some.
+        s = c.status(name)
+        if not s or len(s["tasks"]) != 2 or any(t["state"] != "RUNNING" for t in s["tasks"]):
+            return None
+        used = {s["connector"]["worker_id"], *(t["worker_id"] for t in s["tasks"])}
+        return s if used == {w.worker_id for w in c.workers} else None
+    status = wait_until(spread, timeout=30, interval=0.5,
+                        what="the connector and its tasks RUNNING on both workers")
+    if same_tasks_on_both:
+        wait_until(lambda: (c.status(name, worker=c[1]) or {}).get("tasks") == status["tasks"],
+                   timeout=10, what="the other worker showing the same tasks")
+    wait_until(lambda: count_records(topic, c.bootstrap) >= 40, timeout=30,
+               what=f"records in {topic}")
+    by_task = verifiable_records(topic, c.bootstrap)
+    test.assertEqual(sorted(by_task), [0, 1], f"tasks that wrote: {sorted(by_task)}")
+    for task, records in by_task.items():
+        test.assertEqual([seq for seq, _ in records], list(range(len(records))),
+                         f"task {task}'s seqnos")
+    print(f"{label}: tasks on {sorted(t['worker_id'] for t in status['tasks'])}, "
+          f"{sum(map(len, by_task.values()))} records, {time.time() - t0:.1f} s")
+    code, _, text = c.any().delete(f"/connectors/{name}")
+    test.assertEqual(code, 204, text)

@@ -22,13 +22,11 @@ Run, from tests/e2e (build dir: $CONNECTD_BUILD_DIR, else <repo>/build):
 """
 import os
 import subprocess
-import time
 import unittest
 import uuid
 
-from connectd_e2e import BUILD_DIR, wait_until
-from distributed_cluster import VERIFIABLE_SOURCE, WorkerCluster, count_records, \
-    delete_topics, verifiable_records
+from connectd_e2e import BUILD_DIR
+from distributed_cluster import WorkerCluster, clean_up_pair, run_verifiable_pair
 
 
 def kafka_sasl(cluster="ctest-a"):
@@ -81,16 +79,7 @@ class DistributedSaslTest(unittest.TestCase):
             ["connectd", "connectd"], name="sasl-" + uuid.uuid4().hex[:8],
             props={"bootstrap.servers": self.bootstrap,
                    **sasl_client_props(mechanism, self.user, self.password)})
-        self.topic = f"{self.cluster.name}-verifiable"
-        # Last: the topics go (through the PLAINTEXT listener) once the workers are stopped.
-        self.addCleanup(delete_topics, self.topic, bootstrap=self.cluster.bootstrap)
-        self.addCleanup(self.cluster.close)
-        self.addCleanup(self._dump_logs_on_failure)
-
-    def _dump_logs_on_failure(self):
-        result = getattr(self._outcome, "result", None)
-        if result and any(t is self for t, _ in result.failures + result.errors):
-            print(self.cluster.tails(), flush=True)
+        self.topic = clean_up_pair(self, self.cluster)
 
     def test_connectd_pair_runs_a_connector_over_plain(self):
         self.run_pair("PLAIN")
@@ -113,40 +102,9 @@ class DistributedSaslTest(unittest.TestCase):
 
     def run_pair(self, mechanism):
         self.start_pair(mechanism)
-        c = self.cluster
-        t0 = time.time()
-        c.start(timeout=90)
-        for w in c.workers:
-            # The group client found its coordinator on the listener it bootstrapped from.
-            wait_until(lambda: f"Discovered group coordinator {self.bootstrap} " in w.tail(400),
-                       timeout=10, what=f"{w}: coordinator on the SASL listener")
-        name = "verifiable-sasl-" + mechanism.lower()
-        code, body, text = c.any().post("/connectors", {"name": name, "config": {
-            "connector.class": VERIFIABLE_SOURCE, "topic": self.topic, "tasks.max": "2",
-            "throughput": "20"}})
-        self.assertEqual(code, 201, text)
-        c.wait_running(name, 2, timeout=60)
-
-        def spread():
-            # The connector and 2 tasks over 2 workers: after the follow-up round each has some.
-            s = c.status(name)
-            if not s or len(s["tasks"]) != 2 or any(t["state"] != "RUNNING" for t in s["tasks"]):
-                return None
-            used = {s["connector"]["worker_id"], *(t["worker_id"] for t in s["tasks"])}
-            return s if used == {w.worker_id for w in c.workers} else None
-        status = wait_until(spread, timeout=30, interval=0.5,
-                            what="the connector and its tasks RUNNING on both workers")
-        wait_until(lambda: count_records(self.topic, c.bootstrap) >= 40, timeout=30,
-                   what=f"records in {self.topic}")
-        by_task = verifiable_records(self.topic, c.bootstrap)
-        self.assertEqual(sorted(by_task), [0, 1], f"tasks that wrote: {sorted(by_task)}")
-        for task, records in by_task.items():
-            self.assertEqual([seq for seq, _ in records], list(range(len(records))),
-                             f"task {task}'s seqnos")
-        print(f"sasl pair ({mechanism}): tasks on {sorted(t['worker_id'] for t in status['tasks'])}, "
-              f"{sum(map(len, by_task.values()))} records, {time.time() - t0:.1f} s")
-        code, _, text = c.any().delete(f"/connectors/{name}")
-        self.assertEqual(code, 204, text)
+        run_verifiable_pair(self, self.cluster, self.topic, self.bootstrap,
+                            name="verifiable-sasl-" + mechanism.lower(), listener="SASL",
+                            label=f"sasl pair ({mechanism})")
 
 
 if __name__ == "__main__":

@@ -22,14 +22,12 @@ ssl.truststore.location=<CA>, hostname verification on (Java's default). The tes
 Run, from tests/e2e (build dir: $CONNECTD_BUILD_DIR, else <repo>/build):
     CONNECTD_RUN_DIR=<run dir of clusters started with --ssl> python3 -m unittest -v ssl_test
 """
-import time
 import unittest
 import uuid
 
 import mirror_scenarios_test as scenarios
-from connectd_e2e import kafka_ssl, ssl_client_props, wait_until
-from distributed_cluster import VERIFIABLE_SOURCE, WorkerCluster, count_records, \
-    delete_topics, verifiable_records
+from connectd_e2e import kafka_ssl, ssl_client_props
+from distributed_cluster import WorkerCluster, clean_up_pair, run_verifiable_pair
 
 
 class DistributedSslTest(unittest.TestCase):
@@ -39,54 +37,11 @@ class DistributedSslTest(unittest.TestCase):
         self.cluster = WorkerCluster(["connectd", "connectd"], name="ssl-" + uuid.uuid4().hex[:8],
                                      props={"bootstrap.servers": self.bootstrap,
                                             **ssl_client_props(ca)})
-        self.topic = f"{self.cluster.name}-verifiable"
-        # Last: the topics go (through the PLAINTEXT listener) once the workers are stopped.
-        self.addCleanup(delete_topics, self.topic, bootstrap=self.cluster.bootstrap)
-        self.addCleanup(self.cluster.close)
-        self.addCleanup(self._dump_logs_on_failure)
-
-    def _dump_logs_on_failure(self):
-        result = getattr(self._outcome, "result", None)
-        if result and any(t is self for t, _ in result.failures + result.errors):
-            print(self.cluster.tails(), flush=True)
+        self.topic = clean_up_pair(self, self.cluster)
 
     def test_connectd_pair_runs_a_connector_over_ssl(self):
-        c = self.cluster
-        t0 = time.time()
-        c.start(timeout=90)
-        for w in c.workers:
-            # The group client found its coordinator on the listener it bootstrapped from.
-            wait_until(lambda: f"Discovered group coordinator {self.bootstrap} " in w.tail(400),
-                       timeout=10, what=f"{w}: coordinator on the SSL listener")
-        name = "verifiable-ssl"
-        code, body, text = c.any().post("/connectors", {"name": name, "config": {
-            "connector.class": VERIFIABLE_SOURCE, "topic": self.topic, "tasks.max": "2",
-            "throughput": "20"}})
-        self.assertEqual(code, 201, text)
-        c.wait_running(name, 2, timeout=60)
-
-        def spread():
-            # The connector and 2 tasks over 2 workers: after the follow-up round each has some.
-            s = c.status(name)
-            if not s or len(s["tasks"]) != 2 or any(t["state"] != "RUNNING" for t in s["tasks"]):
-                return None
-            used = {s["connector"]["worker_id"], *(t["worker_id"] for t in s["tasks"])}
-            return s if used == {w.worker_id for w in c.workers} else None
-        status = wait_until(spread, timeout=30, interval=0.5,
-                            what="the connector and its tasks RUNNING on both workers")
-        wait_until(lambda: (c.status(name, worker=c[1]) or {}).get("tasks") == status["tasks"],
-                   timeout=10, what="the other worker showing the same tasks")
-        wait_until(lambda: count_records(self.topic, c.bootstrap) >= 40, timeout=30,
-                   what=f"records in {self.topic}")
-        by_task = verifiable_records(self.topic, c.bootstrap)
-        self.assertEqual(sorted(by_task), [0, 1], f"tasks that wrote: {sorted(by_task)}")
-        for task, records in by_task.items():
-            self.assertEqual([seq for seq, _ in records], list(range(len(records))),
-                             f"task {task}'s seqnos")
-        print(f"ssl pair: tasks on {sorted(t['worker_id'] for t in status['tasks'])}, "
-              f"{sum(map(len, by_task.values()))} records, {time.time() - t0:.1f} s")
-        code, _, text = c.any().delete(f"/connectors/{name}")
-        self.assertEqual(code, 204, text)
+        run_verifiable_pair(self, self.cluster, self.topic, self.bootstrap, name="verifiable-ssl",
+                            listener="SSL", label="ssl pair", same_tasks_on_both=True)
 
 
 class MirrorConnectorsSslScenariosTest(scenarios.MirrorConnectorsScenariosTest):
