@@ -355,16 +355,9 @@ absl::Status ConfigureCipherSuites(const TlsConfig& tls, SSL_CTX* ctx) {
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::StatusOr<std::shared_ptr<boost::asio::ssl::context>> MakeServerTlsContext(
-    const TlsConfig& tls) {
-  ERR_clear_error();
-  auto context = std::make_shared<boost::asio::ssl::context>(boost::asio::ssl::context::tls_server);
-  SSL_CTX* ctx = context->native_handle();
-  SSL_CTX_set_options(
-      ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
-
+// Installs the keystore's certificate, key and chain on `ctx` (server identity, or the client
+// certificate of a worker-to-worker request).
+absl::Status UseKeystore(SSL_CTX* ctx, const TlsConfig& tls) {
   absl::StatusOr<KeyMaterial> material = LoadKeystore(tls);
   if (!material.ok()) return material.status();
   if (SSL_CTX_use_certificate(ctx, material->cert.get()) != 1 ||
@@ -378,6 +371,20 @@ absl::StatusOr<std::shared_ptr<boost::asio::ssl::context>> MakeServerTlsContext(
           absl::StrCat("Cannot use the keystore's certificate chain: ", OpenSslError()));
     }
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<boost::asio::ssl::context>> MakeServerTlsContext(
+    const TlsConfig& tls) {
+  ERR_clear_error();
+  auto context = std::make_shared<boost::asio::ssl::context>(boost::asio::ssl::context::tls_server);
+  SSL_CTX* ctx = context->native_handle();
+  SSL_CTX_set_options(
+      ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
+
+  if (absl::Status used = UseKeystore(ctx, tls); !used.ok()) return used;
   if (SSL_CTX_check_private_key(ctx) != 1) {
     return absl::InvalidArgumentError(absl::StrCat(
         "The keystore's private key does not match its certificate: ", OpenSslError()));
@@ -423,19 +430,7 @@ absl::StatusOr<ClientTlsContext> MakeClientTlsContext(const TlsConfig& tls) {
 
   // Jetty's client loads a keystore only when a path is set; PEM may also be inline.
   if (tls.keystore_location || tls.keystore_key || tls.keystore_certificate_chain) {
-    absl::StatusOr<KeyMaterial> material = LoadKeystore(tls);
-    if (!material.ok()) return material.status();
-    if (SSL_CTX_use_certificate(ctx, material->cert.get()) != 1 ||
-        SSL_CTX_use_PrivateKey(ctx, material->key.get()) != 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Cannot use the keystore's certificate and key: ", OpenSslError()));
-    }
-    for (const X509Ptr& cert : material->chain) {
-      if (SSL_CTX_add1_chain_cert(ctx, cert.get()) != 1) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("Cannot use the keystore's certificate chain: ", OpenSslError()));
-      }
-    }
+    if (absl::Status used = UseKeystore(ctx, tls); !used.ok()) return used;
   }
 
   absl::StatusOr<std::vector<X509Ptr>> trusted = LoadTruststore(tls);
