@@ -70,6 +70,7 @@ struct Dispatcher::Decorator {
 Dispatcher::Dispatcher(herder::Herder& herder, const RestConfig& config, Scheduler& scheduler,
                        LoggerLevels& loggers, Options options)
     : cors_(config.allowed_origins, config.allowed_methods),
+      basic_auth_(config.basic_auth),
       decorator_(std::make_shared<Decorator>(Decorator{config.response_headers, options.now})),
       context_(std::make_unique<ResourceContext>(
           ResourceContext{herder, config, loggers, scheduler, options.health_check_timeout,
@@ -86,6 +87,35 @@ Dispatcher::~Dispatcher() = default;
 
 RestResponse Dispatcher::Finalize(RestResponse response) const {
   return decorator_->Apply(std::move(response), {});
+}
+
+// Connect's BasicAuthSecurityRestExtension runs as a post-matching filter: after routing and
+// content negotiation, before the resource (and Jersey's OPTIONS answer).
+std::optional<RestResponse> Dispatcher::Authenticate(const IncomingRequest& in,
+                                                     std::string_view path,
+                                                     const char* unauthorized_type) const {
+  if (!basic_auth_) return std::nullopt;
+  std::optional<std::string> authorization;
+  for (const auto& [name, value] : in.headers) {
+    if (absl::EqualsIgnoreCase(name, "Authorization")) {
+      authorization = value;
+      break;
+    }
+  }
+  BasicAuth::Result result = basic_auth_->Check(in.method, path, authorization);
+  switch (result.outcome) {
+    case BasicAuth::Outcome::kAllowed:
+      return std::nullopt;
+    case BasicAuth::Outcome::kMalformed:
+      return ErrorResponse(500, result.message);
+    case BasicAuth::Outcome::kUnauthorized:
+      break;
+  }
+  RestResponse response;
+  response.status = 401;
+  response.body = kUnauthorizedMessage;
+  SetHeader(response.headers, "Content-Type", unauthorized_type);
+  return response;
 }
 
 Responder Dispatcher::Dispatch(IncomingRequest in, Responder::Sink sink) {
@@ -112,6 +142,10 @@ Responder Dispatcher::Dispatch(IncomingRequest in, Responder::Sink sink) {
       return respond;
     }
     if (in.method == "OPTIONS") {
+      if (std::optional<RestResponse> denied = Authenticate(in, path, "text/plain")) {
+        respond(*std::move(denied));
+        return respond;
+      }
       RestResponse response = EmptyResponse(200);
       SetHeader(response.headers, "Allow", absl::StrJoin(match->allowed, ","));
       respond(std::move(response));
@@ -130,6 +164,11 @@ Responder Dispatcher::Dispatch(IncomingRequest in, Responder::Sink sink) {
     }
     if (route.options.produces_json && in.accept && !AcceptsJson(*in.accept)) {
       respond(ErrorResponse(406, kNotAcceptableMessage));
+      return respond;
+    }
+
+    if (std::optional<RestResponse> denied = Authenticate(in, path, kJson)) {
+      respond(*std::move(denied));
       return respond;
     }
 

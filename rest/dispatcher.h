@@ -6,8 +6,9 @@
 //   2. routing: 404 `HTTP 404 Not Found`, 405 `HTTP 405 Method Not Allowed` (+ Allow), OPTIONS
 //      answered with the allowed methods, 415 for a non-JSON Content-Type on a JSON resource,
 //      406 when Accept excludes application/json;
-//   3. the resource handler, which answers through a Responder from any thread;
-//   4. on the way out: Content-Type: application/json, CORS headers, response.http.headers.config
+//   3. HTTP Basic authentication when configured (basic_auth.h; before OPTIONS answers too);
+//   4. the resource handler, which answers through a Responder from any thread;
+//   5. on the way out: Content-Type: application/json, CORS headers, response.http.headers.config
 //      rules (the resource's own fields win, as with Jetty filters running first).
 // A handler that throws is answered with 500 and the exception's text.
 //
@@ -82,7 +83,12 @@ class Dispatcher {
   struct Decorator;
 
   Router router_;
+  // A 401 (or 500 for undecodable credentials) when the request fails Basic authentication.
+  std::optional<RestResponse> Authenticate(const IncomingRequest& in, std::string_view path,
+                                           const char* unauthorized_type) const;
+
   CorsFilter cors_;
+  std::shared_ptr<const BasicAuth> basic_auth_;  // null: no authentication
   std::shared_ptr<const Decorator> decorator_;
   std::unique_ptr<ResourceContext> context_;
 };

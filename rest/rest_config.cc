@@ -1,5 +1,7 @@
 #include "rest/rest_config.h"
 
+#include <cstdlib>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -219,13 +221,13 @@ absl::StatusOr<RestConfig> ParseRestConfig(const std::map<std::string, std::stri
     }
     config.admin_endpoints_enabled = false;  // blank: Connect disables the admin endpoints
   }
-  if (auto extensions = Get(props, kRestExtensions);
-      extensions && !ParseList(*extensions).empty()) {
-    return absl::UnimplementedError(
-        absl::StrCat("rest.extension.classes=", *extensions,
-                     " is not supported by connectd: REST extensions are Java classes. Remove the "
-                     "setting (and put an authenticating proxy in front of the worker if the "
-                     "extension provided security)."));
+  if (auto extensions = Get(props, kRestExtensions)) {
+    const char* kafka_opts = std::getenv("KAFKA_OPTS");
+    absl::StatusOr<std::shared_ptr<const BasicAuth>> basic_auth =
+        LoadBasicAuth(ParseList(*extensions),
+                      JaasConfigPathFromKafkaOpts(kafka_opts ? kafka_opts : ""));
+    if (!basic_auth.ok()) return basic_auth.status();
+    config.basic_auth = *std::move(basic_auth);
   }
 
   absl::StatusOr<bool> tracking = ParseBool(props, kTopicTracking, true);

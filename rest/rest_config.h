@@ -14,7 +14,8 @@
 //   response.http.headers.config   ""             extra header rules (response_headers.h)
 //   admin.listeners                (unset)        unset: /admin/* on `listeners`; blank: /admin/*
 //                                                 disabled; a list: not supported (error)
-//   rest.extension.classes         ""             must stay blank (REST extensions are Java)
+//   rest.extension.classes         ""             blank, or Connect's BasicAuthSecurityRestExtension
+//                                                 (implemented natively: basic_auth.h)
 //   topic.tracking.enable          true           GET .../topics; false -> 403
 //   topic.tracking.allow.reset     true           PUT .../topics/reset; false -> 403
 //   ssl.client.auth                none           none | requested | required
@@ -31,11 +32,13 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "rest/basic_auth.h"
 #include "rest/response_headers.h"
 
 namespace connectd::rest {
@@ -88,6 +91,8 @@ struct RestConfig {
   bool topic_tracking_enabled = true;
   bool topic_tracking_reset_enabled = true;
   TlsConfig tls;  // meaningful when a listener is https
+  // rest.extension.classes=...BasicAuthSecurityRestExtension (basic_auth.h); null: no auth.
+  std::shared_ptr<const BasicAuth> basic_auth;
 };
 
 // Reads the REST settings from worker properties. kInvalidArgument with Connect's message

@@ -78,11 +78,11 @@ TEST(RestConfigTest, AdminListenersAndRestExtensions) {
   absl::StatusOr<RestConfig> separate = ParseRestConfig({{"admin.listeners", "http://:9093"}});
   EXPECT_TRUE(absl::IsUnimplemented(separate.status()));
   EXPECT_NE(separate.status().message().find("admin.listeners"), absl::string_view::npos);
-  absl::StatusOr<RestConfig> extension = ParseRestConfig(
-      {{"rest.extension.classes",
-        "org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension"}});
+  absl::StatusOr<RestConfig> extension =
+      ParseRestConfig({{"rest.extension.classes", "com.example.AuditExtension"}});
   EXPECT_TRUE(absl::IsUnimplemented(extension.status()));
   EXPECT_NE(extension.status().message().find("rest.extension.classes"), absl::string_view::npos);
+  EXPECT_EQ(ParseRestConfig({{"rest.extension.classes", " "}})->basic_auth, nullptr);
 }
 
 TEST(RestConfigTest, TlsKeysUseTheHttpsPrefixAllOrNothing) {
