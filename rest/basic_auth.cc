@@ -13,6 +13,7 @@
 #include "rest/router.h"
 #include "runtime/common/logging.h"
 #include "runtime/config/properties.h"
+#include "runtime/distributed/request_signing.h"
 
 namespace connectd::rest {
 namespace {
@@ -87,29 +88,6 @@ absl::Status Expect(const JaasLexer::Token& token, std::string_view punct) {
 bool IsControlFlag(std::string flag) {
   absl::AsciiStrToLower(&flag);
   return flag == "required" || flag == "requisite" || flag == "sufficient" || flag == "optional";
-}
-
-// Java's Integer.toString(b, 16) of a signed byte.
-std::string JavaSignedByteHex(unsigned char c) {
-  int value = static_cast<signed char>(c);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string digits;
-  int magnitude = value < 0 ? -value : value;
-  do {
-    digits.insert(digits.begin(), kHex[magnitude % 16]);
-    magnitude /= 16;
-  } while (magnitude > 0);
-  return value < 0 ? "-" + digits : digits;
-}
-
-int Base64Value(unsigned char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  if (c == '=') return -2;
-  return -1;
 }
 
 bool ConstantTimeEquals(const std::string& a, const std::string& b) {
@@ -194,53 +172,6 @@ std::optional<std::string> JaasConfigPathFromKafkaOpts(std::string_view kafka_op
   return path;
 }
 
-absl::StatusOr<std::string> DecodeJavaBase64(std::string_view text) {
-  if (text.size() == 1) {
-    return absl::InvalidArgumentError("Input byte[] should at least have 2 bytes for base64 bytes");
-  }
-  std::string out;
-  uint32_t bits = 0;
-  int shift = 18;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    int value = Base64Value(static_cast<unsigned char>(text[pos++]));
-    if (value == -2) {
-      // '=' ends the data: "xx==" and "xxx=" are complete, anything else is a bad ending.
-      if ((shift == 6 && (pos == text.size() || text[pos++] != '=')) || shift == 18) {
-        return absl::InvalidArgumentError("Input byte array has wrong 4-byte ending unit");
-      }
-      break;
-    }
-    if (value < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Illegal base64 character ",
-                       JavaSignedByteHex(static_cast<unsigned char>(text[pos - 1]))));
-    }
-    bits |= static_cast<uint32_t>(value) << shift;
-    shift -= 6;
-    if (shift < 0) {
-      out += static_cast<char>((bits >> 16) & 0xff);
-      out += static_cast<char>((bits >> 8) & 0xff);
-      out += static_cast<char>(bits & 0xff);
-      shift = 18;
-      bits = 0;
-    }
-  }
-  if (shift == 6) {
-    out += static_cast<char>((bits >> 16) & 0xff);
-  } else if (shift == 0) {
-    out += static_cast<char>((bits >> 16) & 0xff);
-    out += static_cast<char>((bits >> 8) & 0xff);
-  } else if (shift == 12) {
-    return absl::InvalidArgumentError("Last unit does not have enough valid bits");
-  }
-  if (pos < text.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Input byte array has incorrect ending byte at ", pos));
-  }
-  return out;
-}
-
 bool BasicAuth::IsInternalRequest(std::string_view method, std::string_view path) {
   if (method != "POST" && method != "PUT") return false;
   // Java matches /?connectors/[^/]+/(tasks|fence)/? against the decoded path.
@@ -268,7 +199,7 @@ BasicAuth::Result BasicAuth::Check(std::string_view method, std::string_view pat
     if (space != std::string::npos && space > 0 &&
         absl::EqualsIgnoreCase(authorization->substr(0, space), "basic")) {
       absl::StatusOr<std::string> decoded =
-          DecodeJavaBase64(std::string_view(*authorization).substr(space + 1));
+          distributed::Base64Decode(std::string_view(*authorization).substr(space + 1));
       if (!decoded.ok()) return {Outcome::kMalformed, std::string(decoded.status().message())};
       size_t colon = decoded->find(':');
       if (colon != std::string::npos && colon > 0) {

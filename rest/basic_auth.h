@@ -81,8 +81,4 @@ absl::StatusOr<std::shared_ptr<const BasicAuth>> LoadBasicAuth(
     const std::vector<std::string>& extension_classes,
     const std::optional<std::string>& jaas_config_path);
 
-// java.util.Base64's basic decoder (RFC 4648 alphabet, padding optional); the error carries
-// the decoder's IllegalArgumentException message.
-absl::StatusOr<std::string> DecodeJavaBase64(std::string_view text);
-
 }  // namespace connectd::rest

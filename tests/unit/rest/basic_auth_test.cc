@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "rest/rest_config.h"
+#include "runtime/distributed/request_signing.h"
 #include "tests/unit/rest/rest_test_env.h"
 
 namespace connectd::rest {
@@ -20,29 +21,7 @@ using testing::ErrorJson;
 using testing::HttpResult;
 using testing::RestTestEnv;
 
-std::string Base64(const std::string& text) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  size_t i = 0;
-  for (; i + 2 < text.size(); i += 3) {
-    uint32_t n = (uint8_t(text[i]) << 16) | (uint8_t(text[i + 1]) << 8) | uint8_t(text[i + 2]);
-    for (int shift = 18; shift >= 0; shift -= 6) out += kAlphabet[(n >> shift) & 63];
-  }
-  if (i + 1 == text.size()) {
-    uint32_t n = uint8_t(text[i]) << 16;
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += "==";
-  } else if (i + 2 == text.size()) {
-    uint32_t n = (uint8_t(text[i]) << 16) | (uint8_t(text[i + 1]) << 8);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += '=';
-  }
-  return out;
-}
+std::string Base64(const std::string& text) { return distributed::Base64Encode(text); }
 
 std::string WriteTemp(const std::string& name, const std::string& text) {
   std::string path = ::testing::TempDir() + name;
@@ -72,23 +51,6 @@ class KafkaOpts {
   explicit KafkaOpts(const std::string& value) { setenv("KAFKA_OPTS", value.c_str(), 1); }
   ~KafkaOpts() { unsetenv("KAFKA_OPTS"); }
 };
-
-TEST(BasicAuthTest, DecodesBase64AsJavaUtilBase64) {
-  EXPECT_EQ(*DecodeJavaBase64(Base64("alice:secret")), "alice:secret");
-  EXPECT_EQ(*DecodeJavaBase64("YWxpY2U6c2VjcmU"), "alice:secre");  // padding is optional
-  EXPECT_EQ(*DecodeJavaBase64(""), "");
-  // Java 17's messages (the first one seen from a Java worker for "Basic !!!!").
-  EXPECT_EQ(DecodeJavaBase64("!!!!").status().message(), "Illegal base64 character 21");
-  EXPECT_EQ(DecodeJavaBase64("YW\xc3").status().message(), "Illegal base64 character -3d");
-  EXPECT_EQ(DecodeJavaBase64("Y").status().message(),
-            "Input byte[] should at least have 2 bytes for base64 bytes");
-  EXPECT_EQ(DecodeJavaBase64("YWJjZ").status().message(),
-            "Last unit does not have enough valid bits");
-  EXPECT_EQ(DecodeJavaBase64("YQ=").status().message(),
-            "Input byte array has wrong 4-byte ending unit");
-  EXPECT_EQ(DecodeJavaBase64("YQ==YQ").status().message(),
-            "Input byte array has incorrect ending byte at 4");
-}
 
 TEST(BasicAuthTest, ParsesJaasFiles) {
   auto entries = ParseJaasConfig(
