@@ -75,11 +75,17 @@ Dispatcher::Dispatcher(herder::Herder& herder, const RestConfig& config, Schedul
       context_(std::make_unique<ResourceContext>(
           ResourceContext{herder, config, loggers, scheduler, options.health_check_timeout,
                           options.metrics, options.rest_client})) {
+  if (options.mirror_herders != nullptr) {
+    AddMirrorInternalResource(router_, *context_, *options.mirror_herders);
+    AddMirrorFlowsResource(router_, *context_, options.flow_health);  // connectd's own
+    return;
+  }
   AddRootResource(router_, *context_);
   AddConnectorsResource(router_, *context_);
   AddInternalResource(router_, *context_);
   AddConnectorPluginsResource(router_, *context_);
   AddMetricsResource(router_, *context_);
+  AddMirrorFlowsResource(router_, *context_, options.flow_health);
   if (config.admin_endpoints_enabled) AddLoggersResource(router_, *context_);
 }
 

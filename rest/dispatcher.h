@@ -26,8 +26,10 @@
 #include "rest/http_types.h"
 #include "rest/logger_levels.h"
 #include "rest/rest_config.h"
+#include "rest/rest_server.h"
 #include "rest/router.h"
 #include "rest/scheduler.h"
+#include "runtime/health/flow_health_view.h"
 #include "runtime/herder/herder.h"
 #include "runtime/metrics/metrics.h"
 
@@ -61,6 +63,10 @@ class Dispatcher {
     // Forwards requests to other workers (forwarding.h); must outlive the Dispatcher. Null:
     // a request that must be forwarded fails with 500.
     RestClient* rest_client = nullptr;
+    // Set: only MirrorMaker's namespaced internal endpoints (RestServer::Options).
+    const MirrorHerders* mirror_herders = nullptr;
+    // Serves GET /mirror/flows... (runtime/health); null: not served.
+    const health::FlowHealthView* flow_health = nullptr;
   };
 
   // `herder`, `config`, `scheduler` and `loggers` must outlive the Dispatcher and every response

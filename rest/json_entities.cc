@@ -7,6 +7,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "rest/utf8.h"
 #include "runtime/common/strings.h"
 
 namespace connectd::rest {
@@ -17,11 +18,23 @@ using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 // Deeper documents are refused: walking them recursively could exhaust the stack.
 constexpr int kMaxJsonDepth = 64;
 
+// JSON text is UTF-8 (RFC 8259): malformed bytes (a plugin's trace, a raw request target echoed
+// in a message) are written as U+FFFD rather than passed through.
 void String(Writer& w, std::string_view s) {
+  if (!IsValidUtf8(s)) {
+    std::string valid = ToValidUtf8(s);
+    w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+    return;
+  }
   w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
 
 void Key(Writer& w, std::string_view s) {
+  if (!IsValidUtf8(s)) {
+    std::string valid = ToValidUtf8(s);
+    w.Key(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+    return;
+  }
   w.Key(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
 

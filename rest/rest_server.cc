@@ -80,8 +80,10 @@ ServerState::ServerState(asio::io_context& io, herder::Herder& herder, RestConfi
       rest_client(options.rest_client ? options.rest_client
                                       : std::make_shared<RestClient>(io, config.tls)),
       dispatcher(herder, config, scheduler, loggers,
-                 Dispatcher::Options{options.health_check_timeout, nullptr, options.metrics,
-                                     rest_client.get()}) {}
+                 Dispatcher::Options{
+                     options.health_check_timeout, nullptr, options.metrics, rest_client.get(),
+                     options.mirror_herders.empty() ? nullptr : &options.mirror_herders,
+                     options.flow_health}) {}
 
 void ServerState::Track(const std::shared_ptr<Session>& session) {
   std::lock_guard lock(mu_);

@@ -28,12 +28,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "rest/rest_config.h"
+#include "runtime/health/flow_health_view.h"
 #include "runtime/herder/herder.h"
 #include "runtime/metrics/metrics.h"
 
@@ -44,6 +46,10 @@ class io_context;
 namespace connectd::rest {
 
 class RestClient;
+
+// Dedicated MirrorMaker mode (KIP-710): the herder of each replication flow, by (source alias,
+// target alias). The herders must outlive the server.
+using MirrorHerders = std::map<std::pair<std::string, std::string>, herder::Herder*>;
 
 namespace internal {
 struct ServerState;
@@ -81,6 +87,13 @@ class RestServer {
     // Forwards requests that another worker must serve (Connect's RestClient). Null: a client on
     // the server's io_context with the REST TLS settings (listeners.https.ssl.* or ssl.*).
     std::shared_ptr<RestClient> rest_client;
+    // Non-empty: serve only MirrorMaker's internal endpoints (Java's MirrorRestServer), POST
+    // /{source}/{target}/connectors/{c}/tasks and PUT /{source}/{target}/connectors/{c}/fence,
+    // each flow on its own herder; the constructor's `herder` then serves nothing.
+    MirrorHerders mirror_herders;
+    // The flow-health service behind GET /mirror/flows (runtime/health); null: not served.
+    // Must outlive the server.
+    const health::FlowHealthView* flow_health = nullptr;
   };
 
   RestServer(boost::asio::io_context& ioc, herder::Herder& herder, RestConfig config);

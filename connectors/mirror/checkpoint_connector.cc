@@ -60,6 +60,9 @@ void MirrorCheckpointConnector::validate(const sdk::Props& props, sdk::Validatio
 }
 
 void MirrorCheckpointConnector::start(const sdk::Props& props) {
+  // The worker starts the same instance again after stop() (STOPPED -> STARTED, as Java's
+  // WorkerConnector): the group listing below must not see the last stop's flag.
+  stopping_ = false;
   props_ = props;
   enabled_ = GetBool(props, "enabled", true);
   if (!enabled_) {

@@ -17,16 +17,6 @@ struct OptionsDeleter {
   void operator()(rd_kafka_AdminOptions_t* o) const { rd_kafka_AdminOptions_destroy(o); }
 };
 
-bool StartsWith(const std::string& s, const std::string& prefix) {
-  return s.compare(0, prefix.size(), prefix) == 0;
-}
-
-// Client-level connection keys taken from `<side>.cluster.*`.
-bool IsConnectionKey(const std::string& key) {
-  return key == "bootstrap.servers" || key == "security.protocol" || key == "client.id" ||
-         key == "client.dns.lookup" || StartsWith(key, "ssl.") || StartsWith(key, "sasl.");
-}
-
 std::unique_ptr<rd_kafka_event_t, EventDeleter> Await(rd_kafka_queue_t* queue, int timeout_ms) {
   return std::unique_ptr<rd_kafka_event_t, EventDeleter>(
       rd_kafka_queue_poll(queue, timeout_ms + 1000));
@@ -99,27 +89,15 @@ TopicConfigs ParseConfigs(const rd_kafka_ConfigResource_t* resource) {
 
 }  // namespace
 
-Props ClientProps(const Props& connector, const std::string& side, const std::string& role) {
-  Props out;
-  const std::string cluster_prefix = side + ".cluster.";
-  for (const auto& [key, value] : connector) {
-    if (StartsWith(key, cluster_prefix) && IsConnectionKey(key.substr(cluster_prefix.size()))) {
-      out[key.substr(cluster_prefix.size())] = value;
-    }
-  }
-  for (const std::string& prefix : {role + ".", side + "." + role + "."}) {
-    for (const auto& [key, value] : connector) {
-      if (StartsWith(key, prefix) && !StartsWith(key, role + ".override.")) {
-        out[key.substr(prefix.size())] = value;
-      }
-    }
-  }
-  return out;
-}
-
 KafkaHandle MakeClient(rd_kafka_type_t type, const Props& java_props, std::string* error,
                        void (*configure)(rd_kafka_conf_t*, void*), void* opaque) {
   kafka::TranslatedConfig translated = kafka::TranslateJavaClientConfig(java_props);
+  // Java's consumers read uncommitted records unless told otherwise; librdkafka's default is
+  // read_committed. MirrorSource copies open transactions' records as Java's does (KIP-618:
+  // `source.consumer.isolation.level=read_committed` is how a user asks for committed only).
+  if (type == RD_KAFKA_CONSUMER && java_props.count("isolation.level") == 0) {
+    translated.properties["isolation.level"] = "read_uncommitted";
+  }
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   char errstr[512];
   for (const auto& [key, value] : translated.properties) {

@@ -21,6 +21,7 @@
 
 #include "connectors/mirror/acl_sync.h"
 #include "connectors/mirror/topic_config_sync.h"
+#include "connectors/mirror_client/client_props.h"
 
 namespace connectd::mirror {
 
@@ -31,9 +32,7 @@ using KafkaHandle = std::unique_ptr<rd_kafka_t, KafkaDeleter>;
 
 using Props = std::map<std::string, std::string>;
 
-// The Java client properties of `side` ("source"|"target") and `role` ("consumer",
-// "producer", "admin") from a connector config.
-Props ClientProps(const Props& connector, const std::string& side, const std::string& role);
+// ClientProps(connector, side, role): connectors/mirror_client/client_props.h.
 
 // Creates a librdkafka client from Java client properties; nullptr with `error` set on failure.
 // `configure` may adjust the librdkafka conf (callbacks) before creation.

@@ -46,7 +46,35 @@ sdk::ConfigDef Common() {
                   .withDefault("source")
                   .oneOf({"source", "target"})
                   .importance(ConfigKey::kLow)
-                  .doc("The location (source/target) of the offset-syncs topic."));
+                  .doc("The location (source/target) of the offset-syncs topic."))
+      // connectd's flow health (runtime/health/README.md): read by the worker, not by the
+      // connectors. Java ignores unknown keys, so a Java worker accepts them too.
+      .define(ConfigKey("health.stale.threshold.ms", ConfigKey::kLong)
+                  .withNullDefault()
+                  .importance(ConfigKey::kLow)
+                  .doc("connectd flow health: a leg whose newest heartbeat arrived longer ago "
+                       "than this is stalled. Default: 10 heartbeat intervals, at least 10000."))
+      .define(ConfigKey("health.lag.threshold.ms", ConfigKey::kLong)
+                  .withNullDefault()
+                  .importance(ConfigKey::kLow)
+                  .doc("connectd flow health: heartbeats that reach the target later than this "
+                       "after they were emitted make the flow LAGGING. Default: 5 heartbeat "
+                       "intervals, at least 5000."))
+      .define(ConfigKey("health.clock.skew.tolerance.ms", ConfigKey::kLong)
+                  .withDefault("5000")
+                  .importance(ConfigKey::kLow)
+                  .doc("connectd flow health: a heartbeat timestamp this far in the future, or a "
+                       "negative latency this large, means SUSPECT CLOCK SKEW."))
+      .define(ConfigKey("health.rebalance.window.ms", ConfigKey::kLong)
+                  .withDefault("300000")
+                  .importance(ConfigKey::kLow)
+                  .doc("connectd flow health: the window in which assignment changes of the "
+                       "flow's connectors and tasks are counted."))
+      .define(ConfigKey("health.rebalance.threshold", ConfigKey::kInt)
+                  .withDefault("3")
+                  .importance(ConfigKey::kLow)
+                  .doc("connectd flow health: this many assignment changes within the window make "
+                       "the flow REBALANCING."));
 }
 
 }  // namespace

@@ -436,4 +436,14 @@ bool MirrorSourceConnector::alterOffsets(const sdk::Props&,
   return true;
 }
 
+sdk::ExactlyOnceSupport MirrorSourceConnector::exactlyOnceSupport(const sdk::Props& config) {
+  // MirrorSourceConnector.consumerUsesReadCommitted: the replication consumer's config as Java
+  // builds it (source.cluster.*, then the consumer overrides); no default applies.
+  const sdk::Props consumer = ClientProps(config, "source", "consumer");
+  auto it = consumer.find("isolation.level");
+  return it != consumer.end() && it->second == "read_committed"
+             ? sdk::ExactlyOnceSupport::kSupported
+             : sdk::ExactlyOnceSupport::kUnsupported;
+}
+
 }  // namespace connectd::mirror

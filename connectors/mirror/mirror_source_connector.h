@@ -61,6 +61,9 @@ class MirrorSourceConnector : public sdk::SourceConnector {
   void validate(const sdk::Props& props, sdk::Validation& validation) override;
   bool alterOffsets(const sdk::Props& config,
                     const std::vector<sdk::OffsetChange>& changes) override;
+  // KIP-618, as Java's: SUPPORTED iff the source consumer's configured isolation.level is
+  // read_committed (records of aborted source transactions are not copied then).
+  sdk::ExactlyOnceSupport exactlyOnceSupport(const sdk::Props& config) override;
 
  private:
   // The source partitions to mirror ("topic-partition"), creating what the target lacks.

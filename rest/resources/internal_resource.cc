@@ -9,6 +9,12 @@
 // endpoints (forwarding.h). A forwarded request carries only the user's Authorization header,
 // so it arrives unsigned, as Connect's does; the fence body is forwarded as Jackson writes a
 // byte[]: a JSON string of its Base64.
+//
+// MirrorMaker's dedicated mode (InternalMirrorResource, KIP-710) serves the same two endpoints
+// under /{source}/{target}, one herder per replication flow (AddMirrorInternalResource).
+#include <map>
+#include <memory>
+
 #include "rest/json_entities.h"
 #include "rest/resources/resources.h"
 #include "runtime/distributed/request_signing.h"
@@ -29,8 +35,9 @@ absl::StatusOr<std::optional<herder::InternalRequestSignature>> SignatureOf(
   return out;
 }
 
-std::string TasksPath(const std::string& connector, std::string_view suffix) {
-  return std::string("/connectors/") + EncodePathSegment(connector) + std::string(suffix);
+std::string TasksPath(const ResourceContext& ctx, const std::string& connector,
+                      std::string_view suffix) {
+  return ctx.path_prefix + "/connectors/" + EncodePathSegment(connector) + std::string(suffix);
 }
 
 void PutTaskConfigs(ResourceContext& ctx, RestRequest request, Responder respond) {
@@ -45,7 +52,7 @@ void PutTaskConfigs(ResourceContext& ctx, RestRequest request, Responder respond
     return;
   }
   const std::string& name = request.path_params[0];
-  ForwardRequest forward{"POST", TasksPath(name, "/tasks"), {}, TaskConfigsJson(*configs)};
+  ForwardRequest forward{"POST", TasksPath(ctx, name, "/tasks"), {}, TaskConfigsJson(*configs)};
   ctx.herder.PutTaskConfigs(
       name, *configs, std::move(*signature),
       ReplyEmptyOrForward(ctx, request, std::move(forward), std::move(respond), 204));
@@ -59,7 +66,7 @@ void FenceZombies(ResourceContext& ctx, RestRequest request, Responder respond) 
   }
   const std::string& name = request.path_params[0];
   ForwardRequest forward{"PUT",
-                         TasksPath(name, "/fence"),
+                         TasksPath(ctx, name, "/fence"),
                          {},
                          JsonStringLiteral(distributed::Base64Encode(request.body))};
   ctx.herder.FenceZombieSourceTasks(
@@ -83,6 +90,39 @@ void AddInternalResource(Router& router, ResourceContext& ctx) {
         FenceZombies(ctx, std::move(request), std::move(respond));
       },
       raw_body);
+}
+
+void AddMirrorInternalResource(Router& router, ResourceContext& ctx, const MirrorHerders& herders) {
+  // One context per flow: its herder, and its namespace as the prefix of forwarded paths (Java
+  // forwards uriInfo.getPath(), which includes the namespace).
+  using Contexts = std::map<std::pair<std::string, std::string>, std::unique_ptr<ResourceContext>>;
+  auto contexts = std::make_shared<Contexts>();
+  for (const auto& [flow, herder] : herders) {
+    (*contexts)[flow] = std::make_unique<ResourceContext>(ResourceContext{
+        *herder, ctx.config, ctx.loggers, ctx.scheduler, ctx.health_check_timeout, ctx.metrics,
+        ctx.rest_client,
+        "/" + EncodePathSegment(flow.first) + "/" + EncodePathSegment(flow.second)});
+  }
+  using Handler = void (*)(ResourceContext&, RestRequest, Responder);
+  auto on_flow = [contexts](Handler handler) {
+    return [contexts, handler](RestRequest request, Responder respond) {
+      const std::string& source = request.path_params[0];
+      const std::string& target = request.path_params[1];
+      auto it = contexts->find({source, target});
+      if (it == contexts->end()) {
+        respond(ErrorResponse(404, "No replication flow found for source '" + source +
+                                       "' and target '" + target + "'"));
+        return;
+      }
+      request.path_params.erase(request.path_params.begin(), request.path_params.begin() + 2);
+      handler(*it->second, std::move(request), std::move(respond));
+    };
+  };
+  RouteOptions raw_body{.consumes_json = false};
+  router.Add("POST", "/{source}/{target}/connectors/{connector}/tasks", on_flow(&PutTaskConfigs),
+             raw_body);
+  router.Add("PUT", "/{source}/{target}/connectors/{connector}/fence", on_flow(&FenceZombies),
+             raw_body);
 }
 
 }  // namespace connectd::rest

@@ -23,8 +23,10 @@
 #include "rest/logger_levels.h"
 #include "rest/rest_client.h"
 #include "rest/rest_config.h"
+#include "rest/rest_server.h"
 #include "rest/router.h"
 #include "rest/scheduler.h"
+#include "runtime/health/flow_health_view.h"
 #include "runtime/herder/herder.h"
 #include "runtime/metrics/metrics.h"
 
@@ -39,6 +41,9 @@ struct ResourceContext {
   std::chrono::milliseconds health_check_timeout;
   const metrics::MetricsRegistry* metrics;  // may be null
   RestClient* rest_client;                  // forwards requests to other workers; may be null
+  // Prepended to the paths of forwarded internal requests: "" normally, "/{source}/{target}"
+  // (encoded) for a MirrorMaker flow's herder.
+  std::string path_prefix = {};
 };
 
 void AddRootResource(Router& router, ResourceContext& ctx);
@@ -46,7 +51,15 @@ void AddConnectorsResource(Router& router, ResourceContext& ctx);
 void AddConnectorPluginsResource(Router& router, ResourceContext& ctx);
 void AddLoggersResource(Router& router, ResourceContext& ctx);
 void AddInternalResource(Router& router, ResourceContext& ctx);
+// MirrorMaker's InternalMirrorResource: the internal endpoints under /{source}/{target}, each
+// flow on its herder; an unknown flow is 404 "No replication flow found for source 'A' and
+// target 'B'".
+void AddMirrorInternalResource(Router& router, ResourceContext& ctx, const MirrorHerders& herders);
 void AddMetricsResource(Router& router, ResourceContext& ctx);
+// connectd's flow health: GET /mirror/flows[/{source}/{target}], GET /mirror/task-metrics.
+// Nothing is added when `flows` is null.
+void AddMirrorFlowsResource(Router& router, ResourceContext& ctx,
+                            const health::FlowHealthView* flows);
 
 // A herder callback that answers `on_ok(value)` on success and Connect's error body otherwise.
 // The callback may run on any thread; nothing it does may throw into the herder.

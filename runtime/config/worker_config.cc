@@ -1,5 +1,6 @@
 #include "runtime/config/worker_config.h"
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -155,6 +156,17 @@ absl::StatusOr<WorkerConfig> WorkerConfig::Create(const std::map<std::string, st
   WorkerConfig config;
   config.parsed_ = *std::move(parsed);
   config.mode_ = mode;
+  if (mode == WorkerMode::kDistributed) {
+    // DistributedConfig: CaseInsensitiveValidString over ExactlyOnceSourceSupport's values.
+    const std::string value =
+        absl::AsciiStrToLower(config.parsed_.GetString("exactly.once.source.support").value_or(""));
+    if (value != "disabled" && value != "preparing" && value != "enabled") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Invalid value ", config.parsed_.GetString("exactly.once.source.support").value_or(""),
+          " for configuration exactly.once.source.support: String must be one of (case "
+          "insensitive): disabled, preparing, enabled"));
+    }
+  }
   for (const auto& [key, why] : UnsupportedKeys()) {
     auto it = props.find(key);
     const ConfigKey* def = WorkerConfigDef(mode).Find(key);
@@ -171,6 +183,15 @@ absl::StatusOr<WorkerConfig> WorkerConfig::Create(const std::map<std::string, st
     }
   }
   return config;
+}
+
+ExactlyOnceSourceSupport WorkerConfig::exactly_once_source_support() const {
+  if (mode_ != WorkerMode::kDistributed) return ExactlyOnceSourceSupport::kDisabled;
+  const std::string value =
+      absl::AsciiStrToLower(parsed_.GetString("exactly.once.source.support").value_or(""));
+  if (value == "enabled") return ExactlyOnceSourceSupport::kEnabled;
+  if (value == "preparing") return ExactlyOnceSourceSupport::kPreparing;
+  return ExactlyOnceSourceSupport::kDisabled;
 }
 
 std::string WorkerConfig::bootstrap_servers() const {

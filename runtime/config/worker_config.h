@@ -17,6 +17,11 @@ namespace connectd::config {
 
 enum class WorkerMode { kStandalone, kDistributed };
 
+// exactly.once.source.support (KIP-618, distributed only): `preparing` makes the leader write the
+// config topic through its transactional producer; `enabled` also runs source tasks
+// transactionally and reads the config and offsets topics read_committed.
+enum class ExactlyOnceSourceSupport { kDisabled, kPreparing, kEnabled };
+
 const ConfigDef& WorkerConfigDef(WorkerMode mode);
 
 class WorkerConfig {
@@ -36,6 +41,15 @@ class WorkerConfig {
     return parsed_.GetLong("task.shutdown.graceful.timeout.ms");
   }
   std::string plugin_path() const { return parsed_.GetString("plugin.path").value_or(""); }
+  // Always kDisabled in standalone mode (Connect's standalone worker has no such key).
+  ExactlyOnceSourceSupport exactly_once_source_support() const;
+  bool exactly_once_source_enabled() const {
+    return exactly_once_source_support() == ExactlyOnceSourceSupport::kEnabled;
+  }
+  // DistributedConfig.transactionalLeaderEnabled: preparing or enabled.
+  bool transactional_leader_enabled() const {
+    return exactly_once_source_support() != ExactlyOnceSourceSupport::kDisabled;
+  }
 
   // The worker-level settings every client inherits (bootstrap, security, client.dns...), then
   // `prefix`-prefixed ones ("producer.", "consumer.", "admin.") on top, as Connect builds them.

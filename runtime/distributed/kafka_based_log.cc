@@ -232,7 +232,29 @@ absl::Status KafkaBasedLog::ReadToEndSync(std::chrono::milliseconds timeout) {
 
 absl::StatusOr<std::vector<int64_t>> KafkaBasedLog::EndOffsets() {
   std::vector<int64_t> ends(static_cast<size_t>(partitions_), 0);
+  // One ListOffsets round trip for every partition (timestamp -1: the latest offset; the
+  // consumer's isolation level applies, as with Java's admin ListOffsets), instead of one
+  // watermark query per partition: a 25-partition offsets topic would take 25 round trips per
+  // read to the end. Partitions it does not answer are asked one by one below.
+  std::vector<bool> known(static_cast<size_t>(partitions_), false);
+  kafka::TopicPartitionListPtr latest(rd_kafka_topic_partition_list_new(partitions_));
   for (int32_t p = 0; p < partitions_; ++p) {
+    rd_kafka_topic_partition_list_add(latest.get(), options_.topic.c_str(), p)->offset =
+        RD_KAFKA_OFFSET_END;
+  }
+  if (rd_kafka_offsets_for_times(consumer_.get(), latest.get(), kQueryTimeoutMs) ==
+      RD_KAFKA_RESP_ERR_NO_ERROR) {
+    for (int i = 0; i < latest->cnt; ++i) {
+      const rd_kafka_topic_partition_t& tp = latest->elems[i];
+      if (tp.err == RD_KAFKA_RESP_ERR_NO_ERROR && tp.offset >= 0 && tp.partition >= 0 &&
+          tp.partition < partitions_) {
+        ends[static_cast<size_t>(tp.partition)] = tp.offset;
+        known[static_cast<size_t>(tp.partition)] = true;
+      }
+    }
+  }
+  for (int32_t p = 0; p < partitions_; ++p) {
+    if (known[static_cast<size_t>(p)]) continue;
     int64_t low = 0, high = 0;
     rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(
         consumer_.get(), options_.topic.c_str(), p, &low, &high, kQueryTimeoutMs);

@@ -46,7 +46,65 @@ absl::Status KafkaConfigBackingStore::Start() {
 }
 
 void KafkaConfigBackingStore::Stop() {
+  RelinquishWritePrivileges();
   if (log_) log_->Stop();
+}
+
+void KafkaConfigBackingStore::UseTransactionalLeader(
+    std::map<std::string, std::string> producer_config) {
+  transactional_config_ = std::move(producer_config);
+}
+
+absl::Status KafkaConfigBackingStore::ClaimWritePrivileges() {
+  if (!transactional_config_) return absl::OkStatus();
+  std::lock_guard lock(leader_mu_);
+  if (leader_producer_) return absl::OkStatus();
+  absl::StatusOr<std::unique_ptr<worker::TransactionalProducer>> producer =
+      worker::TransactionalProducer::Create(*transactional_config_, write_timeout_);
+  if (!producer.ok()) {
+    return absl::Status(producer.status().code(),
+                        absl::StrCat("Failed to create and initialize fencable producer for config "
+                                     "topic: ",
+                                     producer.status().message()));
+  }
+  leader_producer_ = *std::move(producer);
+  CONNECTD_LOG(kInfo, kLogger) << "Claimed write privileges on the config topic as "
+                               << transactional_config_->at("transactional.id");
+  return absl::OkStatus();
+}
+
+void KafkaConfigBackingStore::RelinquishWritePrivileges() {
+  std::lock_guard lock(leader_mu_);
+  leader_producer_.reset();
+}
+
+absl::Status KafkaConfigBackingStore::WritePrivileged(const std::vector<ConfigTopicRecord>& records,
+                                                      bool read_to_end) {
+  if (!transactional_config_) return Write(records, read_to_end);
+  if (!log_) return absl::FailedPreconditionError("config store not started");
+  if (absl::Status claimed = ClaimWritePrivileges(); !claimed.ok()) return claimed;
+  const auto deadline = std::chrono::steady_clock::now() + write_timeout_;
+  {
+    std::lock_guard lock(leader_mu_);
+    if (!leader_producer_) return absl::FailedPreconditionError("config store leader relinquished");
+    std::vector<worker::TransactionalRecord> batch;
+    for (const ConfigTopicRecord& record : records) {
+      batch.push_back({log_options_.topic, record.key, record.value});
+    }
+    absl::Status sent = leader_producer_->SendInTransaction(batch, write_timeout_);
+    if (!sent.ok()) {
+      CONNECTD_LOG(kWarn, kLogger)
+          << "Failed to perform fencable send to config topic: " << sent.message();
+      leader_producer_.reset();  // fenced or broken: claim again on the next privileged write
+      return absl::Status(sent.code(), absl::StrCat("Failed to perform fencable send to config "
+                                                    "topic: ",
+                                                    sent.message()));
+    }
+  }
+  if (!read_to_end) return absl::OkStatus();
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  return log_->ReadToEndSync(std::max(left, std::chrono::milliseconds(1)));
 }
 
 ClusterConfigState KafkaConfigBackingStore::Snapshot() const {
@@ -86,11 +144,12 @@ absl::Status KafkaConfigBackingStore::Write(const std::vector<ConfigTopicRecord>
 absl::Status KafkaConfigBackingStore::PutConnectorConfig(
     const std::string& connector, const ConfigProperties& config,
     std::optional<herder::TargetState> initial_state) {
-  return Write(ConnectorConfigWrite(connector, config, initial_state), /*read_to_end=*/true);
+  return WritePrivileged(ConnectorConfigWrite(connector, config, initial_state),
+                         /*read_to_end=*/true);
 }
 
 absl::Status KafkaConfigBackingStore::RemoveConnectorConfig(const std::string& connector) {
-  return Write(RemoveConnectorWrite(connector), /*read_to_end=*/true);
+  return WritePrivileged(RemoveConnectorWrite(connector), /*read_to_end=*/true);
 }
 
 absl::Status KafkaConfigBackingStore::PutTaskConfigs(
@@ -100,10 +159,10 @@ absl::Status KafkaConfigBackingStore::PutTaskConfigs(
   if (!status.ok()) return status;
   TaskConfigsWrite write = TaskConfigsWriteFor(connector, task_configs);
   if (!write.task_records.empty()) {
-    status = Write(write.task_records, /*read_to_end=*/true);
+    status = WritePrivileged(write.task_records, /*read_to_end=*/true);
     if (!status.ok()) return status;
   }
-  return Write({write.commit}, /*read_to_end=*/true);
+  return WritePrivileged({write.commit}, /*read_to_end=*/true);
 }
 
 absl::Status KafkaConfigBackingStore::PutTargetState(const std::string& connector,
@@ -112,16 +171,25 @@ absl::Status KafkaConfigBackingStore::PutTargetState(const std::string& connecto
 }
 
 absl::Status KafkaConfigBackingStore::PutRestartRequest(const herder::RestartRequest& request) {
-  return Write({RestartRequestWrite(request)}, /*read_to_end=*/true);
+  return WritePrivileged({RestartRequestWrite(request)}, /*read_to_end=*/true);
 }
 
 absl::Status KafkaConfigBackingStore::PutSessionKey(const SessionKey& key) {
-  return Write({SessionKeyWrite(key)}, /*read_to_end=*/true);
+  return WritePrivileged({SessionKeyWrite(key)}, /*read_to_end=*/true);
 }
 
 absl::Status KafkaConfigBackingStore::PutLoggerLevel(const std::string& logging_namespace,
                                                      const std::string& level) {
   return Write({LoggerLevelWrite(logging_namespace, level)}, /*read_to_end=*/false);
+}
+
+}  // namespace connectd::distributed
+
+namespace connectd::distributed {
+
+absl::Status KafkaConfigBackingStore::PutTaskCountRecord(const std::string& connector,
+                                                         int32_t task_count) {
+  return WritePrivileged({TaskCountRecordWrite(connector, task_count)}, /*read_to_end=*/true);
 }
 
 }  // namespace connectd::distributed

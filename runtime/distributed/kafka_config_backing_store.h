@@ -24,6 +24,7 @@
 
 #include "runtime/distributed/config_state.h"
 #include "runtime/distributed/kafka_based_log.h"
+#include "runtime/worker/exactly_once.h"
 
 namespace connectd::distributed {
 
@@ -32,6 +33,20 @@ class KafkaConfigBackingStore {
   KafkaConfigBackingStore(KafkaBasedLog::Options log_options, ConfigStateListener* listener,
                           std::chrono::milliseconds write_timeout = std::chrono::seconds(30));
   ~KafkaConfigBackingStore();
+
+  // Before Start(), with exactly.once.source.support preparing or enabled: privileged writes
+  // (connector configs, task configs and commits, task-count records, session keys, restart
+  // requests) go through a transactional producer with these librdkafka properties
+  // (transactional.id connect-cluster-{group.id}, idempotent, acks=all), one transaction per
+  // batch, as Java's fencable leader writer. Target states and logger levels never do.
+  void UseTransactionalLeader(std::map<std::string, std::string> producer_config);
+  bool uses_transactional_leader() const { return transactional_config_.has_value(); }
+  // The leader's claim (Java's claimWritePrivileges): creates the producer and runs
+  // init_transactions, which fences a previous leader's producer. No-op without a transactional
+  // leader or when already claimed. A privileged write that fails (e.g. fenced by a newer
+  // leader) relinquishes the claim; the next privileged write claims again.
+  absl::Status ClaimWritePrivileges();
+  void RelinquishWritePrivileges();
 
   // kFailedPrecondition (Connect's message) if the topic has more than one partition.
   absl::Status Start();
@@ -52,17 +67,24 @@ class KafkaConfigBackingStore {
   absl::Status PutSessionKey(const SessionKey& key);
   // logger-cluster-{ns}: every worker applies it when it reads it (not privileged).
   absl::Status PutLoggerLevel(const std::string& logging_namespace, const std::string& level);
+  // tasks-fencing-{c} {"task-count":N} (privileged; read to end afterwards).
+  absl::Status PutTaskCountRecord(const std::string& connector, int32_t task_count);
 
  private:
   // Sends `records` as one batch and waits for every acknowledgement; then reads to the end
   // if `read_to_end`.
   absl::Status Write(const std::vector<ConfigTopicRecord>& records, bool read_to_end);
+  // A leader-only write: through the transactional producer when there is one, else Write.
+  absl::Status WritePrivileged(const std::vector<ConfigTopicRecord>& records, bool read_to_end);
 
   const KafkaBasedLog::Options log_options_;
   const std::chrono::milliseconds write_timeout_;
   mutable std::mutex mu_;
   ConfigStateTracker tracker_;  // guarded by mu_
   std::unique_ptr<KafkaBasedLog> log_;
+  std::optional<std::map<std::string, std::string>> transactional_config_;  // set before Start
+  std::mutex leader_mu_;
+  std::unique_ptr<worker::TransactionalProducer> leader_producer_;  // guarded by leader_mu_
 };
 
 }  // namespace connectd::distributed

@@ -80,6 +80,11 @@ std::vector<std::string> KafkaOffsetBackingStore::ConnectorPartitions(std::strin
 
 absl::StatusOr<std::optional<std::string>> KafkaOffsetBackingStore::FindOffset(
     std::string_view connector, std::string_view partition_json) {
+  if (read_to_end_on_lookup_) {
+    // Java's OffsetStorageReader reads the topic to its end before every lookup.
+    if (!log_) return absl::FailedPreconditionError("offset store not started");
+    if (absl::Status current = log_->ReadToEndSync(read_timeout_); !current.ok()) return current;
+  }
   return memory_.FindOffset(connector, partition_json);
 }
 

@@ -29,6 +29,11 @@ class KafkaOffsetBackingStore final : public storage::OffsetBackingStore {
                                    std::chrono::milliseconds read_timeout = std::chrono::seconds(30));
   ~KafkaOffsetBackingStore() override;
 
+  // Exactly-once tasks (KIP-618): every FindOffset first reads the topic to its end, as Java's
+  // offset reader does, so a task taking over sees the offsets its predecessor committed a
+  // moment ago. Before Start().
+  void SetReadToEndOnLookup(bool enabled) { read_to_end_on_lookup_ = enabled; }
+
   [[nodiscard]] absl::Status Start() override;
   void Stop() override;
   [[nodiscard]] absl::StatusOr<std::map<std::string, std::string>> Get(
@@ -43,6 +48,7 @@ class KafkaOffsetBackingStore final : public storage::OffsetBackingStore {
   const std::chrono::milliseconds read_timeout_;
   storage::MemoryOffsetBackingStore memory_;
   std::unique_ptr<KafkaBasedLog> log_;
+  bool read_to_end_on_lookup_ = false;
 };
 
 }  // namespace connectd::distributed

@@ -13,6 +13,7 @@
 #include "runtime/distributed/request_signing.h"
 #include "runtime/herder/connector_validation.h"
 #include "runtime/worker/backing_store_offsets.h"
+#include "runtime/worker/exactly_once.h"
 
 namespace connectd::herder {
 namespace {
@@ -66,10 +67,28 @@ void DistributedHerder::Post(Fn&& fn) {
 // ---- Lifecycle ---------------------------------------------------------------------------------
 
 absl::Status DistributedHerder::Start() {
-  offset_store_ = std::make_unique<distributed::KafkaOffsetBackingStore>(options_.offset_log);
+  distributed::KafkaBasedLog::Options offset_log = options_.offset_log;
+  distributed::KafkaBasedLog::Options config_log = options_.config_log;
+  if (ExactlyOnceEnabled()) {
+    // KIP-618: only committed configs and offsets count (Java forces read_committed on both).
+    offset_log.consumer["isolation.level"] = "read_committed";
+    config_log.consumer["isolation.level"] = "read_committed";
+  }
+  offset_store_ = std::make_unique<distributed::KafkaOffsetBackingStore>(offset_log);
+  offset_store_->SetReadToEndOnLookup(ExactlyOnceEnabled());
   status_store_ = std::make_unique<distributed::KafkaStatusBackingStore>(options_.status_log);
   config_store_ = std::make_unique<distributed::KafkaConfigBackingStore>(
-      options_.config_log, static_cast<distributed::ConfigStateListener*>(this));
+      config_log, static_cast<distributed::ConfigStateListener*>(this));
+  if (options_.exactly_once != config::ExactlyOnceSourceSupport::kDisabled) {
+    // KafkaConfigBackingStore.fencableProducerProps.
+    std::map<std::string, std::string> leader = options_.config_log.producer;
+    leader["client.id"] = options_.group.group_id + "-configs-leader";
+    leader["acks"] = "all";
+    leader["max.in.flight.requests.per.connection"] = "5";
+    leader["enable.idempotence"] = "true";
+    leader["transactional.id"] = worker::LeaderTransactionalId(options_.group.group_id);
+    config_store_->UseTransactionalLeader(std::move(leader));
+  }
   if (absl::Status s = offset_store_->Start(); !s.ok()) return s;
   if (absl::Status s = status_store_->Start(); !s.ok()) return s;
   if (absl::Status s = config_store_->Start(); !s.ok()) return s;
@@ -80,6 +99,7 @@ absl::Status DistributedHerder::Start() {
     return std::make_shared<worker::BackingStoreOffsets>(*store, c);
   };
   worker_ = make_worker_(*this, *this, worker_id_, std::move(offsets));
+  if (ExactlyOnceEnabled()) worker_->EnableExactlyOnce(MakeExactlyOnceHooks());
 
   distributed::WorkerCoordinator::Callbacks callbacks;
   callbacks.snapshot = [this] { return AssignorSnapshot(); };
@@ -360,6 +380,7 @@ void DistributedHerder::OnAssignment(const distributed::AssignmentEvent& event) 
   sessioned_ = event.protocol == "sessioned";
   rebalancing_ = false;
   needs_reconfig_rebalance_ = false;
+  UpdateWritePrivileges();  // KIP-618: the leader claims the config topic transactionally
   // Requests that waited for this round run after it (they may wait again for the next one).
   struct DrainWaiting {
     DistributedHerder* herder;
@@ -413,6 +434,7 @@ void DistributedHerder::OnAssignment(const distributed::AssignmentEvent& event) 
     }
   }
   ready_ = true;
+  if (options_.on_rebalance_success) options_.on_rebalance_success(is_leader_);
 }
 
 std::chrono::milliseconds DistributedHerder::UnsyncBackoff() const {

@@ -37,6 +37,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "runtime/config/worker_config.h"
 #include "runtime/distributed/config_state.h"
 #include "runtime/distributed/group_member.h"
 #include "runtime/distributed/kafka_config_backing_store.h"
@@ -78,6 +79,24 @@ class DistributedHerder : public Herder,
     int64_t key_ttl_ms = 3600000;
     std::string signature_algorithm = "HmacSHA256";
     std::vector<std::string> verification_algorithms{"HmacSHA256"};
+
+    // KIP-618 exactly-once source support (exactly.once.source.support): preparing makes the
+    // leader write the config topic transactionally; enabled also runs source tasks
+    // transactionally, reads the config and offsets topics read_committed and fences zombies.
+    config::ExactlyOnceSourceSupport exactly_once = config::ExactlyOnceSourceSupport::kDisabled;
+    // Asks the leader's PUT /connectors/{c}/fence (signed with `key` when set) for a round of
+    // zombie fencing; `done` on any thread. Wired by the CLI to the REST client; without it a
+    // follower's exactly-once tasks cannot start (Java's message names the missing link).
+    std::function<void(const std::string& leader_url, const std::string& connector,
+                       const std::optional<distributed::SessionKey>& key,
+                       std::function<void(absl::Status)> done)>
+        forward_fence;
+
+    // Called on the herder thread after each applied rebalance round with whether this worker
+    // leads the group (Java's DistributedHerder.rebalanceSuccess(), the hook MirrorMaker's
+    // MirrorHerder uses to write its connector configs). Must not block; it may call this
+    // herder's public methods, which post to the herder thread. Null: nothing.
+    std::function<void(bool is_leader)> on_rebalance_success;
   };
 
   // Builds the Worker with this herder as its status listener and event sink and the given
@@ -213,6 +232,32 @@ class DistributedHerder : public Herder,
   ConnectorInfo InfoOf(const std::string& connector) const;
   ConnectorType TypeOf(const std::string& connector) const;
   absl::Status RequireStoppedForOffsets(const std::string& connector) const;
+  // ---- Exactly-once source support (distributed_herder_eos.cc) ----
+  bool ExactlyOnceEnabled() const {
+    return options_.exactly_once == config::ExactlyOnceSourceSupport::kEnabled;
+  }
+  // The worker's hooks (fencing before a task's producer starts, generation check after).
+  worker::ExactlyOnceHooks MakeExactlyOnceHooks();
+  // Leader, herder thread: Connect's doFenceZombieSourceTasks (checks, decision, fencing, the
+  // task-count record). 409 when new task configs appeared meanwhile.
+  absl::Status DoFenceZombies(const std::string& connector);
+  // Task thread: a fencing round for `task`'s connector, on this worker if it leads, else by
+  // the leader over signed PUT /connectors/{c}/fence; waits, giving up once `stopping`.
+  absl::Status FenceForTask(const ConnectorTaskId& task, const std::function<bool()>& stopping);
+  // Task thread: Connect's verifyTaskGenerationAndOwnership.
+  absl::Status VerifyTaskGeneration(const ConnectorTaskId& task, std::optional<int32_t> generation,
+                                    const std::function<bool()>& stopping);
+  // Validation of exactly.once.support and transaction.boundary (DistributedHerder's source
+  // connector checks) on top of the shared validation.
+  void ValidateExactlyOnce(const ConfigMap& config, ConfigInfos& infos) const;
+  // KIP-875 alter/reset of an exactly-once source connector: writes the offsets in one
+  // transaction of task 0's transactional producer (fencing it), as Java's worker does.
+  std::unique_ptr<worker::ConnectorOffsetStore> MakeTransactionalOffsetWriter(
+      const std::string& connector, const ConfigMap& config, worker::ConnectorOffsetStore& reads);
+  // ValidateForWrite plus ValidateExactlyOnce (400 listing every error).
+  absl::Status ValidateForWriteWithExactlyOnce(const ConfigMap& config) const;
+  // The leader's transactional claim on the config topic follows leadership.
+  void UpdateWritePrivileges();
   absl::StatusOr<std::string> ModifyOffsets(
       const std::string& connector,
       const std::map<std::string, std::optional<std::string>>& offsets, bool reset);
@@ -263,6 +308,9 @@ class DistributedHerder : public Herder,
   std::set<ConnectorTaskId> tasks_to_restart_;
   std::map<std::string, std::chrono::milliseconds> reconfigure_backoff_;
   std::set<std::string> reconfigure_pending_;
+  bool claimed_leadership_ = false;  // the config store's transactional claim is ours
+  // Connectors with a zombie-fencing round running (leader).
+  std::set<std::string> fencing_in_progress_;
 
   // Guarded by view_mu_: what synchronous REST reads see.
   mutable std::mutex view_mu_;

@@ -84,7 +84,9 @@ void DistributedHerder::PutConnectorConfig(const std::string& name, const Config
     if (DeferWhileRebalancePending(
             [=, this] { PutConnectorConfig(name, config, initial_state, allow_replace, done); }))
       return;
-    if (absl::Status valid = ValidateForWrite(plugins_, config); !valid.ok()) return done(valid);
+    if (absl::Status valid = ValidateForWriteWithExactlyOnce(config); !valid.ok()) {
+      return done(valid);
+    }
     if (!is_leader_) return done(NotLeader("set connector configs"));
     const bool exists = snapshot_.Contains(name);
     if (exists && !allow_replace) {
@@ -117,7 +119,9 @@ void DistributedHerder::PatchConnectorConfig(
         config.erase(key);
       }
     }
-    if (absl::Status valid = ValidateForWrite(plugins_, config); !valid.ok()) return done(valid);
+    if (absl::Status valid = ValidateForWriteWithExactlyOnce(config); !valid.ok()) {
+      return done(valid);
+    }
     std::vector<ConnectorTaskId> old_tasks = snapshot_.Tasks(name);
     absl::Status written =
         config_store_->PutConnectorConfig(name, distributed::FromConfigMap(config));
@@ -354,6 +358,22 @@ absl::StatusOr<std::string> DistributedHerder::ModifyOffsets(
   worker::BackingStoreOffsets source_offsets(*offset_store_, c);
   OffsetsTarget target{c, config, ConnectorTypeOf(plugins_, config), &source_offsets,
                        options_.admin_config};
+  std::unique_ptr<worker::ConnectorOffsetStore> transactional;
+  if (target.type == ConnectorType::kSource && ExactlyOnceEnabled()) {
+    // KIP-618: a fencing round first, then the offsets in one transaction (Java's order).
+    if (absl::Status fenced = DoFenceZombies(c); !fenced.ok()) {
+      CONNECTD_LOG(kError, kLogger)
+          << "Failed to perform zombie fencing for source connector prior to modifying offsets: "
+          << fenced.message();
+      return absl::Status(fenced.code(),
+                          absl::StrCat("Failed to perform zombie fencing for source connector "
+                                       "prior to modifying offsets: ",
+                                       fenced.message()));
+    }
+    if (absl::Status stopped = RequireStoppedForOffsets(c); !stopped.ok()) return stopped;
+    transactional = MakeTransactionalOffsetWriter(c, config, source_offsets);
+    target.source_offsets = transactional.get();
+  }
   std::map<std::string, std::optional<std::string>> writes = offsets;
   if (reset && target.type != ConnectorType::kSink) {
     absl::StatusOr<std::map<std::string, std::string>> all = source_offsets.All();
@@ -361,6 +381,17 @@ absl::StatusOr<std::string> DistributedHerder::ModifyOffsets(
     for (const auto& [partition, offset] : *all) writes[partition] = std::nullopt;
   }
   return ModifyConnectorOffsets(plugins_, target, writes, reset);
+}
+
+absl::Status DistributedHerder::ValidateForWriteWithExactlyOnce(const ConfigMap& config) const {
+  absl::StatusOr<ConfigInfos> validation = herder::ValidateConnectorConfig(plugins_, config);
+  // No connector.class, or one no plugin provides: Java 4.4 answers 400 for both.
+  if (!validation.ok()) return WithHttpStatus(validation.status(), 400);
+  ValidateExactlyOnce(config, *validation);
+  if (validation->error_count > 0) {
+    return absl::InvalidArgumentError(ValidationFailureMessage(*validation));
+  }
+  return absl::OkStatus();
 }
 
 void DistributedHerder::AlterConnectorOffsets(const std::string& name,
@@ -400,7 +431,11 @@ absl::StatusOr<std::vector<ConfigKeyInfo>> DistributedHerder::ConnectorPluginCon
 
 void DistributedHerder::ValidateConnectorConfig(const ConfigMap& config,
                                                 Callback<ConfigInfos> done) {
-  Post([this, config, done = std::move(done)] { done(ValidateForRest(plugins_, config)); });
+  Post([this, config, done = std::move(done)] {
+    absl::StatusOr<ConfigInfos> infos = ValidateForRest(plugins_, config);
+    if (infos.ok()) ValidateExactlyOnce(config, *infos);
+    done(std::move(infos));
+  });
 }
 
 ServerInfo DistributedHerder::GetServerInfo() {
@@ -464,10 +499,8 @@ void DistributedHerder::FenceZombieSourceTasks(const std::string& name,
                                                DoneCallback done) {
   Post([this, name, signature = std::move(signature), done = std::move(done)] {
     if (absl::Status verified = VerifySignature(signature); !verified.ok()) return done(verified);
-    done(WithHttpStatus(absl::UnimplementedError(absl::StrCat(
-                            "Cannot fence zombie tasks of connector ", name,
-                            ": exactly.once.source.support is not available in connectd yet")),
-                        500));
+    // No pending-rebalance check (as Java); non-leaders answer for forwarding to the leader.
+    done(DoFenceZombies(name));
   });
 }
 

@@ -4,8 +4,10 @@
 #include <vector>
 
 #include "runtime/main/dev_kafka_command.h"
-#include "runtime/main/plugins_command.h"
 #include "runtime/main/distributed_command.h"
+#include "runtime/main/doctor_command.h"
+#include "runtime/main/mirror_maker_command.h"
+#include "runtime/main/plugins_command.h"
 #include "runtime/main/standalone_command.h"
 
 namespace {
@@ -19,7 +21,11 @@ constexpr char kUsage[] =
     "                               a standalone worker (as connect-standalone.sh)\n"
     "  distributed worker.properties\n"
     "                               a worker of a distributed cluster (as connect-distributed.sh)\n"
+    "  mirror-maker mm2.properties [--clusters A B ...]\n"
+    "                               dedicated MirrorMaker 2 (as connect-mirror-maker.sh)\n"
     "  plugins --plugin-path DIRS   list the connector plugins found on a plugin.path\n"
+    "  doctor --url http://HOST:PORT [--json] [--flow A->B]\n"
+    "                               what is wrong with each MirrorMaker flow (flow health)\n"
     "  version                      print the version\n"
     "  help                         this text\n";
 
@@ -39,8 +45,10 @@ int main(int argc, char** argv) {
   }
   if (command == "dev-kafka") return connectd::main::RunDevKafka(args);
   if (command == "plugins") return connectd::main::RunPlugins(args);
+  if (command == "doctor") return connectd::main::RunDoctor(args);
   if (command == "standalone") return connectd::main::RunStandalone(args, argv[0]);
   if (command == "distributed") return connectd::main::RunDistributed(args, argv[0]);
+  if (command == "mirror-maker") return connectd::main::RunMirrorMaker(args, argv[0]);
   std::cerr << "connectd: unknown command '" << command << "'\n\n" << kUsage;
   return 2;
 }

@@ -17,6 +17,8 @@
 #include "runtime/distributed/request_signing.h"
 #include "runtime/herder/distributed_herder.h"
 #include "runtime/kafka/java_client_config.h"
+#include "runtime/main/flow_health_setup.h"
+#include "runtime/main/internal_requests.h"
 #include "runtime/main/worker_setup.h"
 #include "runtime/worker/worker.h"
 
@@ -101,6 +103,7 @@ absl::StatusOr<herder::DistributedHerder::Options> HerderOptions(const config::W
   options.key_ttl_ms = parsed.GetInt("inter.worker.key.ttl.ms");
   options.signature_algorithm = *parsed.GetString("inter.worker.signature.algorithm");
   options.verification_algorithms = parsed.GetList("inter.worker.verification.algorithms");
+  options.exactly_once = config.exactly_once_source_support();
   if (std::find(options.verification_algorithms.begin(), options.verification_algorithms.end(),
                 options.signature_algorithm) == options.verification_algorithms.end()) {
     return absl::InvalidArgumentError(
@@ -110,20 +113,18 @@ absl::StatusOr<herder::DistributedHerder::Options> HerderOptions(const config::W
   return options;
 }
 
-// "a/b c" as one URL path segment.
-std::string EncodePathSegment(const std::string& segment) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : segment) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
+// Asks the leader for a round of zombie fencing as Java's worker does: PUT
+// {leader}connectors/{c}/fence without a body, signed with the session key (over the empty body).
+std::function<void(const std::string&, const std::string&,
+                   const std::optional<distributed::SessionKey>&,
+                   std::function<void(absl::Status)>)>
+MakeFenceForwarder(rest::RestClient& client, std::string signature_algorithm) {
+  return [&client, signature_algorithm](const std::string& leader_url, const std::string& connector,
+                                        const std::optional<distributed::SessionKey>& key,
+                                        std::function<void(absl::Status)> done) {
+    SendSignedToLeader(client, leader_url, "", connector, "PUT", "fence", "", key,
+                       signature_algorithm, std::move(done));
+  };
 }
 
 // Hands task configs to the leader as Java's follower does: POST {leader}connectors/{c}/tasks,
@@ -134,34 +135,17 @@ herder::DistributedHerder::TaskConfigForwarder MakeTaskConfigForwarder(
                                         const std::vector<herder::ConfigMap>& configs,
                                         const std::optional<distributed::SessionKey>& key,
                                         std::function<void(absl::Status)> done) {
-    rest::HttpClientRequest request;
-    request.method = "POST";
-    std::string base = leader_url;
-    if (base.empty() || base.back() != '/') base += '/';
-    request.url = absl::StrCat(base, "connectors/", EncodePathSegment(connector), "/tasks");
-    request.body = rest::TaskConfigsJson(configs);
-    request.headers.push_back({"Content-Type", "application/json"});
-    if (key) {
-      absl::StatusOr<std::string> signature =
-          distributed::Sign(key->key, signature_algorithm, request.body);
-      if (!signature.ok()) return done(signature.status());
-      request.headers.push_back({std::string(distributed::kSignatureHeader), *signature});
-      request.headers.push_back(
-          {std::string(distributed::kSignatureAlgorithmHeader), signature_algorithm});
-    }
-    client.Send(std::move(request),
-                [done = std::move(done)](absl::StatusOr<rest::HttpClientResponse> response) {
-                  if (!response.ok()) return done(response.status());
-                  if (response->status >= 200 && response->status < 300) {
-                    return done(absl::OkStatus());
-                  }
-                  done(absl::UnavailableError(
-                      absl::StrCat("leader answered ", response->status, ": ", response->body)));
-                });
+    SendSignedToLeader(client, leader_url, "", connector, "POST", "tasks",
+                       rest::TaskConfigsJson(configs), key, signature_algorithm, std::move(done));
   };
 }
 
 }  // namespace
+
+absl::StatusOr<herder::DistributedHerder::Options> DistributedHerderOptions(
+    const config::WorkerConfig& config, const std::string& kafka_cluster_id) {
+  return HerderOptions(config, kafka_cluster_id);
+}
 
 int RunDistributed(const std::vector<std::string>& args, const std::string& executable) {
   if (args.size() != 1 || args[0] == "--help" || args[0] == "-h") {
@@ -190,6 +174,7 @@ int RunDistributed(const std::vector<std::string>& args, const std::string& exec
   std::thread control_thread([&control] { control.run(); });
 
   rest::RestClient client(control, rest_config->tls, rest::RestClient::Options());
+  options->forward_fence = MakeFenceForwarder(client, options->signature_algorithm);
   metrics::MetricsRegistry metrics;
   auto herder = std::make_unique<herder::DistributedHerder>(
       *options, plugins, control,
@@ -202,6 +187,10 @@ int RunDistributed(const std::vector<std::string>& args, const std::string& exec
       MakeTaskConfigForwarder(client, options->signature_algorithm));
   rest::RestServer::Options server_options;
   server_options.metrics = &metrics;
+  // Flow health (runtime/health): reads other workers' task metrics over REST.
+  std::unique_ptr<health::FlowHealth> flow_health =
+      MakeFlowHealth(*herder, metrics, loaded->providers, control, &*rest_config);
+  server_options.flow_health = flow_health.get();
   auto server = std::make_unique<rest::RestServer>(control, *herder, *std::move(rest_config),
                                                    std::move(server_options));
   absl::StatusOr<std::vector<rest::BoundListener>> bound = server->Start();
@@ -211,6 +200,8 @@ int RunDistributed(const std::vector<std::string>& args, const std::string& exec
   } else {
     herder->SetWorkerId(server->WorkerId());
     herder->SetAdvertisedUrl(server->AdvertisedUrl());
+    flow_health->SetWorkerId(server->WorkerId());
+    flow_health->Start();
     for (const rest::BoundListener& listener : *bound) {
       CONNECTD_LOG(kInfo, kLogger)
           << "REST server listening on " << listener.scheme << "://" << listener.host << ":"
@@ -226,6 +217,7 @@ int RunDistributed(const std::vector<std::string>& args, const std::string& exec
     }
   }
   server->Stop();
+  flow_health->Stop();
   herder->Stop();
   work.reset();
   control.stop();

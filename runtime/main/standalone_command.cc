@@ -24,8 +24,9 @@
 #include "runtime/config/properties.h"
 #include "runtime/config/worker_config.h"
 #include "runtime/herder/standalone_herder.h"
-#include "runtime/main/worker_setup.h"
 #include "runtime/kafka/client_config.h"
+#include "runtime/main/flow_health_setup.h"
+#include "runtime/main/worker_setup.h"
 #include "runtime/plugin/plugin_registry.h"
 #include "runtime/storage/file_offset_backing_store.h"
 #include "runtime/worker/backing_store_offsets.h"
@@ -139,6 +140,10 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
       });
   rest::RestServer::Options server_options;
   server_options.metrics = &metrics;
+  // Flow health (runtime/health): every task of a standalone worker is local.
+  std::unique_ptr<health::FlowHealth> flow_health =
+      MakeFlowHealth(*herder, metrics, providers, control, nullptr);
+  server_options.flow_health = flow_health.get();
   auto server = std::make_unique<rest::RestServer>(control, *herder, *std::move(rest_config),
                                                    std::move(server_options));
   absl::StatusOr<std::vector<rest::BoundListener>> bound = server->Start();
@@ -148,6 +153,8 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
   } else {
     herder->SetWorkerId(server->WorkerId());
     herder->Start();
+    flow_health->SetWorkerId(server->WorkerId());
+    flow_health->Start();
     for (const rest::BoundListener& listener : *bound) {
       CONNECTD_LOG(kInfo, kLogger)
           << "REST server listening on " << listener.scheme << "://" << listener.host << ":"
@@ -180,6 +187,7 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
   }
   // Orderly shutdown: stop accepting REST, stop tasks (final offset flush), connectors, storage.
   server->Stop();
+  flow_health->Stop();
   herder->Stop();
   offsets.Stop();
   work.reset();

@@ -1,6 +1,8 @@
 #include "runtime/plugin/host_api.h"
 
+#include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "runtime/common/logging.h"
@@ -14,11 +16,16 @@ std::string_view View(connectd_str s) {
 
 log::Level ToLevel(int32_t level) {
   switch (level) {
-    case CONNECTD_LOG_TRACE: return log::Level::kTrace;
-    case CONNECTD_LOG_DEBUG: return log::Level::kDebug;
-    case CONNECTD_LOG_WARN: return log::Level::kWarn;
-    case CONNECTD_LOG_ERROR: return log::Level::kError;
-    default: return log::Level::kInfo;
+    case CONNECTD_LOG_TRACE:
+      return log::Level::kTrace;
+    case CONNECTD_LOG_DEBUG:
+      return log::Level::kDebug;
+    case CONNECTD_LOG_WARN:
+      return log::Level::kWarn;
+    case CONNECTD_LOG_ERROR:
+      return log::Level::kError;
+    default:
+      return log::Level::kInfo;
   }
 }
 
@@ -28,15 +35,47 @@ connectd_metrics_host_ptr* ToMetricsHandle(metrics::MetricsScope* scope) {
 
 std::optional<metrics::StatKind> ToStatKind(int32_t kind) {
   switch (kind) {
-    case CONNECTD_STAT_VALUE: return metrics::StatKind::kValue;
-    case CONNECTD_STAT_CUMULATIVE_COUNT: return metrics::StatKind::kCumulativeCount;
-    case CONNECTD_STAT_CUMULATIVE_SUM: return metrics::StatKind::kCumulativeSum;
-    case CONNECTD_STAT_RATE: return metrics::StatKind::kRate;
-    case CONNECTD_STAT_MIN: return metrics::StatKind::kMin;
-    case CONNECTD_STAT_MAX: return metrics::StatKind::kMax;
-    case CONNECTD_STAT_AVG: return metrics::StatKind::kAvg;
-    default: return std::nullopt;
+    case CONNECTD_STAT_VALUE:
+      return metrics::StatKind::kValue;
+    case CONNECTD_STAT_CUMULATIVE_COUNT:
+      return metrics::StatKind::kCumulativeCount;
+    case CONNECTD_STAT_CUMULATIVE_SUM:
+      return metrics::StatKind::kCumulativeSum;
+    case CONNECTD_STAT_RATE:
+      return metrics::StatKind::kRate;
+    case CONNECTD_STAT_MIN:
+      return metrics::StatKind::kMin;
+    case CONNECTD_STAT_MAX:
+      return metrics::StatKind::kMax;
+    case CONNECTD_STAT_AVG:
+      return metrics::StatKind::kAvg;
+    default:
+      return std::nullopt;
   }
+}
+
+// A view whose data is NULL but whose size is not: garbage (abi.h: NULL data means an absent
+// or empty value, with size 0).
+bool Garbage(const void* data, size_t size) { return data == nullptr && size > 0; }
+
+// What source_batch_append checks before the worker reads a record: every pointer it would
+// follow is either valid-looking or paired with a zero size. A plugin handing anything else gets
+// CONNECTD_STATUS_INVALID_ARGUMENT instead of crashing the worker.
+bool WellFormed(const connectd_source_record* r) {
+  if (r == nullptr || r->struct_size < offsetof(connectd_source_record, release)) {
+    return r != nullptr;  // too short: the worker refuses it (and releases) itself
+  }
+  if (Garbage(r->source_partition.data, r->source_partition.size) ||
+      Garbage(r->source_offset.data, r->source_offset.size) ||
+      Garbage(r->topic.data, r->topic.size) || Garbage(r->key.data, r->key.size) ||
+      Garbage(r->value.data, r->value.size) || Garbage(r->headers, r->header_count)) {
+    return false;
+  }
+  for (size_t i = 0; i < r->header_count; ++i) {
+    const connectd_header& h = r->headers[i];
+    if (Garbage(h.key.data, h.key.size) || Garbage(h.value.data, h.value.size)) return false;
+  }
+  return true;
 }
 
 connectd_host_api MakeHostApi() {
@@ -61,11 +100,19 @@ connectd_host_api MakeHostApi() {
     reinterpret_cast<ConnectorContextHost*>(c)->RaiseError(std::string(View(message)));
   };
   api.task_configs_add = [](connectd_task_configs_host_ptr* out, connectd_props props) {
+    auto* sink = reinterpret_cast<TaskConfigSink*>(out);
+    if (props.items == nullptr && props.count > 0) {
+      if (sink->error.empty()) {
+        sink->error = "the plugin added a task config whose props have no items but a count of " +
+                      std::to_string(props.count);
+      }
+      return;
+    }
     std::map<std::string, std::string> config;
     for (size_t i = 0; i < props.count; ++i) {
       config[std::string(View(props.items[i].key))] = std::string(View(props.items[i].value));
     }
-    reinterpret_cast<TaskConfigList*>(out)->push_back(std::move(config));
+    sink->configs.push_back(std::move(config));
   };
   api.validation_add_error = [](connectd_validation_host_ptr* v, connectd_str name,
                                 connectd_str message) {
@@ -73,6 +120,7 @@ connectd_host_api MakeHostApi() {
   };
   api.source_batch_append = [](connectd_source_batch_host_ptr* batch,
                                const connectd_source_record* record) -> connectd_status {
+    if (!WellFormed(record)) return CONNECTD_STATUS_INVALID_ARGUMENT;
     return reinterpret_cast<SourceBatchHost*>(batch)->Append(*record);
   };
   api.source_task_offset = [](connectd_source_task_context_host_ptr* c, connectd_str partition,
@@ -122,8 +170,8 @@ connectd_host_api MakeHostApi() {
     for (size_t i = 0; i < stat_count; ++i) {
       std::optional<metrics::StatKind> kind = ToStatKind(stats[i].kind);
       if (!kind) return nullptr;
-      specs.push_back({std::string(View(stats[i].name)), std::string(View(stats[i].description)),
-                       *kind});
+      specs.push_back(
+          {std::string(View(stats[i].name)), std::string(View(stats[i].description)), *kind});
     }
     metrics::Sensor* sensor = reinterpret_cast<metrics::MetricsScope*>(m)->AddSensor(
         std::string(View(domain)), std::string(View(group)), tag_list, std::move(specs),

@@ -15,6 +15,12 @@
 namespace connectd::plugin {
 
 using TaskConfigList = std::vector<std::map<std::string, std::string>>;
+// Where host->task_configs_add writes: the configs, and the first malformed call (props.items
+// NULL with a non-zero count), which fails Connector.taskConfigs instead of crashing the host.
+struct TaskConfigSink {
+  TaskConfigList configs;
+  std::string error;
+};
 using ValidationErrors = std::map<std::string, std::vector<std::string>>;
 struct CommittableOffset {
   std::string topic;
@@ -42,7 +48,7 @@ inline connectd_source_batch_host_ptr* ToHandle(SourceBatchHost* b) {
 inline connectd_sink_task_context_host_ptr* ToHandle(SinkTaskContextHost* c) {
   return reinterpret_cast<connectd_sink_task_context_host_ptr*>(c);
 }
-inline connectd_task_configs_host_ptr* ToHandle(TaskConfigList* l) {
+inline connectd_task_configs_host_ptr* ToHandle(TaskConfigSink* l) {
   return reinterpret_cast<connectd_task_configs_host_ptr*>(l);
 }
 inline connectd_validation_host_ptr* ToHandle(ValidationErrors* v) {

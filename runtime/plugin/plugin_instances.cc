@@ -50,12 +50,15 @@ absl::Status ConnectorInstance::Start(const Props& props) {
 
 absl::StatusOr<TaskConfigList> ConnectorInstance::TaskConfigs(int max_tasks) {
   HookError error;
-  TaskConfigList configs;
+  TaskConfigSink sink;
   absl::Status status = HookStatus(plugin_.descriptor->connector->task_configs(
-                                       ptr_, max_tasks, ToHandle(&configs), ToHandle(&error)),
+                                       ptr_, max_tasks, ToHandle(&sink), ToHandle(&error)),
                                    error, "Connector.taskConfigs");
   if (!status.ok()) return status;
-  return configs;
+  if (!sink.error.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("Connector.taskConfigs: ", sink.error));
+  }
+  return std::move(sink.configs);
 }
 
 absl::Status ConnectorInstance::Stop() {
@@ -99,6 +102,23 @@ absl::StatusOr<bool> ConnectorInstance::AlterOffsets(
                  error, "Connector.alterOffsets");
   if (!status.ok()) return status;
   return handled != 0;
+}
+
+absl::StatusOr<int32_t> ConnectorInstance::ExactlyOnceSupport(const Props& config) {
+  const connectd_connector_vtable* vtable = plugin_.descriptor->connector;
+  if (vtable->struct_size <
+          offsetof(connectd_connector_vtable, exactly_once_support) + sizeof(void*) ||
+      vtable->exactly_once_support == nullptr) {
+    return CONNECTD_EXACTLY_ONCE_SUPPORT_NONE;
+  }
+  PropsView view(config);
+  HookError error;
+  int32_t support = CONNECTD_EXACTLY_ONCE_SUPPORT_NONE;
+  absl::Status status =
+      HookStatus(vtable->exactly_once_support(ptr_, view.get(), &support, ToHandle(&error)), error,
+                 "SourceConnector.exactlyOnceSupport");
+  if (!status.ok()) return status;
+  return support;
 }
 
 // ---- SourceTaskInstance --------------------------------------------------------------------

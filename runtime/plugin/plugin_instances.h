@@ -49,6 +49,9 @@ class ConnectorInstance {
   // reset). True if the connector handled it; false if it declined or predates ABI 1.1.
   absl::StatusOr<bool> AlterOffsets(
       const Props& config, const std::map<std::string, std::optional<std::string>>& offsets);
+  // SourceConnector.exactlyOnceSupport (ABI 1.4): CONNECTD_EXACTLY_ONCE_SUPPORT_*; NONE (Java's
+  // null) when the plugin predates 1.4 or leaves the hook out.
+  absl::StatusOr<int32_t> ExactlyOnceSupport(const Props& config);
 
  private:
   ConnectorInstance(const ConnectorPlugin& plugin, connectd_connector_plugin_ptr* ptr)

@@ -168,8 +168,22 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
     for (const auto& [k, v] : *producer) options.producer[k] = v;
     options.offset_flush_interval = std::chrono::milliseconds(config_.offset_flush_interval_ms());
     options.offset_flush_timeout = std::chrono::milliseconds(config_.offset_flush_timeout_ms());
-    return std::unique_ptr<WorkerTask>(new WorkerSourceTask(
-        id, listener_, state, plugin, std::move(options), offsets_(id.connector)));
+    std::shared_ptr<ConnectorOffsetStore> offsets = offsets_(id.connector);
+    if (exactly_once_) {
+      absl::StatusOr<ExactlyOnceTaskOptions> eos =
+          ExactlyOnceOptionsFor(id, *resolved_connector, options);
+      if (!eos.ok()) return eos.status();
+      options.exactly_once = *std::move(eos);
+      const std::string& topic = options.exactly_once->offsets_topic;
+      if (topic != exactly_once_->worker_offsets_topic && exactly_once_->connector_offsets) {
+        absl::StatusOr<std::shared_ptr<ConnectorOffsetStore>> store =
+            exactly_once_->connector_offsets(id.connector, topic);
+        if (!store.ok()) return store.status();
+        offsets = *std::move(store);
+      }
+    }
+    return std::unique_ptr<WorkerTask>(
+        new WorkerSourceTask(id, listener_, state, plugin, std::move(options), std::move(offsets)));
   }
   if (absl::Status topics = config::ValidateSinkTopics(connector_config); !topics.ok()) {
     return topics;
@@ -180,6 +194,8 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
   options.consumer = {{"group.id", "connect-" + id.connector},
                       {"enable.auto.commit", "false"},
                       {"auto.offset.reset", "earliest"},
+                      // The Java consumer's default; librdkafka's is read_committed.
+                      {"isolation.level", "read_uncommitted"},
                       {"client.id", "connector-consumer-" + task_suffix}};
   absl::StatusOr<std::map<std::string, std::string>> consumer = client_config("consumer");
   if (!consumer.ok()) return consumer.status();
@@ -190,6 +206,55 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
   options.offset_flush_timeout = std::chrono::milliseconds(config_.offset_flush_timeout_ms());
   return std::unique_ptr<WorkerTask>(
       new WorkerSinkTask(id, listener_, state, plugin, std::move(options)));
+}
+
+absl::StatusOr<ExactlyOnceTaskOptions> Worker::ExactlyOnceOptionsFor(
+    const herder::ConnectorTaskId& id, const herder::ConfigMap& connector_config,
+    SourceTaskOptions& options) {
+  const ExactlyOnceHooks& hooks = *exactly_once_;
+  absl::StatusOr<TransactionBoundary> boundary = ParseTransactionBoundary(connector_config);
+  if (!boundary.ok()) return boundary.status();
+  if (*boundary == TransactionBoundary::kConnector) {
+    // The plugin ABI has no TransactionContext: validation refuses this boundary already.
+    return absl::InvalidArgumentError(
+        "The connector does not support connector-defined transaction boundaries with the given "
+        "configuration. Please reconfigure it to use a different transaction boundary "
+        "definition.");
+  }
+  ExactlyOnceTaskOptions eos;
+  eos.boundary = *boundary;
+  eos.boundary_interval =
+      TransactionBoundaryInterval(connector_config, config_.offset_flush_interval_ms());
+  const std::string connector_topic = Get(connector_config, "offsets.storage.topic");
+  eos.offsets_topic = connector_topic.empty() ? hooks.worker_offsets_topic : connector_topic;
+  std::vector<std::string> warnings;
+  options.producer = ExactlyOnceProducerConfig(
+      std::move(options.producer), TaskTransactionalId(hooks.group_id, id.connector, id.task),
+      &warnings);
+  for (const std::string& warning : warnings) {
+    CONNECTD_LOG(kWarn, kLogger) << "[" << id.connector << "|task-" << id.task << "] " << warning;
+  }
+  int64_t transaction_timeout = 0;
+  if (auto it = options.producer.find("transaction.timeout.ms");
+      it == options.producer.end() || !absl::SimpleAtoi(it->second, &transaction_timeout) ||
+      transaction_timeout <= 0) {
+    transaction_timeout = 60000;  // librdkafka's default
+  }
+  eos.transaction_timeout = std::chrono::milliseconds(transaction_timeout);
+  const std::optional<int32_t> generation =
+      hooks.generation ? hooks.generation(id.connector) : std::nullopt;
+  if (hooks.fence) {
+    eos.pre_producer_check = [fence = hooks.fence, id](const std::function<bool()>& stopping) {
+      return fence(id, stopping);
+    };
+  }
+  if (hooks.verify) {
+    eos.post_producer_check = [verify = hooks.verify, id,
+                               generation](const std::function<bool()>& stopping) {
+      return verify(id, generation, stopping);
+    };
+  }
+  return eos;
 }
 
 absl::Status Worker::StartTask(const herder::ConnectorTaskId& id,

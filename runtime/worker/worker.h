@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "runtime/worker/source_offsets.h"
 #include "runtime/worker/task_status.h"
 #include "runtime/worker/worker_connector.h"
+#include "runtime/worker/worker_source_task.h"
 #include "runtime/worker/worker_task.h"
 
 namespace connectd::worker {
@@ -39,6 +41,31 @@ using OffsetStoreFactory = std::function<std::shared_ptr<ConnectorOffsetStore>(c
 // VerifiableSource, MockSource and MirrorSource/Checkpoint/Heartbeat.
 std::string TaskClassName(std::string_view connector_class);
 
+// What the worker needs from a distributed herder to run source tasks exactly once (KIP-618,
+// exactly.once.source.support=enabled). Every callback may block; none runs on the herder's
+// thread except `generation`.
+struct ExactlyOnceHooks {
+  std::string group_id;
+  std::string worker_offsets_topic;  // offset.storage.topic
+  // The connector's current task-config generation (herder thread, when the task is built).
+  std::function<std::optional<int32_t>(const std::string& connector)> generation;
+  // Connect's preProducerCheck: a zombie-fencing round for the connector, done by the leader
+  // (task thread; gives up once `stopping` says so).
+  std::function<absl::Status(const herder::ConnectorTaskId& task,
+                             const std::function<bool()>& stopping)>
+      fence;
+  // Connect's postProducerCheck: the config topic read to its end still has `generation` and the
+  // task is still assigned here (task thread).
+  std::function<absl::Status(const herder::ConnectorTaskId& task, std::optional<int32_t> generation,
+                             const std::function<bool()>& stopping)>
+      verify;
+  // The offsets a task of `connector` reads when the connector sets offsets.storage.topic to
+  // `topic` (read_committed; falls back to the worker's topic). Null: the worker's store.
+  std::function<absl::StatusOr<std::shared_ptr<ConnectorOffsetStore>>(const std::string& connector,
+                                                                      const std::string& topic)>
+      connector_offsets;
+};
+
 class Worker {
  public:
   Worker(const config::WorkerConfig& config, const plugin::PluginRegistry& plugins,
@@ -47,6 +74,10 @@ class Worker {
   ~Worker();
 
   const std::string& worker_id() const { return worker_id_; }
+
+  // From now on source tasks run exactly once (ExactlyOnceWorkerSourceTask). Before any task.
+  void EnableExactlyOnce(ExactlyOnceHooks hooks) { exactly_once_ = std::move(hooks); }
+  bool exactly_once_enabled() const { return exactly_once_.has_value(); }
   const plugin::PluginRegistry& plugins() const { return plugins_; }
 
   // Starts connector `name` from its raw (unresolved) config in `state`. A failure is also
@@ -92,6 +123,11 @@ class Worker {
                                                         const herder::ConfigMap& task_config,
                                                         herder::TargetState state);
 
+  // The exactly-once settings of a source task (and its producer config, made transactional).
+  absl::StatusOr<ExactlyOnceTaskOptions> ExactlyOnceOptionsFor(
+      const herder::ConnectorTaskId& id, const herder::ConfigMap& connector_config,
+      SourceTaskOptions& options);
+
   const config::WorkerConfig& config_;
   const plugin::PluginRegistry& plugins_;
   const config::ConfigProviders providers_;
@@ -101,6 +137,7 @@ class Worker {
   const std::string worker_id_;
   metrics::MetricsRegistry& metrics_;
 
+  std::optional<ExactlyOnceHooks> exactly_once_;
   std::map<std::string, std::unique_ptr<WorkerConnector>> connectors_;
   std::map<herder::ConnectorTaskId, std::unique_ptr<WorkerTask>> tasks_;
 };

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/common/logging.h"
 #include "runtime/kafka/client_config.h"
+#include "runtime/storage/offset_codec.h"
 
 namespace connectd::worker {
 namespace {
@@ -114,6 +115,38 @@ absl::Status WorkerSourceTask::Initialize() {
   if (!producer.ok()) return producer.status();
   producer_ = *std::move(producer);
 
+  if (options_.exactly_once) {
+    // Connect's prepareToInitializeTask: fence older generations, claim the transactional id
+    // (which fences any zombie of this very task), then make sure the configs are still ours.
+    const ExactlyOnceTaskOptions& eos = *options_.exactly_once;
+    if (eos.pre_producer_check) {
+      if (absl::Status fenced = eos.pre_producer_check([this] { return stopping(); });
+          !fenced.ok()) {
+        return fenced;
+      }
+    }
+    if (stopping()) return absl::OkStatus();
+    const auto deadline = std::chrono::steady_clock::now() + eos.transaction_timeout;
+    while (true) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      rd_kafka_error_t* error = rd_kafka_init_transactions(
+          producer_.get(), static_cast<int>(std::max<int64_t>(left.count(), 1)));
+      if (error == nullptr) break;
+      const bool retriable = rd_kafka_error_is_retriable(error);
+      absl::Status failed = TransactionError(error, "Failed to initialize the task's producer");
+      if (!retriable || stopping() || std::chrono::steady_clock::now() >= deadline) return failed;
+      WaitFor(std::chrono::milliseconds(100));
+    }
+    if (eos.post_producer_check) {
+      if (absl::Status verified = eos.post_producer_check([this] { return stopping(); });
+          !verified.ok()) {
+        return verified;
+      }
+    }
+    last_transaction_commit_ = std::chrono::steady_clock::now();
+  }
+
   absl::StatusOr<std::unique_ptr<plugin::SourceTaskInstance>> instance =
       plugin::SourceTaskInstance::Create(plugin_, this);
   if (!instance.ok()) return instance.status();
@@ -128,6 +161,7 @@ absl::Status WorkerSourceTask::Initialize() {
 }
 
 absl::Status WorkerSourceTask::Iterate() {
+  if (options_.exactly_once) return IterateTransactional();
   // Acknowledgements first, and short plugin polls while records are in flight, so commitRecord
   // follows the target's acks closely (Java calls it from the producer's thread as each ack
   // arrives; a task told to stop ignores late commitRecord calls).
@@ -157,7 +191,10 @@ absl::Status WorkerSourceTask::Iterate() {
 absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
   record->task = this;
   const connectd_source_record& r = record->view;
-  if (r.source_partition.size > 0 && r.source_offset.size > 0) {
+  if (options_.exactly_once) {
+    // Exactly-once: the offset joins the open transaction once the producer took the record
+    // (Connect's recordDispatched), below.
+  } else if (r.source_partition.size > 0 && r.source_offset.size > 0) {
     record->entry = submitted_.Submit(std::string(View(r.source_partition)),
                                       std::string(View(r.source_offset)));
   }
@@ -184,6 +221,10 @@ absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
         RD_KAFKA_V_TIMESTAMP(r.timestamp_ms < 0 ? 0 : r.timestamp_ms), RD_KAFKA_V_HEADERS(headers),
         RD_KAFKA_V_OPAQUE(record.get()), RD_KAFKA_V_END);
     if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      if (options_.exactly_once && r.source_partition.size > 0 && r.source_offset.size > 0) {
+        transaction_offsets_[std::string(View(r.source_partition))] =
+            std::string(View(r.source_offset));
+      }
       ++in_flight_;
       record.release();  // owned by librdkafka until OnDelivery
       return absl::OkStatus();
@@ -203,6 +244,14 @@ void WorkerSourceTask::DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* m
 }
 
 void WorkerSourceTask::OnDelivery(const rd_kafka_message_t* message) {
+  if (message->_private == nullptr) {
+    // An offsets record of a transaction: its failure fails commit_transaction.
+    if (message->err) {
+      CONNECTD_LOG(kWarn, kLogger)
+          << "Failed to write an offsets record: " << rd_kafka_err2str(message->err);
+    }
+    return;
+  }
   std::unique_ptr<InFlight> record(static_cast<InFlight*>(message->_private));
   --in_flight_;
   if (message->err) {
@@ -216,6 +265,13 @@ void WorkerSourceTask::OnDelivery(const rd_kafka_message_t* message) {
     return;  // not acknowledged: its offset is never committed
   }
   ++records_acked_;
+  if (options_.exactly_once) {
+    // commitRecord waits for the transaction's commit (Connect's committableRecords).
+    const char* topic = rd_kafka_topic_name(message->rkt);
+    transaction_delivered_.push_back({std::move(record), topic, message->partition, message->offset,
+                                      rd_kafka_message_timestamp(message, nullptr)});
+    return;
+  }
   if (record->entry) submitted_.Ack(record->entry);
   if (instance_->has_commit_record()) {
     const char* topic = rd_kafka_topic_name(message->rkt);
@@ -254,7 +310,20 @@ void WorkerSourceTask::CommitOffsets() {
 }
 
 void WorkerSourceTask::Close() {
-  if (producer_) {
+  if (producer_ && options_.exactly_once) {
+    // Connect's finalOffsetCommit: commit what the open transaction holds unless the task
+    // failed; whatever is not committed is aborted (its offsets were never written).
+    if (instance_ && !eos_failed_ && send_failure_.ok()) {
+      if (absl::Status committed = CommitTransaction(); !committed.ok()) {
+        CONNECTD_LOG(kError, kLogger) << committed.message();
+      }
+    }
+    AbortTransaction();
+    rd_kafka_purge(producer_.get(), RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
+    rd_kafka_poll(producer_.get(), 0);
+    transaction_delivered_.clear();
+    producer_.reset();
+  } else if (producer_) {
     // Deliver what was sent, commit what was acknowledged, drop (uncommitted) the rest.
     rd_kafka_flush(producer_.get(), static_cast<int>(options_.offset_flush_timeout.count()));
     if (instance_) CommitOffsets();
@@ -264,6 +333,167 @@ void WorkerSourceTask::Close() {
   }
   std::lock_guard lock(instance_mu_);
   instance_.reset();  // destroyed here unless a hanging stop() still holds it
+}
+
+// ---- Exactly-once (KIP-618) -------------------------------------------------------------------
+
+absl::Status WorkerSourceTask::IterateTransactional() {
+  const ExactlyOnceTaskOptions& eos = *options_.exactly_once;
+  if (!eos_failure_.ok()) return eos_failure_;  // e.g. the commit on pause failed
+  rd_kafka_poll(producer_.get(), 0);
+  Batch batch;
+  absl::Status polled =
+      instance_->Poll(static_cast<int32_t>(options_.poll_timeout.count()), &batch);
+  if (!polled.ok() && polled.code() != absl::StatusCode::kUnavailable) return polled;
+  if (!polled.ok()) {
+    CONNECTD_LOG(kWarn, kLogger) << "Retriable error in poll: " << polled.message();
+  }
+  records_polled_ += static_cast<int64_t>(batch.records.size());
+  for (auto& record : batch.records) {
+    if (View(record->view.topic) == eos.offsets_topic) {
+      // A transaction left open on the offsets topic would block this task's own offset reads.
+      eos_failed_ = true;
+      return absl::FailedPreconditionError(
+          "Source tasks may not produce to their own offsets topics when exactly-once support "
+          "is enabled");
+    }
+    if (!transaction_open_) {
+      if (rd_kafka_error_t* error = rd_kafka_begin_transaction(producer_.get())) {
+        eos_failed_ = true;
+        return TransactionError(error, "Failed to begin a transaction");
+      }
+      transaction_open_ = true;
+    }
+    absl::Status sent = Send(std::move(record));
+    if (!sent.ok()) {
+      eos_failed_ = true;
+      return absl::Status(sent.code(),
+                          absl::StrCat("Unrecoverable exception trying to send: ", sent.message()));
+    }
+  }
+  rd_kafka_poll(producer_.get(), 0);
+  if (!send_failure_.ok()) {
+    eos_failed_ = true;
+    return send_failure_;
+  }
+  // Connect's batchDispatched: poll commits after every batch (an empty one just calls the
+  // task's commit), interval once the interval has passed since the last commit.
+  const auto now = std::chrono::steady_clock::now();
+  if (eos.boundary == TransactionBoundary::kInterval &&
+      now < last_transaction_commit_ + eos.boundary_interval) {
+    return absl::OkStatus();
+  }
+  last_transaction_commit_ = now;
+  return CommitTransaction();
+}
+
+absl::Status WorkerSourceTask::CommitTransaction() {
+  const auto started = std::chrono::steady_clock::now();
+  if (!transaction_open_ && transaction_offsets_.empty()) {
+    // Nothing of the framework's to commit: no transaction, only the task's commit hook.
+    if (absl::Status s = instance_->Commit(); !s.ok()) {
+      CONNECTD_LOG(kError, kLogger)
+          << "Exception thrown while calling task.commit(): " << s.message();
+    }
+    return absl::OkStatus();
+  }
+  auto fail = [this](absl::Status cause) {
+    eos_failed_ = true;
+    AbortTransaction();
+    eos_failure_ = absl::Status(cause.code(),
+                                absl::StrCat("Failed to flush offsets and/or records for task ",
+                                             id_.connector, "-", id_.task, ": ", cause.message()));
+    return eos_failure_;
+  };
+  if (!transaction_open_) {
+    if (rd_kafka_error_t* error = rd_kafka_begin_transaction(producer_.get())) {
+      return fail(TransactionError(error, "begin_transaction"));
+    }
+    transaction_open_ = true;
+  }
+  // The offsets, in the same transaction, to the connector's offsets topic (Java's key/value
+  // bytes; murmur2 partitioning by the producer, as Java's offsets writer).
+  const ExactlyOnceTaskOptions& eos = *options_.exactly_once;
+  for (const auto& [partition, offset] : transaction_offsets_) {
+    absl::StatusOr<std::string> key = storage::SerializeOffsetKey(id_.connector, partition);
+    if (!key.ok()) return fail(key.status());
+    absl::StatusOr<std::optional<std::string>> value =
+        storage::SerializeOffsetValue(std::optional<std::string_view>(offset));
+    if (!value.ok()) return fail(value.status());
+    void* value_data = *value ? const_cast<char*>((*value)->data()) : nullptr;
+    const size_t value_size = *value ? (*value)->size() : 0;
+    while (true) {
+      rd_kafka_resp_err_t err = rd_kafka_producev(
+          producer_.get(), RD_KAFKA_V_TOPIC(eos.offsets_topic.c_str()),
+          RD_KAFKA_V_KEY(key->data(), key->size()), RD_KAFKA_V_VALUE(value_data, value_size),
+          RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_OPAQUE(nullptr), RD_KAFKA_V_END);
+      if (err == RD_KAFKA_RESP_ERR_NO_ERROR) break;
+      if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+        return fail(kafka::ToStatus(err, "writing offsets to " + eos.offsets_topic));
+      }
+      rd_kafka_poll(producer_.get(), 100);
+    }
+  }
+  // Blocks until every record of the transaction is acknowledged; their delivery reports are
+  // served meanwhile (this thread).
+  rd_kafka_error_t* error = rd_kafka_commit_transaction(
+      producer_.get(), static_cast<int>(eos.transaction_timeout.count()));
+  rd_kafka_poll(producer_.get(), 0);
+  if (error != nullptr) return fail(TransactionError(error, "commit_transaction"));
+  if (!send_failure_.ok()) return fail(send_failure_);
+  transaction_open_ = false;
+  transaction_offsets_.clear();
+  ++offset_commits_;
+  CONNECTD_LOG(kDebug, kLogger) << "Committed a transaction of " << transaction_delivered_.size()
+                                << " records in "
+                                << std::chrono::duration_cast<std::chrono::milliseconds>(
+                                       std::chrono::steady_clock::now() - started)
+                                       .count()
+                                << " ms";
+  std::vector<Delivered> committed = std::move(transaction_delivered_);
+  transaction_delivered_.clear();
+  if (instance_->has_commit_record()) {
+    for (const Delivered& d : committed) {
+      connectd_record_metadata metadata{sizeof(connectd_record_metadata),
+                                        {d.topic.data(), d.topic.size()},
+                                        d.partition,
+                                        d.offset,
+                                        d.timestamp_ms};
+      absl::Status s = instance_->CommitRecord(d.record->view, &metadata);
+      if (!s.ok()) {
+        CONNECTD_LOG(kWarn, kLogger)
+            << "Exception thrown while calling task.commitRecord(): " << s.message();
+      }
+    }
+  }
+  if (absl::Status s = instance_->Commit(); !s.ok()) {
+    CONNECTD_LOG(kError, kLogger) << "Exception thrown while calling task.commit(): "
+                                  << s.message();
+  }
+  return absl::OkStatus();
+}
+
+void WorkerSourceTask::AbortTransaction() {
+  transaction_offsets_.clear();
+  transaction_delivered_.clear();
+  if (!transaction_open_ || !producer_) return;
+  transaction_open_ = false;
+  if (rd_kafka_error_t* error = rd_kafka_abort_transaction(producer_.get(), 5000)) {
+    // Fenced or fatal: the broker aborts the transaction itself (the new owner's
+    // InitProducerId, or the transaction timeout).
+    CONNECTD_LOG(kWarn, kLogger) << "Could not abort the transaction: "
+                                 << rd_kafka_error_string(error);
+    rd_kafka_error_destroy(error);
+  }
+}
+
+void WorkerSourceTask::OnPause() {
+  // Connect commits on pause so a paused task holds no transaction open (and is not fenced by
+  // the transaction timeout meanwhile).
+  if (!options_.exactly_once || !producer_ || !instance_ || eos_failed_) return;
+  if (absl::Status committed = CommitTransaction(); !committed.ok()) {
+    CONNECTD_LOG(kError, kLogger) << committed.message();
+  }
 }
 
 void WorkerSourceTask::SignalPluginStop() {

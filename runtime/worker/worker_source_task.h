@@ -9,6 +9,16 @@
 // every earlier record of the same source partition (SubmittedRecords). Records handed over
 // zero-copy go to librdkafka without a copy and are released after their delivery report.
 //
+// Exactly-once mode (KIP-618, SourceTaskOptions::exactly_once; Connect's
+// ExactlyOnceWorkerSourceTask): before the plugin starts, a zombie-fencing round
+// (pre_producer_check), init_transactions on the task's transactional producer, then a check that
+// the task's configs are still current (post_producer_check); a failure fails the task. Each
+// transaction holds the records of one or more poll batches (transaction.boundary poll or
+// interval) plus their source offsets, written by the same producer to the connector's offsets
+// topic; commitRecord and commit run only after the transaction committed. A failed commit
+// aborts the transaction and fails the task, so no offset is ever stored for records that were
+// not committed with it.
+//
 // Threads: everything on the task thread (delivery reports run inside rd_kafka_poll there);
 // Stop()/Transition() from any thread.
 #pragma once
@@ -16,19 +26,34 @@
 #include <librdkafka/rdkafka.h>
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "runtime/kafka/rdkafka_handles.h"
 #include "runtime/plugin/plugin_instances.h"
 #include "runtime/plugin/plugin_registry.h"
+#include "runtime/worker/exactly_once.h"
 #include "runtime/worker/source_offsets.h"
 #include "runtime/worker/worker_task.h"
 
 namespace connectd::worker {
+
+struct ExactlyOnceTaskOptions {
+  TransactionBoundary boundary = TransactionBoundary::kPoll;
+  std::chrono::milliseconds boundary_interval{60000};  // kInterval only
+  std::string offsets_topic;  // the connector's primary offsets topic (written in transactions)
+  // Blocking checks on the task thread (Connect's pre/postProducerCheck); `stopping` says the
+  // task was asked to stop (a check should give up then). Null: nothing to check.
+  std::function<absl::Status(const std::function<bool()>& stopping)> pre_producer_check;
+  std::function<absl::Status(const std::function<bool()>& stopping)> post_producer_check;
+  std::chrono::milliseconds transaction_timeout{60000};  // init and commit of a transaction
+};
 
 struct SourceTaskOptions {
   plugin::Props task_config;                    // resolved (config providers applied)
@@ -37,6 +62,8 @@ struct SourceTaskOptions {
   std::chrono::milliseconds offset_flush_timeout{5000};
   std::chrono::milliseconds poll_timeout{1000};
   metrics::MetricsRegistry* metrics = nullptr;  // not null
+  // Set: the task runs transactionally; `producer` then carries the transactional settings.
+  std::optional<ExactlyOnceTaskOptions> exactly_once;
 };
 
 class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHost {
@@ -68,6 +95,12 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   void OnDelivery(const rd_kafka_message_t* message);
   static void DeliveryCallback(rd_kafka_t* rk, const rd_kafka_message_t* message, void* opaque);
   void CommitOffsets();
+  // Exactly-once: the poll loop, and the commit of the open transaction with the offsets of its
+  // records (then commitRecord for each, then the plugin's commit).
+  absl::Status IterateTransactional();
+  absl::Status CommitTransaction();
+  void AbortTransaction();
+  void OnPause() override;
 
   const plugin::ConnectorPlugin& plugin_;
   SourceTaskOptions options_;
@@ -89,6 +122,21 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   // The longest plugin poll while records await their acknowledgement.
   static constexpr std::chrono::milliseconds kAckPollInterval{20};
   std::atomic<int64_t> offset_commits_{0};
+
+  // Exactly-once state, task thread only.
+  struct Delivered {
+    std::unique_ptr<InFlight> record;
+    std::string topic;
+    int32_t partition = 0;
+    int64_t offset = 0;
+    int64_t timestamp_ms = 0;
+  };
+  bool transaction_open_ = false;
+  bool eos_failed_ = false;   // a transaction failed: no final commit
+  absl::Status eos_failure_;  // why, for the next iteration (a failed commit on pause)
+  std::map<std::string, std::string> transaction_offsets_;  // partition JSON -> newest offset
+  std::vector<Delivered> transaction_delivered_;            // acked, awaiting the commit
+  std::chrono::steady_clock::time_point last_transaction_commit_;
 };
 
 }  // namespace connectd::worker

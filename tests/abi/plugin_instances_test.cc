@@ -231,6 +231,28 @@ TEST_F(PluginInstancesTest, OlderMinorPluginWorks) {
   EXPECT_EQ(batch.values.at(0), "c-record");
 }
 
+TEST_F(PluginInstancesTest, ExactlyOnceSupportAnswersThroughAbi14) {
+  FakeConnectorContext context;
+  auto noop = ConnectorInstance::Create(Plugin("NoopSource"), &context);
+  ASSERT_TRUE(noop.ok());
+  EXPECT_EQ(*(*noop)->ExactlyOnceSupport({{"exactly.once.answer", "supported"}}),
+            CONNECTD_EXACTLY_ONCE_SUPPORT_SUPPORTED);
+  EXPECT_EQ(*(*noop)->ExactlyOnceSupport({{"exactly.once.answer", "unsupported"}}),
+            CONNECTD_EXACTLY_ONCE_SUPPORT_UNSUPPORTED);
+  EXPECT_EQ(*(*noop)->ExactlyOnceSupport({}), CONNECTD_EXACTLY_ONCE_SUPPORT_NONE);
+  absl::StatusOr<int32_t> failed = (*noop)->ExactlyOnceSupport({{"exactly.once.answer", "throw"}});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_THAT(std::string(failed.status().message()), HasSubstr("no answer today"));
+  // A connector that does not override it (Java's VerifiableSource) and a plugin built for
+  // ABI 1.0, whose vtable ends before the hook: Java's null.
+  auto verifiable = ConnectorInstance::Create(Plugin("VerifiableSource"), &context);
+  ASSERT_TRUE(verifiable.ok());
+  EXPECT_EQ(*(*verifiable)->ExactlyOnceSupport({}), CONNECTD_EXACTLY_ONCE_SUPPORT_NONE);
+  auto older = ConnectorInstance::Create(Plugin("OlderMinorSource"), &context);
+  ASSERT_TRUE(older.ok());
+  EXPECT_EQ(*(*older)->ExactlyOnceSupport({}), CONNECTD_EXACTLY_ONCE_SUPPORT_NONE);
+}
+
 TEST_F(PluginInstancesTest, ZeroCopyRecordsAreReleasedOnceByTheHost) {
   FakeSourceContext context;
   auto task = SourceTaskInstance::Create(Plugin("NoopSource"), &context);

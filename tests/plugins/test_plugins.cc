@@ -335,6 +335,15 @@ class NoopSourceTask : public connectd::sdk::SourceTask {
 class NoopSourceConnector : public EveryTaskSameConfig<NoopSourceTask> {
  public:
   static constexpr char kClassName[] = "org.connectd.test.NoopSourceConnector";
+  // KIP-618 (ABI 1.4): answers what `exactly.once.answer` says (supported, unsupported, or
+  // nothing: Java's null), so tests can drive the herder's exactly.once.support=required check.
+  connectd::sdk::ExactlyOnceSupport exactlyOnceSupport(const Props& config) override {
+    auto it = config.find("exactly.once.answer");
+    if (it == config.end()) return connectd::sdk::ExactlyOnceSupport::kNone;
+    if (it->second == "throw") throw connectd::sdk::ConnectException("no answer today");
+    return it->second == "supported" ? connectd::sdk::ExactlyOnceSupport::kSupported
+                                     : connectd::sdk::ExactlyOnceSupport::kUnsupported;
+  }
 };
 
 // ---- RecordingSink -----------------------------------------------------------------------

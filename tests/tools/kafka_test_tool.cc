@@ -53,6 +53,14 @@
 //                                                partition, as Java's commitSync() does
 //   committed BOOTSTRAP GROUP                    a group's committed offsets, one JSON line each:
 //                                                topic, partition, offset
+//   heartbeat BOOTSTRAP TOPIC SOURCE TARGET SKEW_MS COUNT INTERVAL_MS
+//                                                COUNT MirrorMaker Heartbeat(SOURCE, TARGET)
+//                                                records (Kafka's bytes) to partition 0, one every
+//                                                INTERVAL_MS, stamped now+SKEW_MS: a heartbeat
+//                                                emitter whose clock runs SKEW_MS ahead
+//   produce-for BOOTSTRAP TOPIC BYTES_PER_SECOND SECONDS
+//                                                1 KiB records at about that rate for SECONDS
+//                                                (load for throttling tests)
 // Exit 0 on success; errors go to stderr with exit 1.
 #include <librdkafka/rdkafka.h>
 #include <unistd.h>
@@ -71,6 +79,7 @@
 #include <thread>
 #include <vector>
 
+#include "connectors/mirror_client/records.h"
 #include "tests/common/kafka_test_clients.h"
 
 namespace {
@@ -598,8 +607,85 @@ int ScenarioCommand(int argc, char** argv) {
 
 }  // namespace
 
+namespace {
+
+// A plain producer for the paced modes (heartbeat, produce-for); nullptr on failure.
+rd_kafka_t* PacedProducer(const std::string& bootstrap) {
+  char err[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.c_str(), err, sizeof(err));
+  rd_kafka_conf_set(conf, "linger.ms", "5", err, sizeof(err));
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
+  if (rk == nullptr) std::cerr << "kafka_test_tool: " << err << "\n";
+  return rk;
+}
+
+int64_t WallMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// heartbeat and produce-for; -1 when `command` is neither.
+int Paced(int argc, char** argv) {
+  const std::string command = argv[1], bootstrap = argv[2], topic = argv[3];
+  if (command == "heartbeat" && argc >= 9) {
+    const std::string source = argv[4], target = argv[5];
+    const int64_t skew = std::atoll(argv[6]);
+    const int count = std::atoi(argv[7]), interval = std::atoi(argv[8]);
+    rd_kafka_t* rk = PacedProducer(bootstrap);
+    if (rk == nullptr) return 1;
+    for (int i = 0; i < count; ++i) {
+      connectd::mirror::Heartbeat heartbeat{source, target, WallMs() + skew};
+      std::string key = connectd::mirror::EncodeHeartbeatKey(heartbeat);
+      std::string value = connectd::mirror::EncodeHeartbeatValue(heartbeat);
+      rd_kafka_resp_err_t err = rd_kafka_producev(
+          rk, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_PARTITION(0),
+          RD_KAFKA_V_KEY(key.data(), key.size()), RD_KAFKA_V_VALUE(value.data(), value.size()),
+          RD_KAFKA_V_TIMESTAMP(heartbeat.timestamp_ms), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+          RD_KAFKA_V_END);
+      if (err) std::cerr << "kafka_test_tool: " << rd_kafka_err2str(err) << "\n";
+      rd_kafka_flush(rk, 10000);
+      if (i + 1 < count) std::this_thread::sleep_for(std::chrono::milliseconds(interval));
+    }
+    int left = rd_kafka_outq_len(rk);
+    rd_kafka_destroy(rk);
+    return left == 0 ? 0 : Fail("heartbeats not delivered");
+  }
+  if (command == "produce-for" && argc >= 6) {
+    const double rate = std::atof(argv[4]);
+    const int seconds = std::atoi(argv[5]);
+    rd_kafka_t* rk = PacedProducer(bootstrap);
+    if (rk == nullptr) return 1;
+    const std::string value(1024, 'x');
+    const auto start = std::chrono::steady_clock::now();
+    int64_t sent = 0;
+    while (std::chrono::steady_clock::now() - start < std::chrono::seconds(seconds)) {
+      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      while (static_cast<double>(sent) * 1024 < rate * elapsed) {
+        std::string key = "k" + std::to_string(sent);
+        rd_kafka_resp_err_t err = rd_kafka_producev(
+            rk, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_KEY(key.data(), key.size()),
+            RD_KAFKA_V_VALUE(const_cast<char*>(value.data()), value.size()),
+            RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+        if (err == RD_KAFKA_RESP_ERR__QUEUE_FULL) break;
+        ++sent;
+      }
+      rd_kafka_poll(rk, 20);
+    }
+    rd_kafka_flush(rk, 30000);
+    rd_kafka_destroy(rk);
+    std::cout << sent << "\n";
+    return 0;
+  }
+  return -1;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   if (argc < 4) return Fail("usage: COMMAND BOOTSTRAP TOPIC ... (see the file comment)");
+  if (int paced = Paced(argc, argv); paced >= 0) return paced;
   std::string command = argv[1], bootstrap = argv[2], topic = argv[3];
   if (command == "create" && argc >= 5) {
     std::map<std::string, std::string> configs;

@@ -28,6 +28,8 @@
  *        topic (a host guarantee; no layout change).
  *   1.3  Metrics: host functions source_task_metrics, sink_task_metrics, connector_metrics,
  *        sensor_add, sensor_record, sensor_remove (Kafka's Sensor with its stats).
+ *   1.4  connectd_connector_vtable.exactly_once_support (KIP-618's
+ *        SourceConnector.exactlyOnceSupport).
  *
  * OWNERSHIP
  *   - `connectd_str` and `connectd_bytes` are views. A view handed to a callee is valid only for
@@ -65,7 +67,7 @@ extern "C" {
 #endif
 
 #define CONNECTD_PLUGIN_ABI_VERSION_MAJOR 1
-#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 3
+#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 4
 
 /* The minor version whose layout this translation unit sees. */
 #ifndef CONNECTD_PLUGIN_ABI_TARGET_MINOR
@@ -278,6 +280,12 @@ typedef struct connectd_config_key {
 #define CONNECTD_CONNECTOR_TYPE_SOURCE 0
 #define CONNECTD_CONNECTOR_TYPE_SINK 1
 
+/* Answers of exactly_once_support (1.4): Connect's ExactlyOnceSupport, and NONE for Java's null
+ * (the connector does not say). */
+#define CONNECTD_EXACTLY_ONCE_SUPPORT_NONE 0
+#define CONNECTD_EXACTLY_ONCE_SUPPORT_SUPPORTED 1
+#define CONNECTD_EXACTLY_ONCE_SUPPORT_UNSUPPORTED 2
+
 struct connectd_host_api;
 
 typedef struct connectd_connector_vtable {
@@ -325,6 +333,17 @@ typedef struct connectd_connector_vtable {
   connectd_status (*alter_offsets)(connectd_connector_plugin_ptr* connector, connectd_props config,
                                    connectd_props offsets, int32_t* handled,
                                    connectd_error_host_ptr* error);
+#endif
+
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 4
+  /* Since 1.4. SourceConnector.exactlyOnceSupport (KIP-618): whether a source connector with
+   * `config` can run with exactly-once semantics. Sets `*support` to one of
+   * CONNECTD_EXACTLY_ONCE_SUPPORT_*. Called on a fresh, unstarted instance while a config with
+   * exactly.once.support=required is validated. Optional (NULL: NONE, Java's null).
+   * @thread: a worker thread. */
+  connectd_status (*exactly_once_support)(connectd_connector_plugin_ptr* connector,
+                                          connectd_props config, int32_t* support,
+                                          connectd_error_host_ptr* error);
 #endif
 } connectd_connector_vtable;
 

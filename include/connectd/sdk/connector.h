@@ -99,9 +99,18 @@ class Connector {
   std::optional<ConnectorContext> context_;
 };
 
+// Connect's ExactlyOnceSupport; kNone is Java's null (the connector does not say).
+enum class ExactlyOnceSupport { kNone, kSupported, kUnsupported };
+
 class SourceConnector : public Connector {
  public:
   static constexpr int32_t kType = CONNECTD_CONNECTOR_TYPE_SOURCE;
+
+  // KIP-618 (ABI 1.4): whether this connector, with `config`, can run with exactly-once
+  // semantics; asked on an unstarted instance when exactly.once.support=required is validated.
+  virtual ExactlyOnceSupport exactlyOnceSupport(const Props& /*config*/) {
+    return ExactlyOnceSupport::kNone;
+  }
 };
 
 class SinkConnector : public Connector {

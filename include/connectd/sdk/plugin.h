@@ -135,10 +135,32 @@ struct ConnectorTrampolines {
     });
   }
 
+  static connectd_status ExactlyOnce(connectd_connector_plugin_ptr* p, connectd_props config,
+                                     int32_t* support, connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] {
+      *support = CONNECTD_EXACTLY_ONCE_SUPPORT_NONE;
+      if constexpr (std::is_base_of_v<SourceConnector, C>) {
+        switch (Self(p)->exactlyOnceSupport(FromAbi(config))) {
+          case ExactlyOnceSupport::kSupported:
+            *support = CONNECTD_EXACTLY_ONCE_SUPPORT_SUPPORTED;
+            break;
+          case ExactlyOnceSupport::kUnsupported:
+            *support = CONNECTD_EXACTLY_ONCE_SUPPORT_UNSUPPORTED;
+            break;
+          case ExactlyOnceSupport::kNone:
+            break;
+        }
+      }
+    });
+  }
+
   static constexpr connectd_connector_vtable kVtable = {
       sizeof(connectd_connector_vtable), &Create, &Validate, &Start, &TaskConfigs, &Stop, &Destroy,
 #if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 1
       &AlterOffsets,
+#endif
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 4
+      &ExactlyOnce,
 #endif
   };
 };

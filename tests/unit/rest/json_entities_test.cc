@@ -18,6 +18,14 @@ TEST(JsonEntitiesTest, ErrorAndMessageBodies) {
             "{\"error_code\":500,\"message\":\"a\\\"b\\n\\tc/é\"}");
 }
 
+// Whatever bytes reach a writer (a plugin's trace, a raw request target in a message), the
+// output is valid UTF-8 JSON.
+TEST(JsonEntitiesTest, MalformedUtf8IsWrittenAsReplacementCharacter) {
+  EXPECT_EQ(ErrorMessageJson(404, "Connector \xFF\xFE not found"),
+            "{\"error_code\":404,\"message\":\"Connector \xEF\xBF\xBD\xEF\xBF\xBD not found\"}");
+  EXPECT_EQ(StringArrayJson({"a\xC3", "\xC3\xA9"}), "[\"a\xEF\xBF\xBD\",\"\xC3\xA9\"]");
+}
+
 TEST(JsonEntitiesTest, ServerInfoAndWorkerStatus) {
   EXPECT_EQ(ServerInfoJson({"4.4.0", "abc", "cid"}),
             R"({"version":"4.4.0","commit":"abc","kafka_cluster_id":"cid"})");

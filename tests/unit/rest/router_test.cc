@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "rest/utf8.h"
+
 namespace connectd::rest {
 namespace {
 
@@ -46,6 +48,31 @@ TEST_F(RouterTest, UnknownPathIs404AndWrongMethodIs405) {
 TEST_F(RouterTest, MalformedEscapeIsAnError) {
   EXPECT_TRUE(absl::IsInvalidArgument(router_.Find("GET", "/connectors/%zz").status()));
   EXPECT_TRUE(absl::IsInvalidArgument(router_.Find("GET", "/connectors/abc%4").status()));
+}
+
+// Java decodes request URIs as UTF-8 with replacement: malformed bytes become U+FFFD, so a
+// connector name taken from a path is always valid text (and valid in JSON answers).
+TEST_F(RouterTest, MalformedUtf8InPathBecomesReplacementCharacter) {
+  auto match = router_.Find("GET", "/connectors/a%FF%C3b%E2%82");
+  ASSERT_TRUE(match.ok());
+  ASSERT_EQ(match->outcome, Router::Outcome::kMatched);
+  EXPECT_EQ(match->params[0],
+            "a\xEF\xBF\xBD\xEF\xBF\xBD"
+            "b\xEF\xBF\xBD");
+  EXPECT_EQ(router_.Find("GET", "/connectors/%C3%A9")->params[0], "\xC3\xA9");
+  EXPECT_EQ(ParseQuery("x=%FF")["x"], (std::vector<std::string>{"\xEF\xBF\xBD"}));
+}
+
+TEST(Utf8Test, ReplacesEachMaximalSubpart) {
+  EXPECT_TRUE(IsValidUtf8("plain \xC3\xA9 \xF0\x9F\x98\x80"));
+  EXPECT_FALSE(IsValidUtf8("\xC0\xAF"));          // overlong
+  EXPECT_FALSE(IsValidUtf8("\xED\xA0\x80"));      // surrogate
+  EXPECT_FALSE(IsValidUtf8("\xF4\x90\x80\x80"));  // above U+10FFFF
+  const std::string fffd = "\xEF\xBF\xBD";
+  EXPECT_EQ(ToValidUtf8("ok"), "ok");
+  EXPECT_EQ(ToValidUtf8("\xF0\x9F\x98"), fffd);     // truncated: one replacement
+  EXPECT_EQ(ToValidUtf8("\xC0\xAF"), fffd + fffd);  // no valid prefix: one per byte
+  EXPECT_EQ(ToValidUtf8("a\xE2\x82z\x80"), "a" + fffd + "z" + fffd);
 }
 
 TEST(QueryTest, RepeatedAndDecodedParameters) {

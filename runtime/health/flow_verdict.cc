@@ -1,0 +1,484 @@
+#include "runtime/health/flow_verdict.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace connectd::health {
+namespace {
+
+std::optional<int64_t> ParseLong(const std::map<std::string, std::string>& config,
+                                 const std::string& key) {
+  auto it = config.find(key);
+  if (it == config.end() || it->second.empty()) return std::nullopt;
+  char* end = nullptr;
+  long long value = std::strtoll(it->second.c_str(), &end, 10);
+  if (end == it->second.c_str() || *end != '\0') return std::nullopt;
+  return value;
+}
+
+std::string Seconds(int64_t ms) {
+  if (ms < 0) return absl::StrCat("-", Seconds(-ms));
+  return absl::StrCat(ms / 1000, ".", (ms % 1000) / 100, " s");
+}
+
+std::string UnitName(const UnitFacts& unit) {
+  return unit.task < 0 ? absl::StrCat("connector ", unit.connector)
+                       : absl::StrCat("task ", unit.connector, "-", unit.task);
+}
+
+std::string UnitState(const UnitFacts& unit) {
+  std::string out =
+      absl::StrCat(UnitName(unit), " is ", unit.state.empty() ? "without status" : unit.state);
+  if (!unit.worker_id.empty()) absl::StrAppend(&out, " on ", unit.worker_id);
+  return out;
+}
+
+// No heartbeat arrived on `leg` for longer than `limit_ms`.
+bool Stale(const LegFacts& leg, int64_t now_ms, int64_t limit_ms) {
+  if (!leg.expected) return false;
+  if (leg.last_arrival_ms) return now_ms - *leg.last_arrival_ms > limit_ms;
+  // Never seen one: no evidence that the leg works, so a new flow is not HEALTHY before its
+  // first heartbeat crossed (catching up at start counts the newest one already there).
+  return true;
+}
+
+LegReport ReportLeg(const LegFacts& leg, int64_t now_ms, int64_t stale_ms) {
+  LegReport out;
+  out.cluster = leg.cluster;
+  out.topic = leg.topic;
+  out.expected = leg.expected;
+  if (leg.last_arrival_ms) out.age_ms = std::max<int64_t>(0, now_ms - *leg.last_arrival_ms);
+  out.newest_timestamp_ms = leg.newest_timestamp_ms;
+  out.latency_ms = leg.latency_ms;
+  out.stale = Stale(leg, now_ms, stale_ms);
+  if (leg.error) out.error = leg.error->message;
+  return out;
+}
+
+std::string LegText(const char* name, const LegFacts& leg, const LegReport& report) {
+  std::string out = absl::StrCat(name, " leg (", leg.topic, " on ", leg.cluster, "): ");
+  if (!leg.expected) return out + "no heartbeats expected";
+  if (report.age_ms) {
+    absl::StrAppend(&out, "newest heartbeat arrived ", Seconds(*report.age_ms), " ago");
+  } else if (leg.watching_since_ms == 0) {
+    absl::StrAppend(&out, "not readable");
+  } else {
+    absl::StrAppend(&out, "no heartbeat seen yet");
+  }
+  if (report.error) absl::StrAppend(&out, "; client error: ", *report.error);
+  return out;
+}
+
+// The units of `role` (connector first, then tasks).
+std::vector<const UnitFacts*> UnitsOf(const FlowFacts& facts, std::string_view role) {
+  std::vector<const UnitFacts*> out;
+  for (const UnitFacts& unit : facts.units) {
+    if (unit.role == role) out.push_back(&unit);
+  }
+  return out;
+}
+
+// The first unit of `role` not RUNNING, if any.
+const UnitFacts* NotRunning(const FlowFacts& facts, std::string_view role) {
+  for (const UnitFacts* unit : UnitsOf(facts, role)) {
+    if (unit->state != "RUNNING") return unit;
+  }
+  return nullptr;
+}
+
+std::string ConnectorUrlHint(const UnitFacts& unit) {
+  return absl::StrCat("/connectors/", unit.connector);
+}
+
+// The next step when a connector or its task is not RUNNING.
+std::string NextStepForState(const UnitFacts& unit) {
+  if (unit.state == "PAUSED" || unit.state == "STOPPED") {
+    return absl::StrCat("Resume connector ", unit.connector, ": curl -X PUT <worker>",
+                        ConnectorUrlHint(unit), "/resume");
+  }
+  if (unit.state == "UNASSIGNED" || unit.state.empty()) {
+    return absl::StrCat("No worker runs ", UnitName(unit),
+                        ": check that the Connect cluster's workers are up and in one group "
+                        "(GET /connectors/",
+                        unit.connector, "/status)");
+  }
+  return absl::StrCat("Check ", UnitName(unit), " (GET /connectors/", unit.connector,
+                      "/status) and its worker's log");
+}
+
+bool LooksLikeAuthorization(const std::string& text) {
+  std::string lower;
+  for (char c : text)
+    lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return lower.find("authoriz") != std::string::npos || lower.find("denied") != std::string::npos;
+}
+
+void AddUnitEvidence(const FlowFacts& facts, std::vector<std::string>* evidence) {
+  for (const UnitFacts& unit : facts.units) {
+    if (unit.state != "RUNNING") evidence->push_back(UnitState(unit));
+  }
+}
+
+}  // namespace
+
+std::string_view VerdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kHealthy:
+      return "HEALTHY";
+    case Verdict::kLagging:
+      return "LAGGING";
+    case Verdict::kStalledEmitLeg:
+      return "STALLED — EMIT LEG";
+    case Verdict::kStalledReplicationLeg:
+      return "STALLED — REPLICATION LEG";
+    case Verdict::kTaskFailed:
+      return "TASK FAILED";
+    case Verdict::kMetricsAbsent:
+      return "METRICS ABSENT";
+    case Verdict::kSuspectClockSkew:
+      return "SUSPECT CLOCK SKEW";
+    case Verdict::kRebalancing:
+      return "REBALANCING";
+  }
+  return "UNKNOWN";
+}
+
+std::string_view VerdictLabel(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kHealthy:
+      return "healthy";
+    case Verdict::kLagging:
+      return "lagging";
+    case Verdict::kStalledEmitLeg:
+      return "stalled_emit_leg";
+    case Verdict::kStalledReplicationLeg:
+      return "stalled_replication_leg";
+    case Verdict::kTaskFailed:
+      return "task_failed";
+    case Verdict::kMetricsAbsent:
+      return "metrics_absent";
+    case Verdict::kSuspectClockSkew:
+      return "suspect_clock_skew";
+    case Verdict::kRebalancing:
+      return "rebalancing";
+  }
+  return "unknown";
+}
+
+const std::vector<Verdict>& AllVerdicts() {
+  static const std::vector<Verdict> kAll = {
+      Verdict::kHealthy,          Verdict::kLagging,
+      Verdict::kStalledEmitLeg,   Verdict::kStalledReplicationLeg,
+      Verdict::kTaskFailed,       Verdict::kMetricsAbsent,
+      Verdict::kSuspectClockSkew, Verdict::kRebalancing};
+  return kAll;
+}
+
+Thresholds ThresholdsFromConfig(const std::map<std::string, std::string>& config) {
+  Thresholds t;
+  int64_t interval_s = ParseLong(config, "emit.heartbeats.interval.seconds").value_or(1);
+  t.heartbeat_interval_ms = std::max<int64_t>(1, interval_s) * 1000;
+  t.stale_ms = std::max<int64_t>(10000, 10 * t.heartbeat_interval_ms);
+  t.lag_ms = std::max<int64_t>(5000, 5 * t.heartbeat_interval_ms);
+  if (auto v = ParseLong(config, "health.stale.threshold.ms"); v && *v > 0) t.stale_ms = *v;
+  if (auto v = ParseLong(config, "health.lag.threshold.ms"); v && *v > 0) t.lag_ms = *v;
+  if (auto v = ParseLong(config, "health.clock.skew.tolerance.ms"); v && *v >= 0) {
+    t.clock_skew_tolerance_ms = *v;
+  }
+  if (auto v = ParseLong(config, "health.rebalance.window.ms"); v && *v > 0) {
+    t.rebalance_window_ms = *v;
+  }
+  if (auto v = ParseLong(config, "health.rebalance.threshold"); v && *v > 0) {
+    t.rebalance_threshold = static_cast<int>(*v);
+  }
+  return t;
+}
+
+std::optional<double> LatencySlopePerMinute(const std::vector<std::pair<int64_t, int64_t>>& history,
+                                            int64_t now_ms, int64_t window_ms) {
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const auto& [at, latency] : history) {
+    if (now_ms - at > window_ms) continue;
+    double x = static_cast<double>(at - now_ms) / 60000.0;  // minutes, near zero
+    double y = static_cast<double>(latency);
+    n += 1;
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  double denominator = n * sxx - sx * sx;
+  if (n < 3 || denominator <= 1e-12) return std::nullopt;
+  return (n * sxy - sx * sy) / denominator;
+}
+
+FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
+  const Thresholds& t = facts.thresholds;
+  FlowReport r;
+  r.source = facts.source;
+  r.target = facts.target;
+  r.thresholds = t;
+  r.heartbeats_on_source = facts.heartbeats_on_source;
+  r.connectors = facts.connectors;
+  r.units = facts.units;
+  r.emit = ReportLeg(facts.emit, now_ms, t.stale_ms);
+  r.replication = ReportLeg(facts.replication, now_ms, t.stale_ms);
+  r.latency_ms = facts.replication.latency_ms;
+  // Overdue heartbeats are latency too: while A has fresh heartbeats newer than B's newest, the
+  // one emitted an interval after B's newest is at least this late (a throttled flow delivers
+  // in pauses; a stall starts as lag and turns STALLED at the stale threshold).
+  if (facts.heartbeats_on_source && facts.replication.expected &&
+      facts.replication.newest_timestamp_ms && facts.emit.last_arrival_ms &&
+      now_ms - *facts.emit.last_arrival_ms <= t.stale_ms && facts.emit.newest_timestamp_ms &&
+      *facts.emit.newest_timestamp_ms > *facts.replication.newest_timestamp_ms &&
+      *facts.replication.newest_timestamp_ms <= now_ms) {
+    const int64_t overdue =
+        now_ms - *facts.replication.newest_timestamp_ms - t.heartbeat_interval_ms;
+    if (overdue > 0 && overdue > r.latency_ms.value_or(0)) {
+      r.latency_ms = overdue;
+      r.latency_overdue = true;
+    }
+  }
+  r.metric_latency_ms = facts.metric_latency_ms;
+  r.metric_record_age_ms = facts.metric_record_age_ms;
+  r.skipped_offsets = facts.skipped_offsets;
+  r.latency_trend_ms_per_min =
+      LatencySlopePerMinute(facts.replication.latency_history, now_ms, 60000);
+  // Rising/falling: the latency changes by more than a tenth of the lag threshold per minute.
+  const double trend_step = static_cast<double>(t.lag_ms) / 10.0;
+  r.latency_trend = !r.latency_trend_ms_per_min                 ? "unknown"
+                    : *r.latency_trend_ms_per_min > trend_step  ? "rising"
+                    : *r.latency_trend_ms_per_min < -trend_step ? "falling"
+                                                                : "steady";
+  for (int64_t at : facts.assignment_changes_ms) {
+    if (now_ms - at <= t.rebalance_window_ms) ++r.rebalances_in_window;
+  }
+
+  const std::string flow = absl::StrCat(facts.source, "->", facts.target);
+  const std::string emit_text = LegText("emit", facts.emit, r.emit);
+  const std::string replication_text = LegText("replication", facts.replication, r.replication);
+  auto finish = [&](Verdict verdict, std::string summary, std::string next) {
+    r.verdict = verdict;
+    r.summary = std::move(summary);
+    r.next_step = std::move(next);
+    r.evidence.push_back(emit_text);
+    r.evidence.push_back(replication_text);
+    if (r.latency_ms) {
+      r.evidence.push_back(absl::StrCat(
+          r.latency_overdue ? "heartbeats overdue on the target by " : "heartbeat latency ",
+          Seconds(*r.latency_ms), " (", r.latency_trend, ")"));
+    }
+    if (r.metric_latency_ms) {
+      r.evidence.push_back(
+          absl::StrCat("replication-latency-ms-max ", static_cast<int64_t>(*r.metric_latency_ms)));
+    }
+    if (r.rebalances_in_window > 0) {
+      r.evidence.push_back(absl::StrCat(r.rebalances_in_window,
+                                        " assignment change(s) in the last ",
+                                        Seconds(t.rebalance_window_ms)));
+    }
+    return r;
+  };
+
+  // 1. TASK FAILED.
+  std::vector<const UnitFacts*> failed;
+  for (const UnitFacts& unit : facts.units) {
+    if (unit.state == "FAILED") failed.push_back(&unit);
+  }
+  if (!failed.empty()) {
+    const UnitFacts& first = *failed.front();
+    for (const UnitFacts* unit : failed) {
+      r.evidence.push_back(UnitState(*unit));
+      if (unit->trace) r.evidence.push_back(absl::StrCat("trace: ", *unit->trace));
+    }
+    std::string next;
+    if (first.trace && LooksLikeAuthorization(*first.trace)) {
+      next = absl::StrCat(
+          "The ", first.role == "heartbeat" ? "heartbeat" : "replication",
+          " writes were refused by an authorizer: grant the connectd principal WRITE (and "
+          "DESCRIBE) on the topics of ",
+          first.role == "heartbeat" && facts.heartbeats_on_source ? facts.source : facts.target,
+          ", then restart it: curl -X POST '<worker>/connectors/", first.connector,
+          "/restart?includeTasks=true&onlyFailed=true'");
+    } else {
+      next = absl::StrCat("Read the trace of ", UnitName(first),
+                          ", fix the cause, then restart "
+                          "it: curl -X POST '<worker>/connectors/",
+                          first.connector, "/restart?includeTasks=true&onlyFailed=true'");
+    }
+    return finish(
+        Verdict::kTaskFailed,
+        absl::StrCat(flow, ": ", UnitName(first), " FAILED",
+                     failed.size() > 1 ? absl::StrCat(" (+", failed.size() - 1, " more)") : ""),
+        std::move(next));
+  }
+
+  // 2. METRICS ABSENT.
+  std::vector<const UnitFacts*> absent;
+  for (const UnitFacts& unit : facts.units) {
+    if (unit.state == "RUNNING" && (unit.metrics == MetricsState::kAbsent ||
+                                    unit.metrics == MetricsState::kOwnerUnreachable)) {
+      absent.push_back(&unit);
+    }
+  }
+  if (!absent.empty()) {
+    std::vector<std::string> workers;
+    bool unreachable = false;
+    for (const UnitFacts* unit : absent) {
+      r.evidence.push_back(
+          absl::StrCat(UnitState(*unit), " but reports nothing: ", unit->metrics_detail));
+      if (unit->metrics == MetricsState::kOwnerUnreachable) {
+        unreachable = true;
+        if (std::find(workers.begin(), workers.end(), unit->worker_id) == workers.end()) {
+          workers.push_back(unit->worker_id);
+        }
+      }
+    }
+    std::string next =
+        unreachable
+            ? absl::StrCat("Worker ", absl::StrJoin(workers, ", "),
+                           " does not answer: check whether it is alive; if it died, its tasks "
+                           "move to other workers after scheduled.rebalance.max.delay.ms")
+            : absl::StrCat("Task ", absent.front()->connector, "-", absent.front()->task,
+                           " is RUNNING without publishing metrics (a dead or stuck task): "
+                           "restart it with curl -X POST <worker>/connectors/",
+                           absent.front()->connector, "/tasks/", absent.front()->task, "/restart");
+    return finish(Verdict::kMetricsAbsent,
+                  absl::StrCat(flow, ": ", absent.size(), " running unit(s) report nothing",
+                               unreachable ? absl::StrCat(" (worker ", absl::StrJoin(workers, ", "),
+                                                          " unreachable)")
+                                           : ""),
+                  std::move(next));
+  }
+
+  // A stall whose cause is known (the leg's writer is not RUNNING) needs no threshold's worth of
+  // patience: 3 missed intervals are enough.
+  const int64_t explained_ms = 3 * t.heartbeat_interval_ms;
+  const bool emitter_down =
+      facts.connectors.count("heartbeat") != 0 && NotRunning(facts, "heartbeat") != nullptr;
+  const bool replicator_down =
+      facts.connectors.count("source") != 0 && NotRunning(facts, "source") != nullptr;
+  r.emit.stale = r.emit.stale || (emitter_down && Stale(facts.emit, now_ms, explained_ms));
+  r.replication.stale = r.replication.stale || ((emitter_down || replicator_down) &&
+                                                Stale(facts.replication, now_ms, explained_ms));
+  const bool emit_stale = facts.heartbeats_enabled && r.emit.stale;
+  const bool replication_stale = facts.heartbeats_enabled && r.replication.stale;
+
+  // 3. STALLED — EMIT LEG.
+  if (emit_stale) {
+    AddUnitEvidence(facts, &r.evidence);
+    std::string next;
+    if (facts.connectors.count("heartbeat") == 0) {
+      next = absl::StrCat("Create a MirrorHeartbeatConnector for ", flow,
+                          ": flow health reads its heartbeats");
+    } else if (const UnitFacts* down = NotRunning(facts, "heartbeat")) {
+      next = NextStepForState(*down);
+    } else if (UnitsOf(facts, "heartbeat").size() < 2) {
+      next = absl::StrCat("MirrorHeartbeatConnector ", facts.connectors.at("heartbeat"),
+                          " has no task: check emit.heartbeats.enabled and "
+                          "emit.heartbeats.interval.seconds");
+    } else if (facts.emit.error) {
+      next = absl::StrCat("Cluster ", facts.emit.cluster, " does not serve ", facts.emit.topic,
+                          ": check that its brokers are up and reachable from connectd "
+                          "(the error above), and that they accept writes");
+    } else {
+      next = absl::StrCat("The heartbeat task runs but nothing reaches ", facts.emit.topic, " on ",
+                          facts.emit.cluster, ": check its worker's log for delivery errors");
+    }
+    return finish(Verdict::kStalledEmitLeg,
+                  absl::StrCat(flow, ": no heartbeat emitted on ", facts.emit.cluster, " for ",
+                               r.emit.age_ms ? Seconds(*r.emit.age_ms) : "the whole watch"),
+                  std::move(next));
+  }
+
+  // 4. STALLED — REPLICATION LEG.
+  if (replication_stale) {
+    AddUnitEvidence(facts, &r.evidence);
+    std::string next;
+    if (facts.connectors.count("source") == 0) {
+      next = absl::StrCat("Create a MirrorSourceConnector for ", flow);
+    } else if (const UnitFacts* down = NotRunning(facts, "source")) {
+      next = NextStepForState(*down);
+    } else if (r.rebalances_in_window >= t.rebalance_threshold) {
+      next = absl::StrCat(r.rebalances_in_window,
+                          " assignment changes in the window: a rebalance "
+                          "loop; check the workers' logs for members joining and leaving");
+    } else if (facts.replication.error) {
+      next = LooksLikeAuthorization(facts.replication.error->message)
+                 ? absl::StrCat("Reading ", facts.replication.topic, " on ", facts.target,
+                                " is not authorized: check the ACLs of the connectd principal")
+                 : absl::StrCat("Cluster ", facts.target,
+                                " does not serve the replicated heartbeats: check that its "
+                                "brokers are up and reachable from connectd (the error above)");
+    } else {
+      next = absl::StrCat("MirrorSource runs but ", facts.replication.topic, " on ", facts.target,
+                          " gets nothing: check its tasks' logs for produce errors and that the "
+                          "topic can be created on ",
+                          facts.target);
+    }
+    return finish(Verdict::kStalledReplicationLeg,
+                  absl::StrCat(flow, ": heartbeats emitted on ", facts.emit.cluster,
+                               " do not reach ", facts.target),
+                  std::move(next));
+  }
+
+  // 5. REBALANCING.
+  const UnitFacts* moving = nullptr;
+  for (const UnitFacts& unit : facts.units) {
+    if (unit.state == "UNASSIGNED" || unit.state == "RESTARTING") {
+      moving = &unit;
+      break;
+    }
+  }
+  if (r.rebalances_in_window >= t.rebalance_threshold || moving != nullptr) {
+    if (moving) r.evidence.push_back(UnitState(*moving));
+    return finish(
+        Verdict::kRebalancing,
+        absl::StrCat(flow, ": ", r.rebalances_in_window, " assignment change(s) in the last ",
+                     Seconds(t.rebalance_window_ms)),
+        "The flow's connectors and tasks keep moving between workers: check the workers' logs "
+        "for members joining and leaving the group (restarts, session timeouts, long GC pauses)");
+  }
+
+  // 6. SUSPECT CLOCK SKEW.
+  for (const LegFacts* leg : {&facts.emit, &facts.replication}) {
+    bool future = leg->skew_seen_ms && now_ms - *leg->skew_seen_ms <= t.stale_ms;
+    bool negative = leg == &facts.replication && leg->latency_ms &&
+                    *leg->latency_ms < -t.clock_skew_tolerance_ms;
+    if (!future && !negative) continue;
+    r.evidence.push_back(
+        future ? absl::StrCat("a heartbeat on ", leg->topic, " (", leg->cluster, ") is stamped ",
+                              Seconds(leg->skew_ms), " in the future of this worker's clock")
+               : absl::StrCat("heartbeat latency is negative: ", Seconds(*leg->latency_ms)));
+    return finish(Verdict::kSuspectClockSkew,
+                  absl::StrCat(flow, ": heartbeat timestamps disagree with this worker's clock by ",
+                               Seconds(future ? leg->skew_ms : -*leg->latency_ms)),
+                  "Compare the clocks of the hosts running connectd's workers and the brokers "
+                  "(timedatectl / chronyc tracking); latencies are meaningless until they agree");
+  }
+
+  // 7. LAGGING.
+  if (facts.heartbeats_enabled && r.latency_ms && *r.latency_ms > t.lag_ms) {
+    return finish(Verdict::kLagging,
+                  absl::StrCat(flow, ": heartbeats ", r.latency_overdue ? "overdue by " : "arrive ",
+                               Seconds(*r.latency_ms), r.latency_overdue ? "" : " after emission",
+                               " (threshold ", Seconds(t.lag_ms), "), ", r.latency_trend),
+                  absl::StrCat("Replication to ", facts.target,
+                               " is slower than the source produces: check throttling (client "
+                               "quotas) and load on ",
+                               facts.target,
+                               ", record-age-ms and the tasks' record-rate; consider "
+                               "more tasks (tasks.max)"));
+  }
+
+  return finish(Verdict::kHealthy,
+                facts.heartbeats_enabled
+                    ? absl::StrCat(flow, ": heartbeats arrive on both legs")
+                    : absl::StrCat(flow, ": every task RUNNING (no heartbeats to judge)"),
+                "Nothing to do");
+}
+
+}  // namespace connectd::health

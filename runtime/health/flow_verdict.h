@@ -1,0 +1,181 @@
+// File: flow_verdict.h
+//
+// The diagnosis of one MirrorMaker 2 flow A->B as a pure function: the facts FlowHealth observed
+// (heartbeat arrivals on the flow's two legs, the states of its connectors and tasks, whether
+// their metrics can be read, assignment changes) go in, a verdict with its evidence and the next
+// thing to check comes out. No clock, no I/O: `now_ms` is an argument, so every verdict and the
+// precedence between them are unit-tested (tests/unit/runtime/health/flow_verdict_test.cc).
+//
+// Legs (runtime/health/README.md has the picture):
+//   emit leg         where the flow's MirrorHeartbeatConnector writes: `heartbeats` on A, key
+//                    (A,B) (heartbeats.topic.location=source, connectd's default), or `heartbeats`
+//                    on B (location=target, Java's placement);
+//   replication leg  `A.heartbeats` on B (the policy's remote name), written by MirrorSource.
+// A leg is STALE when none has arrived on it yet (a new flow is not HEALTHY without evidence),
+// when no new heartbeat arrived on it within the stale threshold (a binary stall), or within 3
+// heartbeat intervals when its writer is known to be down (the heartbeat connector,
+// or for the replication leg MirrorSource, has a unit that is not RUNNING);
+// LAG is heartbeats still arriving, but later than the lag threshold after they were emitted.
+//
+// Precedence, first match wins (a cause outranks the symptom it produces; the symptom stays in
+// the evidence):
+//   1 TASK FAILED                a connector or task of the flow is FAILED (its trace is evidence)
+//   2 METRICS ABSENT             a RUNNING unit reports nothing: its worker cannot be reached, or
+//                                a RUNNING MirrorSource task publishes no replication metrics
+//   3 STALLED — EMIT LEG         the emit leg is stale
+//   4 STALLED — REPLICATION LEG  the emit leg is fresh, the replication leg stale
+//   5 REBALANCING                >= threshold assignment changes in the window, or a unit is
+//                                UNASSIGNED/RESTARTING
+//   6 SUSPECT CLOCK SKEW         a heartbeat stamped in the future beyond the tolerance, or a
+//                                negative latency beyond it, within the stale threshold
+//   7 LAGGING                    the replication leg's heartbeat latency above the lag threshold,
+//                                or heartbeats overdue on B by more than it (a stall is LAGGING
+//                                until the stale threshold)
+//   8 HEALTHY
+//
+// Threads: pure functions and values; any thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace connectd::health {
+
+enum class Verdict {
+  kHealthy,
+  kLagging,
+  kStalledEmitLeg,
+  kStalledReplicationLeg,
+  kTaskFailed,
+  kMetricsAbsent,
+  kSuspectClockSkew,
+  kRebalancing,
+};
+
+// "HEALTHY", "LAGGING", "STALLED — EMIT LEG", ... (the names the issue and the docs use).
+std::string_view VerdictName(Verdict verdict);
+// "healthy", "lagging", "stalled_emit_leg", ...: the Prometheus label value.
+std::string_view VerdictLabel(Verdict verdict);
+// Every verdict, in enum order.
+const std::vector<Verdict>& AllVerdicts();
+
+// Per flow, from the flow's connector configs (`health.*`, defaults derived from
+// emit.heartbeats.interval.seconds).
+struct Thresholds {
+  int64_t heartbeat_interval_ms = 1000;
+  int64_t stale_ms = 10000;
+  int64_t lag_ms = 5000;
+  int64_t clock_skew_tolerance_ms = 5000;
+  int64_t rebalance_window_ms = 300000;
+  int rebalance_threshold = 3;
+};
+
+// Reads the thresholds from a flow's merged connector config; bad or absent values take the
+// defaults: stale max(10000, 10 intervals), lag max(5000, 5 intervals).
+Thresholds ThresholdsFromConfig(const std::map<std::string, std::string>& config);
+
+struct ClientError {
+  std::string message;  // librdkafka's text: never carries a secret
+  int64_t at_ms = 0;
+};
+
+// What one leg's consumer saw. Arrival times are this worker's clock when the heartbeat was first
+// read; a heartbeat read while catching up at start counts as arrived at its own timestamp.
+struct LegFacts {
+  std::string cluster;  // alias
+  std::string topic;
+  // Heartbeats are expected on this leg (false: the flow emits none, or under
+  // heartbeats.topic.location=target nothing has fed `A.heartbeats` yet).
+  bool expected = true;
+  int64_t watching_since_ms = 0;  // 0: no consumer (it could not be created)
+  std::optional<int64_t> last_arrival_ms;
+  std::optional<int64_t> newest_timestamp_ms;  // the heartbeat timestamp of that arrival
+  std::optional<int64_t> latency_ms;           // arrival - timestamp of the newest live heartbeat
+  // (arrival ms, latency ms) of recent live heartbeats, oldest first.
+  std::vector<std::pair<int64_t, int64_t>> latency_history;
+  std::optional<int64_t> skew_seen_ms;  // last arrival of a heartbeat stamped in the future
+  int64_t skew_ms = 0;                  // how far in the future (timestamp - arrival)
+  std::optional<ClientError> error;     // the consumer's last error, while unresolved
+};
+
+enum class MetricsState { kNotExpected, kPresent, kAbsent, kOwnerUnreachable };
+
+// A connector instance (task == -1) or a task of one of the flow's connectors.
+struct UnitFacts {
+  std::string role;  // "source", "checkpoint", "heartbeat"
+  std::string connector;
+  int task = -1;
+  std::string state;  // RUNNING, PAUSED, FAILED, UNASSIGNED, RESTARTING, STOPPED, "" (no status)
+  std::string worker_id;
+  std::optional<std::string> trace;
+  MetricsState metrics = MetricsState::kNotExpected;
+  std::string metrics_detail;  // why absent / the owner's error
+};
+
+struct FlowFacts {
+  std::string source;
+  std::string target;
+  Thresholds thresholds;
+  std::map<std::string, std::string> connectors;  // role -> connector name (first of the role)
+  bool heartbeats_on_source = true;               // heartbeats.topic.location
+  bool heartbeats_enabled = true;  // a heartbeat connector exists with emit.heartbeats.enabled
+  std::vector<UnitFacts> units;
+  LegFacts emit;
+  LegFacts replication;
+  // From the MirrorSource tasks' metrics over the flow's partitions (windowed maxima).
+  std::optional<double> metric_latency_ms;     // replication-latency-ms-max
+  std::optional<double> metric_record_age_ms;  // record-age-ms-max
+  double skipped_offsets = 0;                  // skipped-offset-count, summed
+  std::vector<int64_t> assignment_changes_ms;  // when the flow's units moved between workers
+};
+
+struct LegReport {
+  std::string cluster;
+  std::string topic;
+  bool expected = true;
+  std::optional<int64_t> age_ms;  // now - last arrival
+  std::optional<int64_t> newest_timestamp_ms;
+  std::optional<int64_t> latency_ms;
+  bool stale = false;
+  std::optional<std::string> error;
+};
+
+struct FlowReport {
+  std::string source;
+  std::string target;
+  Verdict verdict = Verdict::kHealthy;
+  std::string summary;                // one line
+  std::vector<std::string> evidence;  // ages, states, errors
+  std::string next_step;              // a human sentence
+  Thresholds thresholds;
+  bool heartbeats_on_source = true;
+  LegReport emit;
+  LegReport replication;
+  // Replication leg: the newest live heartbeat's latency, or, while A's heartbeats are fresh,
+  // how long the next one is overdue on B if that is more (latency_overdue).
+  std::optional<int64_t> latency_ms;
+  bool latency_overdue = false;
+  std::optional<double> latency_trend_ms_per_min;  // slope over the last minute
+  std::string latency_trend;                       // rising, falling, steady, unknown
+  std::optional<double> metric_latency_ms;
+  std::optional<double> metric_record_age_ms;
+  double skipped_offsets = 0;
+  int rebalances_in_window = 0;
+  std::map<std::string, std::string> connectors;
+  std::vector<UnitFacts> units;
+};
+
+// The verdict of one flow at `now_ms` (see the precedence above).
+FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms);
+
+// Least-squares slope of latency over arrival time, in ms per minute, of the history entries
+// within `window_ms` before `now_ms`; nullopt with fewer than 3 entries.
+std::optional<double> LatencySlopePerMinute(const std::vector<std::pair<int64_t, int64_t>>& history,
+                                            int64_t now_ms, int64_t window_ms);
+
+}  // namespace connectd::health

@@ -1,0 +1,291 @@
+"""End to end: flow health (issue #7, "Flow health" and its "Done when"). For each injected fault,
+GET /mirror/flows/A/B and `connectd doctor` give the right verdict within 3 heartbeat intervals
+plus the staleness threshold, and HEALTHY again after the repair. One test per fault, all on one
+environment (flow_health_env.py: clusters S and T of the test's own, a 2-worker connectd
+distributed cluster, flow A->B with heartbeats every second, stale threshold 8 s, lag threshold
+2 s), in this order:
+
+  test_00  the healthy flow; /mirror/flows on both workers; 404 for an unknown flow; every metric
+           that config/grafana and config/prometheus reference is served by GET /metrics
+  test_01  MirrorHeartbeatConnector paused                 -> STALLED — EMIT LEG
+  test_02  its task failed (a producer setting the client rejects, a real start failure)
+                                                           -> TASK FAILED (with the trace)
+  test_03  MirrorSourceConnector paused                    -> STALLED — REPLICATION LEG
+  test_04  MirrorSource task failed (a consumer setting the client rejects)
+                                                           -> TASK FAILED
+  test_05  target broker stopped (scripts/kafka halt)      -> STALLED — REPLICATION LEG
+  test_06  source broker stopped                           -> STALLED — EMIT LEG
+  test_07  WRITE on the target's A.heartbeats denied by an ACL (T enforces ACLs): the task's
+           produce is refused and fails it, as in Java    -> TASK FAILED naming authorization
+  test_08  replication throttled (producer_byte_rate client quota on T for the task's producer,
+           while data keeps coming)                        -> LAGGING: heartbeats late or
+           overdue, not stale
+  test_09  one side's clock skewed (heartbeats stamped an hour ahead injected into A's
+           heartbeats topic)                               -> SUSPECT CLOCK SKEW
+  test_10  the worker running MirrorSource killed (kill -9) -> METRICS ABSENT or REBALANCING,
+           then HEALTHY on the survivor; the killed worker restarted -> HEALTHY
+
+Run, from tests/e2e:
+    CONNECTD_BUILD_DIR=../../build CONNECTD_RUN_DIR=/tmp/connectd-shared-run \\
+        python3 -m unittest -v flow_health_test
+"""
+import os
+import re
+import sys
+import time
+import unittest
+
+import flow_health_env as fh
+from connectd_e2e import REPO_ROOT, wait_until
+from distributed_cluster import http, tool
+
+METRIC_NAME = re.compile(r"\b(connectd_mirror_flow_[a-z_]+|kafka_connect_mirror_[a-z_]+)\b")
+
+
+class FlowHealthTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.t0 = time.time()
+        cls.env = fh.FlowHealthEnv()
+        try:
+            cls.env.start()
+        except BaseException:
+            cls.env.close()
+            raise
+        cls.query = cls.env.cluster[0]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.env.close()
+        print(f"\nFlowHealthTest: {time.time() - cls.t0:.1f}s in all", file=sys.stderr)
+
+    def setUp(self):
+        self.started = time.time()
+        # Every case starts from a healthy flow.
+        self.env.wait_healthy(self, self.query, time.time(), f"{self._testMethodName}: precondition")
+
+    def tearDown(self):
+        print(f"  {self._testMethodName}: {time.time() - self.started:.1f}s", file=sys.stderr)
+
+    def expect(self, verdicts, started, what, worker=None):
+        return self.env.wait_verdict(self, worker or self.query, verdicts, fh.BUDGET_S, started,
+                                     what)
+
+    def repaired(self, started, what, worker=None):
+        return self.env.wait_healthy(self, worker or self.query, started, what)
+
+    # ---- the healthy flow, the API and the metrics the dashboards use
+
+    def test_00_healthy_flow_api_and_dashboard_metrics(self):
+        env = self.env
+
+        def arrived_on_both_legs(worker):
+            _, body = env.flow(worker)
+            legs = (body or {}).get("legs", {})
+            return all(legs.get(leg, {}).get("age_ms") is not None
+                       for leg in ("emit", "replication"))
+        for worker in env.cluster.workers:
+            # A worker's service has watched since it started: both legs seen soon after.
+            wait_until(lambda: arrived_on_both_legs(worker), timeout=30,
+                       what=f"{worker}: heartbeats seen on both legs")
+            code, body, text = http("GET", worker.url + "/mirror/flows")
+            self.assertEqual(code, 200, text)
+            self.assertEqual(body["worker_id"], worker.worker_id)
+            flow = next(f for f in body["flows"] if f["flow"] == "A->B")
+            self.assertEqual(flow["verdict"], "HEALTHY", text)
+            self.assertEqual(flow["connectors"], {"source": env.source_connector,
+                                                  "checkpoint": env.checkpoint_connector,
+                                                  "heartbeat": env.heartbeat_connector})
+            self.assertEqual(flow["thresholds"]["stale_ms"], fh.STALE_MS)
+            self.assertEqual(flow["thresholds"]["lag_ms"], fh.LAG_MS)
+            self.assertEqual(flow["legs"]["emit"]["topic"], "heartbeats")
+            self.assertEqual(flow["legs"]["emit"]["cluster"], "A")
+            self.assertEqual(flow["legs"]["replication"]["topic"], "A.heartbeats")
+            self.assertLess(flow["legs"]["replication"]["age_ms"], fh.STALE_MS)
+            source_tasks = [t for t in flow["tasks"]
+                            if t["role"] == "source" and t["task"] is not None]
+            self.assertEqual([t["metrics"] for t in source_tasks], ["present"], flow["tasks"])
+        code, body, text = http("GET", self.query.url + "/mirror/flows/A/C")
+        self.assertEqual(code, 404, text)
+        self.assertEqual(body, {"error_code": 404, "message":
+                                "No replication flow found for source 'A' and target 'C'"})
+        rc, out = env.doctor(self.query)
+        self.assertEqual(rc, 0, out)
+        self.assertRegex(out, r"A->B\s+HEALTHY")
+
+        # Every metric config/ references is on GET /metrics of the workers (the MM2 task metrics
+        # only on the one that runs the task).
+        referenced = set()
+        for directory in ("grafana", "prometheus"):
+            folder = os.path.join(REPO_ROOT, "config", directory)
+            for name in os.listdir(folder):
+                with open(os.path.join(folder, name)) as f:
+                    referenced |= set(METRIC_NAME.findall(f.read()))
+        self.assertGreaterEqual(len(referenced), 10, referenced)
+        served = set()
+        for worker in env.cluster.workers:
+            code, _, text = http("GET", worker.url + "/metrics")
+            self.assertEqual(code, 200)
+            served |= {line.split("{")[0].split(" ")[0] for line in text.splitlines()
+                       if line and not line.startswith("#")}
+        self.assertEqual(referenced - served, set(), "referenced in config/ but not served")
+        verdict_lines = [l for l in text.splitlines()
+                         if l.startswith('connectd_mirror_flow_verdict{source="A",target="B"')]
+        self.assertEqual(len(verdict_lines), 8, verdict_lines)
+        self.assertIn('connectd_mirror_flow_verdict{source="A",target="B",verdict="healthy"} 1',
+                      text)
+
+    # ---- the faults
+
+    def test_01_heartbeat_connector_paused(self):
+        env = self.env
+        t = time.time()
+        code, _, text = env.cluster.any().put(f"/connectors/{env.heartbeat_connector}/pause")
+        self.assertEqual(code, 202, text)
+        _, flow, _ = self.expect(fh.STALLED_EMIT, t, "heartbeat connector paused")
+        self.assertIn("/resume", flow["next_step"])
+        t = time.time()
+        env.cluster.any().put(f"/connectors/{env.heartbeat_connector}/resume")
+        self.repaired(t, "heartbeat connector resumed")
+
+    def test_02_heartbeat_task_failed(self):
+        env = self.env
+        t = time.time()
+        # The task's own producer (heartbeats go to the source) refuses this setting at start.
+        env.put_config(env.heartbeat_connector, **{"source.producer.acks": "banana"})
+        _, flow, _ = self.expect("TASK FAILED", t, "heartbeat task failed")
+        failed = [u for u in flow["tasks"] if u["state"] == "FAILED"]
+        self.assertEqual([(u["role"], u["task"]) for u in failed], [("heartbeat", 0)], failed)
+        self.assertIn("heartbeat producer", failed[0]["trace"])
+        t = time.time()
+        env.put_config(env.heartbeat_connector)
+        self.repaired(t, "heartbeat connector config repaired")
+
+    def test_03_source_connector_paused(self):
+        env = self.env
+        t = time.time()
+        code, _, text = env.cluster.any().put(f"/connectors/{env.source_connector}/pause")
+        self.assertEqual(code, 202, text)
+        _, flow, _ = self.expect(fh.STALLED_REPLICATION, t, "MirrorSource paused")
+        self.assertFalse(flow["legs"]["emit"]["stale"])
+        self.assertTrue(flow["legs"]["replication"]["stale"])
+        t = time.time()
+        env.cluster.any().put(f"/connectors/{env.source_connector}/resume")
+        self.repaired(t, "MirrorSource resumed")
+
+    def test_04_source_task_failed(self):
+        env = self.env
+        t = time.time()
+        env.put_config(env.source_connector, **{"source.consumer.fetch.max.bytes": "banana"})
+        _, flow, _ = self.expect("TASK FAILED", t, "MirrorSource task failed")
+        failed = [u for u in flow["tasks"] if u["state"] == "FAILED"]
+        self.assertEqual([(u["role"], u["task"]) for u in failed], [("source", 0)], failed)
+        self.assertIn("source consumer", failed[0]["trace"])
+        t = time.time()
+        env.put_config(env.source_connector)
+        self.repaired(t, "MirrorSource config repaired")
+
+    def test_05_target_broker_stopped(self):
+        env = self.env
+        env.kafka.halt(env.kafka.target_name)
+        t = time.time()
+        try:
+            _, flow, _ = self.expect(fh.STALLED_REPLICATION, t, "target broker stopped")
+            self.assertFalse(flow["legs"]["emit"]["stale"])
+        finally:
+            env.kafka.resume(env.kafka.target_name)
+        self.repaired(time.time(), "target broker back")
+
+    def test_06_source_broker_stopped(self):
+        env = self.env
+        env.kafka.halt(env.kafka.source_name)
+        t = time.time()
+        try:
+            _, flow, _ = self.expect(fh.STALLED_EMIT, t, "source broker stopped")
+            self.assertTrue(flow["legs"]["emit"]["stale"])
+        finally:
+            env.kafka.resume(env.kafka.source_name)
+        self.repaired(time.time(), "source broker back")
+
+    def test_07_target_topic_write_denied(self):
+        env = self.env
+        topic = "A.heartbeats"
+        # T enforces ACLs: everything stays allowed on the topic except WRITE (DENY wins).
+        tool("create-acl", env.kafka.target, topic, "User:ANONYMOUS", "ALL", "ALLOW")
+        t = time.time()
+        try:
+            tool("create-acl", env.kafka.target, topic, "User:ANONYMOUS", "WRITE", "DENY")
+            _, flow, _ = self.expect("TASK FAILED", t, "write to A.heartbeats denied")
+            failed = [u for u in flow["tasks"] if u["state"] == "FAILED"]
+            self.assertEqual([u["role"] for u in failed], ["source"], failed)
+            self.assertRegex(failed[0]["trace"].lower(), "authoriz")
+            self.assertIn("grant the connectd principal WRITE", flow["next_step"])
+        finally:
+            tool("delete-acls", env.kafka.target, topic)
+        t = time.time()
+        env.restart_failed(env.source_connector)
+        self.repaired(t, "ACL removed, task restarted")
+
+    def test_08_throttled_replication(self):
+        env = self.env
+        client = f"connector-producer-{env.source_connector}-0"
+        # The target lets the task's producer write 100 KB/s, then data comes at 300 KB/s: the
+        # heartbeats queue behind the data and arrive later and later (or are overdue).
+        env.kafka_configs(env.kafka.target, "--alter", "--add-config", "producer_byte_rate=100000",
+                          "--entity-type", "clients", "--entity-name", client)
+        load = fh.kafka_tool("produce-for", env.kafka.source, env.bulk, 300000, 120)
+        t = time.time()
+        load.start()
+        try:
+            _, flow, _ = self.expect("LAGGING", t, "replication throttled")
+            self.assertEqual(flow["latency_trend"] if not flow["latency_overdue"] else "rising",
+                             "rising", flow)
+            self.assertGreater(flow["latency_ms"], fh.LAG_MS)
+            self.assertFalse(flow["legs"]["replication"]["stale"])
+            self.assertFalse(flow["legs"]["emit"]["stale"])
+            self.assertEqual({u["state"] for u in flow["tasks"]}, {"RUNNING"})
+        finally:
+            load.stop()
+            env.kafka_configs(env.kafka.target, "--alter", "--delete-config",
+                              "producer_byte_rate", "--entity-type", "clients",
+                              "--entity-name", client)
+        self.repaired(time.time(), "quota removed")
+
+    def test_09_clock_skew(self):
+        env = self.env
+        # Another emitter of A->B's heartbeats whose clock runs an hour ahead, for 4 s.
+        skewed = fh.kafka_tool("heartbeat", env.kafka.source, "heartbeats", "A", "B", 3_600_000,
+                               8, 500)
+        t = time.time()
+        skewed.start()
+        try:
+            _, flow, _ = self.expect("SUSPECT CLOCK SKEW", t, "heartbeats from the future")
+            self.assertIn("in the future", " ".join(flow["evidence"]))
+        finally:
+            skewed.join(timeout=60)
+        self.repaired(time.time(), "skewed emitter gone")
+
+    def test_10_worker_killed(self):
+        env = self.env
+        status = env.cluster.status(env.source_connector)
+        owner = env.cluster.by_worker_id(status["tasks"][0]["worker_id"])
+        survivor = next(w for w in env.cluster.workers if w is not owner)
+        self.env.wait_healthy(self, survivor, time.time(), "survivor sees the flow healthy")
+        t = time.time()
+        owner.kill9()
+        verdict, flow, _ = self.expect(("METRICS ABSENT", "REBALANCING"), t,
+                                       f"worker {owner.worker_id} killed", worker=survivor)
+        if verdict == "METRICS ABSENT":
+            self.assertIn(owner.worker_id, flow["summary"])
+        self.repaired(t, "tasks moved to the survivor", worker=survivor)
+        status = env.cluster.status(env.source_connector, worker=survivor)
+        self.assertEqual(status["tasks"][0]["worker_id"], survivor.worker_id)
+        t = time.time()
+        env.cluster.restart(env.cluster.workers.index(owner), timeout=60)
+        self.repaired(t, "killed worker restarted", worker=survivor)
+        self.repaired(t, "killed worker restarted (its own view)", worker=owner)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,502 @@
+// The flow-health verdict (runtime/health/flow_verdict.h) as a pure function of observed facts:
+// every verdict, the precedence between them, thresholds, trend, and the JSON documents.
+#include "runtime/health/flow_verdict.h"
+
+#include <rapidjson/document.h>
+
+#include <cmath>
+
+#include "absl/strings/str_join.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "runtime/health/flow_report_json.h"
+#include "runtime/health/mirror_task_metrics.h"
+
+namespace connectd::health {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr int64_t kNow = 1'700'000'000'000;
+
+UnitFacts Unit(std::string role, std::string connector, int task, std::string state,
+               std::string worker = "w1:8083") {
+  return UnitFacts{
+      std::move(role), std::move(connector),       task, std::move(state), std::move(worker),
+      std::nullopt,    MetricsState::kNotExpected, ""};
+}
+
+LegFacts FreshLeg(std::string cluster, std::string topic, int64_t latency_ms) {
+  LegFacts leg;
+  leg.cluster = std::move(cluster);
+  leg.topic = std::move(topic);
+  leg.watching_since_ms = kNow - 60'000;
+  leg.last_arrival_ms = kNow - 400;
+  leg.newest_timestamp_ms = kNow - 400 - latency_ms;
+  leg.latency_ms = latency_ms;
+  return leg;
+}
+
+// A healthy flow A->B: three connectors, their tasks RUNNING, both legs fresh.
+FlowFacts Healthy() {
+  FlowFacts f;
+  f.source = "A";
+  f.target = "B";
+  f.connectors = {{"source", "mm2-source"}, {"checkpoint", "mm2-cp"}, {"heartbeat", "mm2-hb"}};
+  f.units = {Unit("source", "mm2-source", -1, "RUNNING"),
+             Unit("source", "mm2-source", 0, "RUNNING"),
+             Unit("source", "mm2-source", 1, "RUNNING", "w2:8083"),
+             Unit("checkpoint", "mm2-cp", -1, "RUNNING"),
+             Unit("checkpoint", "mm2-cp", 0, "RUNNING"),
+             Unit("heartbeat", "mm2-hb", -1, "RUNNING"),
+             Unit("heartbeat", "mm2-hb", 0, "RUNNING", "w2:8083")};
+  f.units[1].metrics = MetricsState::kPresent;
+  f.units[2].metrics = MetricsState::kPresent;
+  f.emit = FreshLeg("A", "heartbeats", 5);
+  f.replication = FreshLeg("B", "A.heartbeats", 300);
+  return f;
+}
+
+UnitFacts& Find(FlowFacts& f, const std::string& connector, int task) {
+  for (UnitFacts& u : f.units) {
+    if (u.connector == connector && u.task == task) return u;
+  }
+  throw std::runtime_error("no unit");
+}
+
+TEST(FlowVerdictTest, HealthyWhenBothLegsAreFresh) {
+  FlowReport r = Evaluate(Healthy(), kNow);
+  EXPECT_EQ(r.verdict, Verdict::kHealthy);
+  EXPECT_EQ(r.emit.age_ms, 400);
+  EXPECT_EQ(r.replication.age_ms, 400);
+  EXPECT_EQ(r.latency_ms, 300);
+  EXPECT_FALSE(r.emit.stale);
+  EXPECT_EQ(r.next_step, "Nothing to do");
+}
+
+TEST(FlowVerdictTest, LaggingWhenHeartbeatsArriveLateWithTheTrend) {
+  FlowFacts f = Healthy();
+  f.replication.latency_ms = 9000;
+  for (int i = 0; i < 30; ++i) {
+    f.replication.latency_history.emplace_back(kNow - 30'000 + i * 1000, 1000 + i * 300);
+  }
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kLagging);
+  EXPECT_EQ(r.latency_trend, "rising");
+  ASSERT_TRUE(r.latency_trend_ms_per_min);
+  EXPECT_NEAR(*r.latency_trend_ms_per_min, 18000, 1);  // 300 ms per second
+  EXPECT_THAT(r.summary, HasSubstr("rising"));
+}
+
+TEST(FlowVerdictTest, OverdueHeartbeatsAreLagUntilTheStaleThreshold) {
+  // Throttled: A's heartbeats are fresh, the newest on B was emitted 4.5 s ago (arrived 1 s ago
+  // with 300 ms latency), so the next one is 3.5 s overdue.
+  FlowFacts f = Healthy();
+  f.replication.last_arrival_ms = kNow - 1000;
+  f.replication.newest_timestamp_ms = kNow - 4500;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kHealthy);  // 3.5 s < the 5 s lag threshold
+  EXPECT_EQ(r.latency_ms, 3500);
+  EXPECT_TRUE(r.latency_overdue);
+  f.replication.newest_timestamp_ms = kNow - 6500;
+  r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kLagging);
+  EXPECT_THAT(r.summary, HasSubstr("overdue by 5.5 s"));
+  // Past the stale threshold it is a stall.
+  f.replication.last_arrival_ms = kNow - 10'500;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kStalledReplicationLeg);
+  // Nothing is overdue when A has nothing newer (the source is down: both legs stop at the same
+  // heartbeat), when A emits nothing either, or under location=target.
+  f = Healthy();
+  f.replication.newest_timestamp_ms = kNow - 6500;
+  f.emit.newest_timestamp_ms = kNow - 6500;
+  EXPECT_FALSE(Evaluate(f, kNow).latency_overdue);
+  f = Healthy();
+  f.replication.newest_timestamp_ms = kNow - 6500;
+  f.emit.last_arrival_ms = kNow - 10'500;
+  EXPECT_FALSE(Evaluate(f, kNow).latency_overdue);
+  f.emit.last_arrival_ms = kNow;
+  f.heartbeats_on_source = false;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
+}
+
+TEST(FlowVerdictTest, LatencyAtTheThresholdIsNotLag) {
+  FlowFacts f = Healthy();
+  f.replication.latency_ms = f.thresholds.lag_ms;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
+}
+
+TEST(FlowVerdictTest, StalledEmitLegWhenTheHeartbeatConnectorIsPaused) {
+  FlowFacts f = Healthy();
+  Find(f, "mm2-hb", -1).state = "PAUSED";
+  Find(f, "mm2-hb", 0).state = "PAUSED";
+  f.emit.last_arrival_ms = kNow - 20'000;
+  f.replication.last_arrival_ms = kNow - 19'800;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledEmitLeg);
+  EXPECT_TRUE(r.emit.stale);
+  EXPECT_THAT(r.next_step, HasSubstr("/connectors/mm2-hb/resume"));
+  EXPECT_THAT(testing::PrintToString(r.evidence), HasSubstr("connector mm2-hb is PAUSED"));
+}
+
+TEST(FlowVerdictTest, AKnownDownWriterStallsAfterThreeIntervals) {
+  FlowFacts f = Healthy();
+  Find(f, "mm2-hb", 0).state = "PAUSED";
+  f.emit.last_arrival_ms = kNow - 2500;
+  f.replication.last_arrival_ms = kNow - 2400;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);  // within 3 intervals
+  f.emit.last_arrival_ms = kNow - 3100;
+  f.replication.last_arrival_ms = kNow - 3000;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledEmitLeg);
+  EXPECT_TRUE(r.emit.stale);
+  // Everything RUNNING: the same silence is not yet a stall (the threshold is 10 s).
+  Find(f, "mm2-hb", 0).state = "RUNNING";
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
+  // MirrorSource down: the replication leg stalls after 3 intervals too.
+  Find(f, "mm2-source", 0).state = "PAUSED";
+  f.emit.last_arrival_ms = kNow - 100;
+  f.replication.last_arrival_ms = kNow - 3100;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kStalledReplicationLeg);
+}
+
+TEST(FlowVerdictTest, StalledEmitLegNamesTheClusterErrorWhenTasksRun) {
+  FlowFacts f = Healthy();
+  f.emit.last_arrival_ms = kNow - 30'000;
+  f.emit.error = ClientError{"_TRANSPORT: 127.0.0.1:9092: Connection refused", kNow - 1000};
+  f.replication.last_arrival_ms = kNow - 30'000;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledEmitLeg);
+  EXPECT_THAT(r.next_step, HasSubstr("Cluster A"));
+  EXPECT_EQ(r.emit.error, "_TRANSPORT: 127.0.0.1:9092: Connection refused");
+}
+
+TEST(FlowVerdictTest, StalledEmitLegWithoutAHeartbeatConnector) {
+  FlowFacts f = Healthy();
+  f.connectors.erase("heartbeat");
+  std::erase_if(f.units, [](const UnitFacts& u) { return u.role == "heartbeat"; });
+  f.emit.last_arrival_ms.reset();
+  f.emit.watching_since_ms = kNow - 11'000;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledEmitLeg);
+  EXPECT_THAT(r.next_step, HasSubstr("Create a MirrorHeartbeatConnector"));
+}
+
+TEST(FlowVerdictTest, NeverHealthyBeforeTheFirstHeartbeatCrossed) {
+  FlowFacts f = Healthy();
+  f.emit.last_arrival_ms.reset();
+  f.replication.last_arrival_ms.reset();
+  f.replication.latency_ms.reset();
+  f.emit.watching_since_ms = kNow - 500;
+  f.replication.watching_since_ms = kNow - 500;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledEmitLeg);
+  EXPECT_THAT(absl::StrJoin(r.evidence, "\n"), HasSubstr("no heartbeat seen yet"));
+  // The emit leg works, the replication leg has not delivered one yet.
+  f.emit.last_arrival_ms = kNow - 200;
+  f.emit.newest_timestamp_ms = kNow - 200;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kStalledReplicationLeg);
+  f.replication.last_arrival_ms = kNow - 100;
+  f.replication.newest_timestamp_ms = kNow - 150;
+  f.replication.latency_ms = 50;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
+}
+
+TEST(FlowVerdictTest, StalledReplicationLegWhenMirrorSourceIsPaused) {
+  FlowFacts f = Healthy();
+  Find(f, "mm2-source", -1).state = "PAUSED";
+  f.replication.last_arrival_ms = kNow - 15'000;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledReplicationLeg);
+  EXPECT_FALSE(r.emit.stale);
+  EXPECT_TRUE(r.replication.stale);
+  EXPECT_THAT(r.next_step, HasSubstr("/connectors/mm2-source/resume"));
+}
+
+TEST(FlowVerdictTest, StalledReplicationLegNamesTheTargetWhenUnreachable) {
+  FlowFacts f = Healthy();
+  f.replication.last_arrival_ms = kNow - 15'000;
+  f.replication.error = ClientError{"_ALL_BROKERS_DOWN: 1/1 brokers are down", kNow};
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledReplicationLeg);
+  EXPECT_THAT(r.next_step, HasSubstr("Cluster B"));
+}
+
+TEST(FlowVerdictTest, StalledReplicationLegWithoutMirrorSource) {
+  FlowFacts f = Healthy();
+  f.connectors.erase("source");
+  std::erase_if(f.units, [](const UnitFacts& u) { return u.role == "source"; });
+  f.replication.last_arrival_ms = kNow - 15'000;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledReplicationLeg);
+  EXPECT_THAT(r.next_step, HasSubstr("Create a MirrorSourceConnector"));
+}
+
+TEST(FlowVerdictTest, RebalanceLoopExplainsAReplicationStall) {
+  FlowFacts f = Healthy();
+  f.replication.last_arrival_ms = kNow - 15'000;
+  f.assignment_changes_ms = {kNow - 90'000, kNow - 60'000, kNow - 30'000};
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledReplicationLeg);
+  EXPECT_THAT(r.next_step, HasSubstr("rebalance loop"));
+}
+
+TEST(FlowVerdictTest, TaskFailedCarriesTheTraceAndOutranksTheStall) {
+  FlowFacts f = Healthy();
+  UnitFacts& task = Find(f, "mm2-source", 1);
+  task.state = "FAILED";
+  task.trace = "org.apache.kafka.connect.errors.ConnectException: boom";
+  f.replication.last_arrival_ms = kNow - 15'000;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kTaskFailed);
+  EXPECT_THAT(r.summary, HasSubstr("task mm2-source-1 FAILED"));
+  EXPECT_THAT(testing::PrintToString(r.evidence), HasSubstr("ConnectException: boom"));
+  EXPECT_THAT(r.next_step, HasSubstr("onlyFailed=true"));
+}
+
+TEST(FlowVerdictTest, TaskFailedOnAuthorizationSaysWhatToGrant) {
+  FlowFacts f = Healthy();
+  UnitFacts& task = Find(f, "mm2-source", 0);
+  task.state = "FAILED";
+  task.trace = "failed to send a record: Broker: Topic authorization failed";
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kTaskFailed);
+  EXPECT_THAT(r.next_step, HasSubstr("grant the connectd principal WRITE"));
+  EXPECT_THAT(r.next_step, HasSubstr("topics of B"));
+}
+
+TEST(FlowVerdictTest, HeartbeatTaskFailedIsTaskFailed) {
+  FlowFacts f = Healthy();
+  Find(f, "mm2-hb", 0).state = "FAILED";
+  f.emit.last_arrival_ms = kNow - 20'000;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kTaskFailed);
+}
+
+TEST(FlowVerdictTest, MetricsAbsentWhenTheOwnerIsUnreachable) {
+  FlowFacts f = Healthy();
+  UnitFacts& task = Find(f, "mm2-source", 1);
+  task.metrics = MetricsState::kOwnerUnreachable;
+  task.metrics_detail = "worker w2:8083: Connection refused";
+  f.emit.last_arrival_ms = kNow - 20'000;  // its heartbeat task died with it
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kMetricsAbsent);
+  EXPECT_THAT(r.summary, HasSubstr("w2:8083 unreachable"));
+  EXPECT_THAT(r.next_step, HasSubstr("Worker w2:8083 does not answer"));
+}
+
+TEST(FlowVerdictTest, MetricsAbsentForARunningTaskThatPublishesNothing) {
+  FlowFacts f = Healthy();
+  Find(f, "mm2-source", 0).metrics = MetricsState::kAbsent;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kMetricsAbsent);
+  EXPECT_THAT(r.next_step, HasSubstr("/connectors/mm2-source/tasks/0/restart"));
+}
+
+TEST(FlowVerdictTest, AbsentMetricsOfAPausedTaskDoNotCount) {
+  FlowFacts f = Healthy();
+  Find(f, "mm2-source", 0).metrics = MetricsState::kAbsent;
+  Find(f, "mm2-source", 0).state = "PAUSED";
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
+}
+
+TEST(FlowVerdictTest, TaskFailedOutranksMetricsAbsent) {
+  FlowFacts f = Healthy();
+  Find(f, "mm2-source", 0).metrics = MetricsState::kAbsent;
+  Find(f, "mm2-cp", 0).state = "FAILED";
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kTaskFailed);
+}
+
+TEST(FlowVerdictTest, RebalancingWhenAssignmentsFlap) {
+  FlowFacts f = Healthy();
+  f.assignment_changes_ms = {kNow - 200'000, kNow - 100'000, kNow - 10'000};
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kRebalancing);
+  EXPECT_EQ(r.rebalances_in_window, 3);
+}
+
+TEST(FlowVerdictTest, ChangesOutsideTheWindowDoNotCount) {
+  FlowFacts f = Healthy();
+  f.assignment_changes_ms = {kNow - 400'000, kNow - 350'000, kNow - 10'000};
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kHealthy);
+  EXPECT_EQ(r.rebalances_in_window, 1);
+}
+
+TEST(FlowVerdictTest, RebalancingWhileATaskIsUnassigned) {
+  FlowFacts f = Healthy();
+  Find(f, "mm2-cp", 0).state = "UNASSIGNED";
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kRebalancing);
+}
+
+TEST(FlowVerdictTest, StallOutranksRebalancing) {
+  FlowFacts f = Healthy();
+  Find(f, "mm2-hb", 0).state = "UNASSIGNED";
+  f.emit.last_arrival_ms = kNow - 12'000;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kStalledEmitLeg);
+}
+
+TEST(FlowVerdictTest, SuspectClockSkewForAHeartbeatFromTheFuture) {
+  FlowFacts f = Healthy();
+  f.emit.skew_seen_ms = kNow - 2000;
+  f.emit.skew_ms = 3'600'000;
+  f.replication.latency_ms = 9000;  // lag would follow, but latencies cannot be trusted
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kSuspectClockSkew);
+  EXPECT_THAT(r.summary, HasSubstr("3600.0 s"));
+}
+
+TEST(FlowVerdictTest, SkewEvidenceExpiresAfterTheStaleThreshold) {
+  FlowFacts f = Healthy();
+  f.emit.skew_seen_ms = kNow - 10'001;
+  f.emit.skew_ms = 3'600'000;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
+}
+
+TEST(FlowVerdictTest, SuspectClockSkewForNegativeLatency) {
+  FlowFacts f = Healthy();
+  f.replication.latency_ms = -6000;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kSuspectClockSkew);
+  f.replication.latency_ms = -4000;  // within the 5 s tolerance
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
+}
+
+TEST(FlowVerdictTest, StallOutranksSkewAndRebalancingOutranksSkew) {
+  FlowFacts f = Healthy();
+  f.emit.skew_seen_ms = kNow;
+  f.emit.skew_ms = 60'000;
+  f.replication.last_arrival_ms = kNow - 11'000;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kStalledReplicationLeg);
+  f.replication.last_arrival_ms = kNow;
+  Find(f, "mm2-cp", 0).state = "RESTARTING";
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kRebalancing);
+}
+
+TEST(FlowVerdictTest, WithoutHeartbeatsOnlyTaskStatesCount) {
+  FlowFacts f = Healthy();
+  f.heartbeats_enabled = false;
+  f.emit.expected = false;
+  f.replication.expected = false;
+  f.emit.last_arrival_ms.reset();
+  f.replication.last_arrival_ms.reset();
+  f.replication.latency_ms = 60'000;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kHealthy);
+  EXPECT_THAT(r.summary, HasSubstr("no heartbeats to judge"));
+}
+
+TEST(FlowVerdictTest, AnUnfedReplicationLegIsNotJudged) {
+  // heartbeats.topic.location=target: nothing writes A's heartbeats, so A.heartbeats is empty.
+  FlowFacts f = Healthy();
+  f.heartbeats_on_source = false;
+  f.replication.expected = false;
+  f.replication.last_arrival_ms.reset();
+  f.replication.latency_ms.reset();
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
+}
+
+TEST(FlowVerdictTest, ThresholdDefaultsFollowTheHeartbeatInterval) {
+  Thresholds t = ThresholdsFromConfig({});
+  EXPECT_EQ(t.heartbeat_interval_ms, 1000);
+  EXPECT_EQ(t.stale_ms, 10000);
+  EXPECT_EQ(t.lag_ms, 5000);
+  EXPECT_EQ(t.clock_skew_tolerance_ms, 5000);
+  EXPECT_EQ(t.rebalance_window_ms, 300000);
+  EXPECT_EQ(t.rebalance_threshold, 3);
+  t = ThresholdsFromConfig({{"emit.heartbeats.interval.seconds", "5"}});
+  EXPECT_EQ(t.stale_ms, 50000);
+  EXPECT_EQ(t.lag_ms, 25000);
+  t = ThresholdsFromConfig({{"health.stale.threshold.ms", "4000"},
+                            {"health.lag.threshold.ms", "1500"},
+                            {"health.clock.skew.tolerance.ms", "100"},
+                            {"health.rebalance.window.ms", "60000"},
+                            {"health.rebalance.threshold", "5"},
+                            {"health.lag.threshold.ms.bogus", "x"}});
+  EXPECT_EQ(t.stale_ms, 4000);
+  EXPECT_EQ(t.lag_ms, 1500);
+  EXPECT_EQ(t.clock_skew_tolerance_ms, 100);
+  EXPECT_EQ(t.rebalance_window_ms, 60000);
+  EXPECT_EQ(t.rebalance_threshold, 5);
+  t = ThresholdsFromConfig(
+      {{"health.stale.threshold.ms", "soon"}, {"health.lag.threshold.ms", "-1"}});
+  EXPECT_EQ(t.stale_ms, 10000);
+  EXPECT_EQ(t.lag_ms, 5000);
+}
+
+TEST(FlowVerdictTest, SlopeNeedsThreePointsInTheWindow) {
+  EXPECT_FALSE(LatencySlopePerMinute({{kNow - 1000, 5}, {kNow, 6}}, kNow, 60'000));
+  EXPECT_FALSE(
+      LatencySlopePerMinute({{kNow - 90'000, 1}, {kNow - 80'000, 2}, {kNow, 3}}, kNow, 60'000));
+  std::optional<double> flat =
+      LatencySlopePerMinute({{kNow - 2000, 500}, {kNow - 1000, 500}, {kNow, 500}}, kNow, 60'000);
+  ASSERT_TRUE(flat);
+  EXPECT_NEAR(*flat, 0, 1e-6);
+}
+
+TEST(FlowVerdictTest, VerdictNamesAndLabels) {
+  EXPECT_EQ(AllVerdicts().size(), 8u);
+  EXPECT_EQ(VerdictName(Verdict::kStalledEmitLeg), "STALLED — EMIT LEG");
+  EXPECT_EQ(VerdictName(Verdict::kStalledReplicationLeg), "STALLED — REPLICATION LEG");
+  EXPECT_EQ(VerdictLabel(Verdict::kSuspectClockSkew), "suspect_clock_skew");
+  EXPECT_EQ(VerdictLabel(Verdict::kMetricsAbsent), "metrics_absent");
+}
+
+TEST(FlowReportJsonTest, OneFlowWithLegsTasksAndThresholds) {
+  FlowFacts f = Healthy();
+  Find(f, "mm2-source", 1).state = "FAILED";
+  Find(f, "mm2-source", 1).trace = "boom";
+  std::string json = FlowReportsJson({Evaluate(f, kNow)}, "w1:8083", kNow);
+  rapidjson::Document doc;
+  doc.Parse(json.c_str());
+  ASSERT_FALSE(doc.HasParseError()) << json;
+  EXPECT_STREQ(doc["worker_id"].GetString(), "w1:8083");
+  const rapidjson::Value& flow = doc["flows"][0];
+  EXPECT_STREQ(flow["flow"].GetString(), "A->B");
+  EXPECT_STREQ(flow["verdict"].GetString(), "TASK FAILED");
+  EXPECT_STREQ(flow["verdict_label"].GetString(), "task_failed");
+  EXPECT_EQ(flow["legs"]["emit"]["age_ms"].GetInt64(), 400);
+  EXPECT_STREQ(flow["legs"]["replication"]["topic"].GetString(), "A.heartbeats");
+  EXPECT_TRUE(flow["legs"]["replication"]["error"].IsNull());
+  EXPECT_EQ(flow["thresholds"]["stale_ms"].GetInt64(), 10000);
+  EXPECT_STREQ(flow["connectors"]["heartbeat"].GetString(), "mm2-hb");
+  EXPECT_EQ(flow["tasks"].Size(), 7u);
+  EXPECT_TRUE(flow["tasks"][0]["task"].IsNull());
+  EXPECT_STREQ(flow["tasks"][2]["state"].GetString(), "FAILED");
+  EXPECT_STREQ(flow["tasks"][2]["trace"].GetString(), "boom");
+  EXPECT_STREQ(flow["tasks"][1]["metrics"].GetString(), "present");
+  EXPECT_STREQ(flow["heartbeats_topic_location"].GetString(), "source");
+}
+
+TEST(MirrorTaskMetricsTest, GroupsMirrorSourceSeriesPerPartitionAndRoundTrips) {
+  auto value = [](std::string name, std::string topic, std::string partition, double v) {
+    return metrics::MetricValue{metrics::MetricName{"kafka.connect.mirror",
+                                                    "MirrorSourceConnector",
+                                                    std::move(name),
+                                                    {{"source", "A"},
+                                                     {"target", "B"},
+                                                     {"topic", std::move(topic)},
+                                                     {"partition", std::move(partition)}}},
+                                "", metrics::StatKind::kValue, v};
+  };
+  std::vector<metrics::MetricValue> snapshot = {
+      value("record-count", "A.orders", "0", 12),
+      value("replication-latency-ms-max", "A.orders", "0", std::nan("")),
+      value("record-count", "A.orders", "1", 3),
+      metrics::MetricValue{metrics::MetricName{"connectd.mirror", "flow", "count", {}}, "",
+                           metrics::StatKind::kValue, 1}};
+  std::vector<MirrorPartitionMetrics> partitions = MirrorTaskMetrics(snapshot);
+  ASSERT_EQ(partitions.size(), 2u);
+  EXPECT_EQ(partitions[0].topic, "A.orders");
+  EXPECT_EQ(partitions[0].values.at("record-count"), 12);
+  absl::StatusOr<std::vector<MirrorPartitionMetrics>> parsed =
+      ParseMirrorTaskMetricsJson(MirrorTaskMetricsJson(partitions, "w1:8083"));
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_EQ(parsed->size(), 2u);
+  EXPECT_EQ((*parsed)[1].partition, 1);
+  EXPECT_EQ((*parsed)[1].values.at("record-count"), 3);
+  EXPECT_TRUE(std::isnan((*parsed)[0].values.at("replication-latency-ms-max")));
+  EXPECT_FALSE(ParseMirrorTaskMetricsJson("{\"partitions\":[{\"source\":1}]}").ok());
+  EXPECT_FALSE(ParseMirrorTaskMetricsJson("nope").ok());
+}
+
+}  // namespace
+}  // namespace connectd::health
