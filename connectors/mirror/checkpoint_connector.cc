@@ -57,6 +57,7 @@ void MirrorCheckpointConnector::validate(const sdk::Props& props, sdk::Validatio
   if (!MakeReplicationPolicy(props, &error)) validation.addError("replication.policy.class", error);
   if (!TopicFilter::Make(props, &error)) validation.addError("topics", error);
   if (!GroupFilter::Make(props, &error)) validation.addError("groups", error);
+  ValidateForwardingAdmin(props, validation);
 }
 
 void MirrorCheckpointConnector::start(const sdk::Props& props) {

@@ -251,4 +251,14 @@ bool GetBool(const Props& props, const std::string& key, bool fallback) {
   return v == "true" ? true : v == "false" ? false : fallback;
 }
 
+void ValidateForwardingAdmin(const Props& props, sdk::Validation& validation) {
+  static constexpr char kKey[] = "forwarding.admin.class";
+  static constexpr char kDefault[] = "org.apache.kafka.clients.admin.ForwardingAdmin";
+  auto it = props.find(kKey);
+  if (it == props.end() || it->second.empty() || it->second == kDefault) return;
+  validation.addError(kKey, "connectd cannot load the Java class " + it->second +
+                                ": its MirrorMaker connectors make their admin calls themselves "
+                                "(remove the setting, or run this flow on Java MirrorMaker 2)");
+}
+
 }  // namespace connectd::mirror

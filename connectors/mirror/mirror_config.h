@@ -29,4 +29,9 @@ std::string GetString(const Props& props, const std::string& key, const std::str
 int64_t GetLong(const Props& props, const std::string& key, int64_t fallback);
 bool GetBool(const Props& props, const std::string& key, bool fallback);
 
+// `forwarding.admin.class` (KIP-787) names a Java class that would see every admin call of the
+// three connectors; connectd cannot load it, so any value but Kafka's own ForwardingAdmin is a
+// validation error instead of being bypassed silently.
+void ValidateForwardingAdmin(const Props& props, sdk::Validation& validation);
+
 }  // namespace connectd::mirror

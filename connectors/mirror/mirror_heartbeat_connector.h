@@ -21,6 +21,7 @@
 
 #include "connectd/sdk/sdk.h"
 #include "connectors/mirror/kafka_clients.h"
+#include "connectors/mirror/mirror_config.h"
 
 namespace connectd::mirror {
 
@@ -51,6 +52,9 @@ class MirrorHeartbeatConnector : public sdk::SourceConnector {
 
   void start(const sdk::Props& props) override;
   std::vector<sdk::Props> taskConfigs(int max_tasks) override;
+  void validate(const sdk::Props& props, sdk::Validation& validation) override {
+    ValidateForwardingAdmin(props, validation);
+  }
   void stop() override {}
   bool alterOffsets(const sdk::Props& config,
                     const std::vector<sdk::OffsetChange>& changes) override;

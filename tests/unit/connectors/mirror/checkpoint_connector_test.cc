@@ -85,6 +85,22 @@ TEST_F(CheckpointConnectorTest, ValidationRefusesDisabledCheckpointsOrOffsetSync
   EXPECT_TRUE(fine.value.empty());
 }
 
+// KIP-787's forwarding.admin.class is a Java class: refused, never silently bypassed.
+TEST_F(CheckpointConnectorTest, ValidationRefusesAJavaForwardingAdmin) {
+  auto connector = host_.connector<MirrorCheckpointConnector>();
+  auto custom = connector.validate(
+      {{"source.cluster.alias", "A"}, {"forwarding.admin.class", "com.example.ProvisioningAdmin"}});
+  ASSERT_TRUE(custom.ok()) << custom.message;
+  ASSERT_EQ(custom.value.count("forwarding.admin.class"), 1u);
+  EXPECT_THAT(custom.value["forwarding.admin.class"][0],
+              HasSubstr("cannot load the Java class com.example.ProvisioningAdmin"));
+  auto kafkas = connector.validate(
+      {{"source.cluster.alias", "A"},
+       {"forwarding.admin.class", "org.apache.kafka.clients.admin.ForwardingAdmin"}});
+  ASSERT_TRUE(kafkas.ok());
+  EXPECT_TRUE(kafkas.value.empty());
+}
+
 TEST_F(CheckpointConnectorTest, DisabledConnectorHasNoTasks) {
   auto connector = host_.connector<MirrorCheckpointConnector>();
   sdk::Props props = Unreachable();
