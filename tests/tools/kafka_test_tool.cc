@@ -159,10 +159,10 @@ struct Config {
   bool sensitive;
 };
 
-std::optional<std::map<std::string, Config>> DescribeConfigs(Admin& admin,
-                                                             const std::string& topic,
+std::optional<std::map<std::string, Config>> DescribeConfigs(Admin& admin, const std::string& topic,
                                                              std::string* error) {
-  rd_kafka_ConfigResource_t* r = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
+  rd_kafka_ConfigResource_t* r =
+      rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
   rd_kafka_DescribeConfigs(admin.rk, &r, 1, nullptr, admin.queue);
   rd_kafka_ConfigResource_destroy(r);
   rd_kafka_event_t* ev = admin.Wait(error);
@@ -183,7 +183,8 @@ std::optional<std::map<std::string, Config>> DescribeConfigs(Admin& admin,
       const char* value = rd_kafka_ConfigEntry_value(entries[e]);
       out[rd_kafka_ConfigEntry_name(entries[e])] = {
           value ? std::optional<std::string>(value) : std::nullopt,
-          rd_kafka_ConfigEntry_source(entries[e]), rd_kafka_ConfigEntry_is_sensitive(entries[e]) != 0};
+          rd_kafka_ConfigEntry_source(entries[e]),
+          rd_kafka_ConfigEntry_is_sensitive(entries[e]) != 0};
     }
   }
   rd_kafka_event_destroy(ev);
@@ -291,13 +292,23 @@ std::optional<std::vector<int32_t>> TopicPartitions(rd_kafka_t* rk, const std::s
   return out;
 }
 
+// TopicPartitions, waiting up to 15 s for a topic created a moment ago to show up in the
+// metadata of the broker this client asks (creation and metadata propagation are not atomic).
+std::optional<std::vector<int32_t>> ExistingTopicPartitions(rd_kafka_t* rk,
+                                                            const std::string& topic) {
+  for (int attempt = 0; attempt < 75; ++attempt) {
+    if (auto partitions = TopicPartitions(rk, topic)) return partitions;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return std::nullopt;
+}
+
 void PrintMessage(const rd_kafka_message_t* m) {
   std::string key = m->key ? std::string(static_cast<const char*>(m->key), m->key_len) : "";
-  std::string value =
-      m->payload ? std::string(static_cast<const char*>(m->payload), m->len) : "";
+  std::string value = m->payload ? std::string(static_cast<const char*>(m->payload), m->len) : "";
   std::cout << "{\"topic\":" << Json(rd_kafka_topic_name(m->rkt))
-            << ",\"partition\":" << m->partition << ",\"offset\":" << m->offset
-            << ",\"key_hex\":\"" << Hex(key) << "\",\"value_hex\":\"" << Hex(value) << "\""
+            << ",\"partition\":" << m->partition << ",\"offset\":" << m->offset << ",\"key_hex\":\""
+            << Hex(key) << "\",\"value_hex\":\"" << Hex(value) << "\""
             << ",\"key\":" << Json(key) << ",\"value\":" << Json(value)
             << ",\"timestamp\":" << rd_kafka_message_timestamp(m, nullptr) << ",\"headers\":[";
   rd_kafka_headers_t* headers = nullptr;
@@ -363,8 +374,8 @@ int CommitPositions(rd_kafka_t* rk) {
     }
     rd_kafka_topic_partition_list_add(commit, tp.topic, tp.partition)->offset = offset;
   }
-  rd_kafka_resp_err_t err = commit->cnt ? rd_kafka_commit(rk, commit, 0)
-                                        : RD_KAFKA_RESP_ERR_NO_ERROR;
+  rd_kafka_resp_err_t err =
+      commit->cnt ? rd_kafka_commit(rk, commit, 0) : RD_KAFKA_RESP_ERR_NO_ERROR;
   rd_kafka_topic_partition_list_destroy(commit);
   rd_kafka_topic_partition_list_destroy(committed);
   rd_kafka_topic_partition_list_destroy(assigned);
@@ -438,7 +449,8 @@ int ScenarioCommand(int argc, char** argv) {
           rd_kafka_event_DescribeConfigs_result(event), &n);
       for (size_t i = 0; i < n; ++i) {
         size_t count = 0;
-        const rd_kafka_ConfigEntry_t** entries = rd_kafka_ConfigResource_configs(resources[i], &count);
+        const rd_kafka_ConfigEntry_t** entries =
+            rd_kafka_ConfigResource_configs(resources[i], &count);
         for (size_t e = 0; e < count; ++e) {
           if (std::string(rd_kafka_ConfigEntry_name(entries[e])) != argv[4]) continue;
           const char* value = rd_kafka_ConfigEntry_value(entries[e]);
@@ -454,7 +466,7 @@ int ScenarioCommand(int argc, char** argv) {
   if (command == "end-offsets" && argc >= 4) {  // end-offsets BOOTSTRAP TOPIC
     Client rk = NewClient(RD_KAFKA_PRODUCER, bootstrap, {}, &error);
     if (!rk) return Fail(error);
-    auto partitions = TopicPartitions(rk.get(), argv[3]);
+    auto partitions = ExistingTopicPartitions(rk.get(), argv[3]);
     if (!partitions) return Fail(std::string("no topic ") + argv[3]);
     std::cout << "{";
     for (size_t i = 0; i < partitions->size(); ++i) {
@@ -481,7 +493,7 @@ int ScenarioCommand(int argc, char** argv) {
                           &error);
     if (!rk) return Fail(error);
     rd_kafka_poll_set_consumer(rk.get());
-    auto partitions = TopicPartitions(rk.get(), argv[3]);
+    auto partitions = ExistingTopicPartitions(rk.get(), argv[3]);
     if (!partitions) return Fail(std::string("no topic ") + argv[3]);
     rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
     for (int32_t p : *partitions) {
@@ -532,11 +544,10 @@ int ScenarioCommand(int argc, char** argv) {
     return err ? Fail(std::string("commit: ") + rd_kafka_err2str(err)) : 0;
   }
   if (command == "group-consume" && argc >= 7) {  // BOOTSTRAP GROUP TOPICS COUNT SECONDS
-    Client rk = NewClient(RD_KAFKA_CONSUMER, bootstrap,
-                          {{"group.id", argv[3]},
-                           {"enable.auto.commit", "false"},
-                           {"auto.offset.reset", "earliest"}},
-                          &error);
+    Client rk = NewClient(
+        RD_KAFKA_CONSUMER, bootstrap,
+        {{"group.id", argv[3]}, {"enable.auto.commit", "false"}, {"auto.offset.reset", "earliest"}},
+        &error);
     if (!rk) return Fail(error);
     rd_kafka_poll_set_consumer(rk.get());
     rd_kafka_topic_partition_list_t* topics = rd_kafka_topic_partition_list_new(1);
@@ -589,7 +600,8 @@ int ScenarioCommand(int argc, char** argv) {
           rc = Fail(rd_kafka_error_string(e));
           continue;
         }
-        const rd_kafka_topic_partition_list_t* offsets = rd_kafka_group_result_partitions(groups[g]);
+        const rd_kafka_topic_partition_list_t* offsets =
+            rd_kafka_group_result_partitions(groups[g]);
         for (int i = 0; offsets && i < offsets->cnt; ++i) {
           const rd_kafka_topic_partition_t& tp = offsets->elems[i];
           if (tp.err || tp.offset < 0) continue;
@@ -661,7 +673,8 @@ int Paced(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     int64_t sent = 0;
     while (std::chrono::steady_clock::now() - start < std::chrono::seconds(seconds)) {
-      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       while (static_cast<double>(sent) * 1024 < rate * elapsed) {
         std::string key = "k" + std::to_string(sent);
         rd_kafka_resp_err_t err = rd_kafka_producev(
@@ -695,8 +708,7 @@ int main(int argc, char** argv) {
       if (eq == std::string::npos) return Fail("expected KEY=VALUE, got " + kv);
       configs[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
-    absl::Status s =
-        connectd::testing::CreateTopic(bootstrap, topic, std::atoi(argv[4]), configs);
+    absl::Status s = connectd::testing::CreateTopic(bootstrap, topic, std::atoi(argv[4]), configs);
     return s.ok() ? 0 : Fail(s.ToString());
   }
   if (command == "produce" && argc >= 6) {
@@ -847,10 +859,16 @@ int main(int argc, char** argv) {
     rd_kafka_poll_set_consumer(rk);
     const rd_kafka_metadata_t* md = nullptr;
     rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
-    rd_kafka_resp_err_t merr = rd_kafka_metadata(rk, 0, rkt, &md, 10000);
+    bool found = false;
+    // A topic created a moment ago may not be in every broker's metadata yet: retry for a while.
+    for (int attempt = 0; attempt < 50 && !found; ++attempt) {
+      if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      if (rd_kafka_metadata(rk, 0, rkt, &md, 10000)) continue;
+      found = md->topic_cnt == 1 && !md->topics[0].err;
+      if (!found) rd_kafka_metadata_destroy(md);
+    }
     rd_kafka_topic_destroy(rkt);
-    if (merr || md->topic_cnt != 1 || md->topics[0].err) {
-      if (!merr) rd_kafka_metadata_destroy(md);
+    if (!found) {
       rd_kafka_destroy(rk);
       return Fail("no metadata for " + topic);
     }
@@ -860,7 +878,14 @@ int main(int argc, char** argv) {
     for (int p = 0; p < md->topics[0].partition_cnt; ++p) {
       int32_t id = md->topics[0].partitions[p].id;
       int64_t low = 0, high = 0;
-      if (rd_kafka_query_watermark_offsets(rk, topic.c_str(), id, &low, &high, 10000)) {
+      // A partition created a moment ago may not have a leader yet: retry for a while.
+      rd_kafka_resp_err_t werr = RD_KAFKA_RESP_ERR_NO_ERROR;
+      for (int attempt = 0; attempt < 50; ++attempt) {
+        werr = rd_kafka_query_watermark_offsets(rk, topic.c_str(), id, &low, &high, 10000);
+        if (!werr) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      }
+      if (werr) {
         rd_kafka_metadata_destroy(md);
         rd_kafka_topic_partition_list_destroy(assignment);
         rd_kafka_destroy(rk);
@@ -929,7 +954,8 @@ int main(int argc, char** argv) {
     }
     rd_kafka_ConfigResource_t* r =
         rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
-    for (const auto& [k, v] : overrides) rd_kafka_ConfigResource_set_config(r, k.c_str(), v.c_str());
+    for (const auto& [k, v] : overrides)
+      rd_kafka_ConfigResource_set_config(r, k.c_str(), v.c_str());
     rd_kafka_AlterConfigs(admin.rk, &r, 1, nullptr, admin.queue);
     rd_kafka_ConfigResource_destroy(r);
     rd_kafka_event_t* ev = admin.Wait(&error);
@@ -938,7 +964,8 @@ int main(int argc, char** argv) {
     const rd_kafka_ConfigResource_t** res =
         rd_kafka_AlterConfigs_result_resources(rd_kafka_event_AlterConfigs_result(ev), &n);
     for (size_t i = 0; i < n; ++i) {
-      if (rd_kafka_ConfigResource_error(res[i])) error = rd_kafka_ConfigResource_error_string(res[i]);
+      if (rd_kafka_ConfigResource_error(res[i]))
+        error = rd_kafka_ConfigResource_error_string(res[i]);
     }
     rd_kafka_event_destroy(ev);
     return error.empty() ? 0 : Fail(error);
@@ -946,19 +973,19 @@ int main(int argc, char** argv) {
   if (command == "create-acl" && argc >= 7) {
     auto op = ParseEnum<rd_kafka_AclOperation_t>(argv[5], RD_KAFKA_ACL_OPERATION__CNT,
                                                  rd_kafka_AclOperation_name);
-    auto perm = ParseEnum<rd_kafka_AclPermissionType_t>(
-        argv[6], RD_KAFKA_ACL_PERMISSION_TYPE__CNT, rd_kafka_AclPermissionType_name);
-    auto pattern = ParseEnum<rd_kafka_ResourcePatternType_t>(
-        argc >= 8 ? argv[7] : "LITERAL", RD_KAFKA_RESOURCE_PATTERN_TYPE__CNT,
-        rd_kafka_ResourcePatternType_name);
+    auto perm = ParseEnum<rd_kafka_AclPermissionType_t>(argv[6], RD_KAFKA_ACL_PERMISSION_TYPE__CNT,
+                                                        rd_kafka_AclPermissionType_name);
+    auto pattern = ParseEnum<rd_kafka_ResourcePatternType_t>(argc >= 8 ? argv[7] : "LITERAL",
+                                                             RD_KAFKA_RESOURCE_PATTERN_TYPE__CNT,
+                                                             rd_kafka_ResourcePatternType_name);
     if (!op || !perm || !pattern) return Fail("unknown operation, permission or pattern type");
     Admin admin;
     std::string error;
     if (!admin.Open(bootstrap, &error)) return Fail(error);
     char err[256];
-    rd_kafka_AclBinding_t* acl = rd_kafka_AclBinding_new(
-        RD_KAFKA_RESOURCE_TOPIC, topic.c_str(), *pattern, argv[4], "*", *op, *perm, err,
-        sizeof(err));
+    rd_kafka_AclBinding_t* acl =
+        rd_kafka_AclBinding_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str(), *pattern, argv[4], "*", *op,
+                                *perm, err, sizeof(err));
     if (!acl) return Fail(err);
     rd_kafka_CreateAcls(admin.rk, &acl, 1, nullptr, admin.queue);
     rd_kafka_AclBinding_destroy(acl);
