@@ -7,8 +7,8 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "rest/utf8.h"
 #include "runtime/common/strings.h"
+#include "runtime/common/utf8.h"
 
 namespace connectd::rest {
 namespace {

@@ -4,8 +4,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "rest/utf8.h"
 #include "runtime/common/strings.h"
+#include "runtime/common/utf8.h"
 
 namespace connectd::rest {
 namespace {

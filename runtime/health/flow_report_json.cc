@@ -5,12 +5,20 @@
 
 #include <cmath>
 
+#include "runtime/common/utf8.h"
+
 namespace connectd::health {
 namespace {
 
 using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
+// Traces and client errors come from plugins and other clusters: JSON gets valid UTF-8 only.
 void String(Writer& w, const std::string& s) {
+  if (!IsValidUtf8(s)) {
+    std::string valid = ToValidUtf8(s);
+    w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+    return;
+  }
   w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
 

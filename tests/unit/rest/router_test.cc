@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "rest/utf8.h"
+#include "runtime/common/utf8.h"
 
 namespace connectd::rest {
 namespace {

@@ -443,7 +443,7 @@ TEST(FlowVerdictTest, VerdictNamesAndLabels) {
 TEST(FlowReportJsonTest, OneFlowWithLegsTasksAndThresholds) {
   FlowFacts f = Healthy();
   Find(f, "mm2-source", 1).state = "FAILED";
-  Find(f, "mm2-source", 1).trace = "boom";
+  Find(f, "mm2-source", 1).trace = "boom \xFF";  // a plugin's trace need not be valid UTF-8
   std::string json = FlowReportsJson({Evaluate(f, kNow)}, "w1:8083", kNow);
   rapidjson::Document doc;
   doc.Parse(json.c_str());
@@ -461,7 +461,7 @@ TEST(FlowReportJsonTest, OneFlowWithLegsTasksAndThresholds) {
   EXPECT_EQ(flow["tasks"].Size(), 7u);
   EXPECT_TRUE(flow["tasks"][0]["task"].IsNull());
   EXPECT_STREQ(flow["tasks"][2]["state"].GetString(), "FAILED");
-  EXPECT_STREQ(flow["tasks"][2]["trace"].GetString(), "boom");
+  EXPECT_STREQ(flow["tasks"][2]["trace"].GetString(), "boom \xEF\xBF\xBD");
   EXPECT_STREQ(flow["tasks"][1]["metrics"].GetString(), "present");
   EXPECT_STREQ(flow["heartbeats_topic_location"].GetString(), "source");
 }

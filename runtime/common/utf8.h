@@ -1,10 +1,11 @@
 // File: utf8.h
 //
-// UTF-8 hygiene for text that reaches the REST API from outside: percent-decoded path segments
-// and query parameters, and every string the JSON writers emit (connector names, error
-// messages, plugin traces). JSON must be UTF-8 (RFC 8259), and Java decodes request URIs with
-// `Charset.decode`, which replaces each malformed sequence with U+FFFD; ToValidUtf8 does the
-// same, so a name like `%FF` becomes "\uFFFD" here as it does in a Java worker.
+// UTF-8 hygiene for text that reaches JSON output from outside: the REST API's percent-decoded
+// path segments and query parameters, and every string the JSON writers emit (connector names,
+// error messages, plugin traces, the flow-health reports). JSON must be UTF-8 (RFC 8259), and Java
+// decodes request URIs with `Charset.decode`, which replaces each malformed sequence with U+FFFD;
+// ToValidUtf8 does the same, so a name like `%FF` becomes "\uFFFD" here as it does in a Java
+// worker.
 //
 // Threads: pure functions, any thread.
 #pragma once
@@ -13,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace connectd::rest {
+namespace connectd {
 
 namespace utf8_internal {
 
@@ -84,4 +85,4 @@ inline std::string ToValidUtf8(std::string_view s) {
   return out;
 }
 
-}  // namespace connectd::rest
+}  // namespace connectd
