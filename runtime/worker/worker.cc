@@ -41,7 +41,25 @@ Worker::Worker(const config::WorkerConfig& config, const plugin::PluginRegistry&
       listener_(listener),
       events_(events),
       worker_id_(std::move(worker_id)),
-      metrics_(metrics) {}
+      metrics_(metrics),
+      worker_metrics_(&metrics),
+      connector_count_(worker_metrics_.AddSensor(
+          "kafka.connect", "connect-worker-metrics", {},
+          {{"connector-count", "The number of connectors run in this worker.",
+            metrics::StatKind::kValue}},
+          metrics::NowMs())),
+      task_count_(worker_metrics_.AddSensor(
+          "kafka.connect", "connect-worker-metrics", {},
+          {{"task-count", "The number of tasks run in this worker.", metrics::StatKind::kValue}},
+          metrics::NowMs())) {
+  PublishCounts();
+}
+
+void Worker::PublishCounts() {
+  const int64_t now = metrics::NowMs();
+  if (connector_count_) connector_count_->Record(static_cast<double>(connectors_.size()), now);
+  if (task_count_) task_count_->Record(static_cast<double>(tasks_.size()), now);
+}
 
 Worker::~Worker() { StopAll(); }
 
@@ -63,11 +81,11 @@ absl::Status Worker::StartConnector(const std::string& name, const herder::Confi
     listener_.OnConnectorState(name, State::kFailed, std::string(resolved.status().message()));
     return resolved.status();
   }
-  auto connector =
-      std::make_unique<WorkerConnector>(name, *plugin, *std::move(resolved), listener_, events_,
-                                        metrics_);
+  auto connector = std::make_unique<WorkerConnector>(name, *plugin, *std::move(resolved), listener_,
+                                                     events_, metrics_);
   absl::Status started = connector->Initialize(state);
   connectors_[name] = std::move(connector);
+  PublishCounts();
   return started;
 }
 
@@ -117,6 +135,7 @@ void Worker::StopConnector(const std::string& name) {
   if (it == connectors_.end()) return;
   it->second->Shutdown();
   connectors_.erase(it);
+  PublishCounts();
 }
 
 absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
@@ -280,6 +299,7 @@ absl::Status Worker::StartTask(const herder::ConnectorTaskId& id,
   }
   (*task)->Start();
   tasks_[id] = *std::move(task);
+  PublishCounts();
   return absl::OkStatus();
 }
 
@@ -297,6 +317,7 @@ void Worker::StopAndAwaitTasks(const std::vector<herder::ConnectorTaskId>& ids) 
     stopping.push_back(std::move(it->second));
     tasks_.erase(it);
   }
+  PublishCounts();
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::milliseconds(config_.task_shutdown_graceful_timeout_ms());
   for (auto& task : stopping) {

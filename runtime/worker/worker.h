@@ -140,6 +140,12 @@ class Worker {
   std::optional<ExactlyOnceHooks> exactly_once_;
   std::map<std::string, std::unique_ptr<WorkerConnector>> connectors_;
   std::map<herder::ConnectorTaskId, std::unique_ptr<WorkerTask>> tasks_;
+
+  // connect-worker-metrics: connector-count and task-count, as Java's worker publishes them.
+  void PublishCounts();
+  metrics::MetricsScope worker_metrics_;
+  metrics::Sensor* connector_count_;
+  metrics::Sensor* task_count_;
 };
 
 }  // namespace connectd::worker

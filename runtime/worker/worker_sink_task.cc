@@ -30,7 +30,8 @@ WorkerSinkTask::WorkerSinkTask(herder::ConnectorTaskId id, StatusListener& liste
                                const plugin::ConnectorPlugin& plugin, SinkTaskOptions options)
     : WorkerTask(std::move(id), listener, initial_state, *options.metrics),
       plugin_(plugin),
-      options_(std::move(options)) {}
+      options_(std::move(options)),
+      task_metrics_(metrics_scope_, this->id()) {}
 
 WorkerSinkTask::~WorkerSinkTask() = default;
 
@@ -170,8 +171,10 @@ absl::Status WorkerSinkTask::Iterate() {
       r.header_count = headers[i].size();
       records.push_back(r);
     }
+    task_metrics_.RecordRead(static_cast<int64_t>(messages.size()));
     absl::Status put = instance_->Put(records.data(), records.size());
     if (!put.ok() && put.code() != absl::StatusCode::kUnavailable) return put;
+    if (put.ok()) task_metrics_.RecordSend(static_cast<int64_t>(records.size()));
     if (!put.ok()) {
       // RetriableException: Connect redelivers the same batch after a backoff.
       CONNECTD_LOG(kWarn, kLogger) << "Retriable error in put, redelivering: " << put.message();

@@ -25,6 +25,7 @@
 #include "runtime/kafka/rdkafka_handles.h"
 #include "runtime/plugin/plugin_instances.h"
 #include "runtime/plugin/plugin_registry.h"
+#include "runtime/worker/task_metrics.h"
 #include "runtime/worker/worker_task.h"
 
 namespace connectd::worker {
@@ -77,6 +78,7 @@ class WorkerSinkTask : public WorkerTask, private plugin::SinkTaskContextHost {
 
   const plugin::ConnectorPlugin& plugin_;
   SinkTaskOptions options_;
+  SinkTaskMetrics task_metrics_;  // task thread
 
   std::mutex instance_mu_;
   std::shared_ptr<plugin::SinkTaskInstance> instance_;  // guarded by instance_mu_

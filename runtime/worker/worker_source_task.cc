@@ -95,7 +95,8 @@ WorkerSourceTask::WorkerSourceTask(herder::ConnectorTaskId id, StatusListener& l
     : WorkerTask(std::move(id), listener, initial_state, *options.metrics),
       plugin_(plugin),
       options_(std::move(options)),
-      offsets_(std::move(offsets)) {}
+      offsets_(std::move(offsets)),
+      task_metrics_(metrics_scope_, this->id()) {}
 
 WorkerSourceTask::~WorkerSourceTask() = default;
 
@@ -160,6 +161,25 @@ absl::Status WorkerSourceTask::Initialize() {
   return started;
 }
 
+void WorkerSourceTask::RecordPolled(const Batch& batch,
+                                    std::chrono::steady_clock::time_point poll_start) {
+  const auto records = static_cast<int64_t>(batch.records.size());
+  records_polled_ += records;
+  task_metrics_.RecordPoll(records, std::chrono::duration_cast<std::chrono::milliseconds>(
+                                        std::chrono::steady_clock::now() - poll_start)
+                                        .count());
+}
+
+// Acknowledgements are counted per record by the delivery callback and published once per
+// iteration, so the metric costs nothing per record.
+void WorkerSourceTask::RecordAcknowledged() {
+  const int64_t acked = records_acked_.load();
+  if (acked != acked_published_) {
+    task_metrics_.RecordWrite(acked - acked_published_);
+    acked_published_ = acked;
+  }
+}
+
 absl::Status WorkerSourceTask::Iterate() {
   if (options_.exactly_once) return IterateTransactional();
   // Acknowledgements first, and short plugin polls while records are in flight, so commitRecord
@@ -168,13 +188,15 @@ absl::Status WorkerSourceTask::Iterate() {
   rd_kafka_poll(producer_.get(), 0);
   const std::chrono::milliseconds timeout =
       in_flight_ > 0 ? std::min(options_.poll_timeout, kAckPollInterval) : options_.poll_timeout;
+  RecordAcknowledged();
   Batch batch;
+  const auto poll_start = std::chrono::steady_clock::now();
   absl::Status polled = instance_->Poll(static_cast<int32_t>(timeout.count()), &batch);
   if (!polled.ok() && polled.code() != absl::StatusCode::kUnavailable) return polled;
   if (!polled.ok()) {
     CONNECTD_LOG(kWarn, kLogger) << "Retriable error in poll: " << polled.message();
   }
-  records_polled_ += static_cast<int64_t>(batch.records.size());
+  RecordPolled(batch, poll_start);
   for (auto& record : batch.records) {
     absl::Status sent = Send(std::move(record));
     if (!sent.ok()) return sent;
@@ -341,14 +363,16 @@ absl::Status WorkerSourceTask::IterateTransactional() {
   const ExactlyOnceTaskOptions& eos = *options_.exactly_once;
   if (!eos_failure_.ok()) return eos_failure_;  // e.g. the commit on pause failed
   rd_kafka_poll(producer_.get(), 0);
+  RecordAcknowledged();
   Batch batch;
+  const auto poll_start = std::chrono::steady_clock::now();
   absl::Status polled =
       instance_->Poll(static_cast<int32_t>(options_.poll_timeout.count()), &batch);
   if (!polled.ok() && polled.code() != absl::StatusCode::kUnavailable) return polled;
   if (!polled.ok()) {
     CONNECTD_LOG(kWarn, kLogger) << "Retriable error in poll: " << polled.message();
   }
-  records_polled_ += static_cast<int64_t>(batch.records.size());
+  RecordPolled(batch, poll_start);
   for (auto& record : batch.records) {
     if (View(record->view.topic) == eos.offsets_topic) {
       // A transaction left open on the offsets topic would block this task's own offset reads.

@@ -40,6 +40,7 @@
 #include "runtime/plugin/plugin_registry.h"
 #include "runtime/worker/exactly_once.h"
 #include "runtime/worker/source_offsets.h"
+#include "runtime/worker/task_metrics.h"
 #include "runtime/worker/worker_task.h"
 
 namespace connectd::worker {
@@ -91,6 +92,8 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   std::optional<std::string> Offset(std::string_view source_partition) override;
   metrics::MetricsScope* Metrics() override { return &metrics_scope_; }
 
+  void RecordPolled(const Batch& batch, std::chrono::steady_clock::time_point poll_start);
+  void RecordAcknowledged();
   absl::Status Send(std::unique_ptr<InFlight> record);
   void OnDelivery(const rd_kafka_message_t* message);
   static void DeliveryCallback(rd_kafka_t* rk, const rd_kafka_message_t* message, void* opaque);
@@ -118,6 +121,8 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
 
   std::atomic<int64_t> records_polled_{0};
   std::atomic<int64_t> records_acked_{0};
+  int64_t acked_published_ = 0;  // task thread: acks already recorded in task_metrics_
+  SourceTaskMetrics task_metrics_;
   int64_t in_flight_ = 0;  // task thread: produced, delivery report not yet served
   // The longest plugin poll while records await their acknowledgement.
   static constexpr std::chrono::milliseconds kAckPollInterval{20};

@@ -204,6 +204,33 @@ class StandaloneE2ETest(unittest.TestCase):
                                 "commit() must run every 100 ms flush interval")
 
 
+    def test_connect_task_and_worker_metrics(self):
+        # Connect's own metrics on GET /metrics, named as the JMX exporter names Java's MBeans:
+        # source-task-metrics per task, connect-worker-metrics for the worker; a task's series go
+        # with it.
+        self.create("counted", {"connector.class": "VerifiableSource", "topic": self.topic,
+                                "max.records": "7"})
+        self.worker.wait_state("counted", "RUNNING", ["RUNNING"])
+        labels = '{connector="counted",task="0"}'
+
+        def metric(name, series_labels=labels):
+            _, _, text = http("GET", self.worker.url + "/metrics")
+            for line in text.splitlines():
+                if line.startswith(f"{name}{series_labels} "):
+                    return float(line.rsplit(" ", 1)[1])
+            return None
+        wait_until(lambda: metric("kafka_connect_source_task_metrics_source_record_write_total")
+                   == 7, what="7 records acknowledged in source-record-write-total")
+        self.assertEqual(metric("kafka_connect_source_task_metrics_source_record_poll_total"), 7)
+        self.assertIsNotNone(metric("kafka_connect_source_task_metrics_poll_batch_max_time_ms"))
+        self.assertEqual(metric("kafka_connect_connect_worker_metrics_task_count", ""), 1)
+        self.assertEqual(metric("kafka_connect_connect_worker_metrics_connector_count", ""), 1)
+        self.assertEqual(self.worker.delete("/connectors/counted")[0], 204)
+        wait_until(lambda: metric("kafka_connect_source_task_metrics_source_record_poll_total")
+                   is None, what="the deleted task's series gone")
+        self.assertEqual(metric("kafka_connect_connect_worker_metrics_task_count", ""), 0)
+
+
 class StandaloneKillTest(unittest.TestCase):
     """kill -9 in the middle of a FileStreamSource run, then a restart on the same offset file."""
 
