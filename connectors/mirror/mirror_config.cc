@@ -1,6 +1,7 @@
 #include "connectors/mirror/mirror_config.h"
 
 #include <cstdlib>
+#include <limits>
 
 #include "connectors/mirror_client/filters.h"
 
@@ -9,8 +10,39 @@ namespace {
 
 using sdk::ConfigKey;
 
+// The SSL and SASL client keys Kafka's MirrorConnectorConfig adds to all three connectors'
+// config() (ConfigDef.withClientSslSupport().withClientSaslSupport()), so that validation lists
+// them as Java does and hides the PASSWORD ones. Like Java's, the connectors never read them
+// unprefixed: the clients take `source.cluster.`/`target.cluster.` keys.
+sdk::ConfigDef WithClientSecurityKeys(sdk::ConfigDef def) {
+  constexpr double kNoRange = std::numeric_limits<double>::quiet_NaN();
+  struct Row {
+    const char* name;
+    ConfigKey::Type type;
+    const char* default_value;
+    ConfigKey::Importance importance;
+    double min, max;
+    const char* doc;
+  };
+  static const Row kRows[] = {
+#include "connectors/mirror/client_security_keys.inc"
+  };
+  for (const Row& row : kRows) {
+    ConfigKey key(row.name, row.type);
+    if (row.default_value != nullptr) {
+      key.withDefault(row.default_value);
+    } else {
+      key.withNullDefault();
+    }
+    key.importance(row.importance).doc(row.doc);
+    if (row.min == row.min) key.between(row.min, row.max);
+    def.define(std::move(key));
+  }
+  return def;
+}
+
 sdk::ConfigDef Common() {
-  return sdk::ConfigDef()
+  return WithClientSecurityKeys(sdk::ConfigDef())
       .define(ConfigKey("enabled", ConfigKey::kBoolean)
                   .withDefault("true")
                   .importance(ConfigKey::kLow)
