@@ -110,7 +110,15 @@ absl::Status DistributedHerder::Start() {
   // (confirm_applied) without blocking the control context.
   callbacks.on_revoke_all = [this](bool eager) { Post([this, eager] { OnRevokeAll(eager); }); };
   callbacks.confirm_applied = true;
-  callbacks.on_error = [](const absl::Status& error) {
+  callbacks.on_error = [this](const absl::Status& error) {
+    if (absl::IsPermissionDenied(error) && options_.on_fatal) {
+      bool expected = false;
+      if (!fatal_reported_.compare_exchange_strong(expected, true)) return;
+      CONNECTD_LOG(kError, kLogger)
+          << "Uncaught exception in herder work thread, exiting: " << error.message();
+      options_.on_fatal(error);
+      return;
+    }
     CONNECTD_LOG(kWarn, kLogger) << "Group membership: " << error.message();
   };
   callbacks.request_rejoin = [this](std::string reason) {

@@ -97,6 +97,11 @@ class DistributedHerder : public Herder,
     // MirrorHerder uses to write its connector configs). Must not block; it may call this
     // herder's public methods, which post to the herder thread. Null: nothing.
     std::function<void(bool is_leader)> on_rebalance_success;
+    // Called once, from the control context, when the herder cannot go on: the group refused
+    // this worker's principal (GROUP_AUTHORIZATION_FAILED), where Java's herder thread logs
+    // "Uncaught exception in herder work thread, exiting" and the JVM exits with status 1. The
+    // command shuts the worker down and exits non-zero. Unset: the member keeps retrying.
+    std::function<void(const absl::Status& error)> on_fatal;
   };
 
   // Builds the Worker with this herder as its status listener and event sink and the given
@@ -288,6 +293,7 @@ class DistributedHerder : public Herder,
   std::atomic<bool> ready_{false};
   std::atomic<bool> started_{false};
   std::atomic<bool> stopped_{false};
+  std::atomic<bool> fatal_reported_{false};  // Options::on_fatal called (once)
   std::atomic<bool> snapshot_update_posted_{false};
   std::atomic<int32_t> generation_{-1};  // written on the herder thread, read by status writes
 

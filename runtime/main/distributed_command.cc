@@ -175,6 +175,7 @@ int RunDistributed(const std::vector<std::string>& args, const std::string& exec
 
   rest::RestClient client(control, rest_config->tls, rest::RestClient::Options());
   options->forward_fence = MakeFenceForwarder(client, options->signature_algorithm);
+  options->on_fatal = StopOnFatalHerderError;
   metrics::MetricsRegistry metrics;
   auto herder = std::make_unique<herder::DistributedHerder>(
       *options, plugins, control,
@@ -213,7 +214,12 @@ int RunDistributed(const std::vector<std::string>& args, const std::string& exec
       std::cerr << "connectd distributed: running (worker " << server->WorkerId() << ", group "
                 << options->group.group_id << "); Ctrl-C to stop" << std::endl;
       int signal_number = AwaitStopSignal(stop_signals);
-      CONNECTD_LOG(kInfo, kLogger) << "Kafka Connect stopping (signal " << signal_number << ")";
+      if (HerderFailed()) {
+        exit_code = 1;
+        CONNECTD_LOG(kInfo, kLogger) << "Kafka Connect stopping (the herder failed)";
+      } else {
+        CONNECTD_LOG(kInfo, kLogger) << "Kafka Connect stopping (signal " << signal_number << ")";
+      }
     }
   }
   server->Stop();

@@ -152,6 +152,7 @@ absl::StatusOr<std::unique_ptr<Flow>> MakeFlow(
         config.ConnectorConfig(pair, connector, connector_names);
   }
   flow->writer = std::make_unique<mirror_maker::MirrorConnectorsWriter>(pair, std::move(desired));
+  options->on_fatal = StopOnFatalHerderError;
   options->on_rebalance_success = [writer = flow->writer.get()](bool is_leader) {
     writer->OnRebalance(is_leader);
   };
@@ -324,7 +325,12 @@ int RunMirrorMaker(const std::vector<std::string>& args, const std::string& exec
               << (server ? absl::StrCat(", internal REST at ", server->AdvertisedUrl()) : "")
               << "; Ctrl-C to stop" << std::endl;
     int signal_number = AwaitStopSignal(stop_signals);
-    CONNECTD_LOG(kInfo, kLogger) << "Kafka MirrorMaker stopping (signal " << signal_number << ")";
+    if (HerderFailed()) {
+      exit_code = 1;
+      CONNECTD_LOG(kInfo, kLogger) << "Kafka MirrorMaker stopping (a herder failed)";
+    } else {
+      CONNECTD_LOG(kInfo, kLogger) << "Kafka MirrorMaker stopping (signal " << signal_number << ")";
+    }
   }
 
   if (server) server->Stop();

@@ -1,10 +1,14 @@
 #include "runtime/main/worker_setup.h"
 
+#include <atomic>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include "absl/strings/str_cat.h"
 #include "runtime/common/logging.h"
@@ -85,5 +89,16 @@ int AwaitStopSignal(sigset_t stop_signals) {
   }).detach();
   return signal_number;
 }
+
+namespace {
+std::atomic<bool> herder_failed{false};
+}  // namespace
+
+void StopOnFatalHerderError(const absl::Status&) {
+  herder_failed = true;
+  kill(getpid(), SIGTERM);
+}
+
+bool HerderFailed() { return herder_failed; }
 
 }  // namespace connectd::main

@@ -40,4 +40,10 @@ sigset_t BlockStopSignals();
 // Waits for a stop signal; a second one exits the process at once. Returns the signal.
 int AwaitStopSignal(sigset_t stop_signals);
 
+// A DistributedHerder::Options::on_fatal that ends AwaitStopSignal as a SIGTERM would (the
+// worker then shuts down in order); HerderFailed() tells the command to exit 1, as Java's
+// worker does after "Uncaught exception in herder work thread, exiting".
+void StopOnFatalHerderError(const absl::Status& error);
+bool HerderFailed();
+
 }  // namespace connectd::main
