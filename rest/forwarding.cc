@@ -142,8 +142,9 @@ void CompleteOrForward(RestClient* client, const absl::Status& error, const Forw
     AddHeader(request.headers, "Content-Type", "application/json");
     request.body = std::move(*forward.body);
   }
+  // Never the body: a connector config may hold literal passwords.
   CONNECTD_LOG(kDebug, kLogger) << "Forwarding request " << request.url << " " << request.method
-                                << " " << request.body;
+                                << " (" << request.body.size() << " bytes)";
   std::string url = request.url;
   client->Send(std::move(request), [respond, on_remote = std::move(on_remote),
                                     url](absl::StatusOr<HttpClientResponse> response) {

@@ -19,7 +19,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "absl/container/node_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
@@ -44,32 +46,45 @@ class ConnectorOffsetStore {
 };
 
 // Not thread-safe: the task thread submits and acknowledges (delivery callbacks run in
-// rd_kafka_poll on the task thread).
+// rd_kafka_poll on the task thread). Per record it costs the offset string and an amortised
+// deque slot: partitions are hashed only when a record's partition differs from the previous
+// record's, and committable offsets live in their partition's queue until taken.
 class SubmittedRecords {
  public:
+  struct Queue;
   struct Entry {
-    std::string partition;  // source partition JSON
-    std::string offset;     // source offset JSON
+    Queue* queue;        // the record's source partition
+    std::string offset;  // source offset JSON
     bool acked = false;
+    std::string_view partition() const;
   };
 
-  // Registers a record in submission order; the pointer stays valid until it is acknowledged
-  // and drained, or the tracker is cleared.
-  Entry* Submit(std::string partition, std::string offset);
+  // Registers a record in submission order. The entry, its offset and its partition() stay
+  // valid (same address) until the entry is acknowledged and drained from its queue's head.
+  Entry* Submit(std::string_view partition, std::string offset);
   // Marks `entry` acknowledged and advances its partition's committable offset over every
-  // acknowledged record at the head of that partition's queue.
+  // acknowledged record at the head of that partition's queue. `entry` may be destroyed.
   void Ack(Entry* entry);
-
   // Offsets that became committable since the last call (partition -> newest offset).
   std::map<std::string, std::string> TakeCommittable();
   // Puts offsets back after a failed commit (newer ones taken since win).
   void Restore(std::map<std::string, std::string> offsets);
-
   size_t in_flight() const { return in_flight_; }
 
+  struct Queue {
+    const std::string* partition = nullptr;  // the key in queues_
+    std::deque<Entry> entries;               // submission order; references stay valid
+    std::optional<std::string> committable;  // newest committable offset, not yet taken
+  };
+
  private:
-  std::map<std::string, std::deque<std::unique_ptr<Entry>>, std::less<>> queues_;
-  std::map<std::string, std::string> committable_;
+  Queue& QueueOf(std::string_view partition);
+
+  // Node-based: Queue addresses are stable while a queue exists. Empty queues with nothing
+  // committable are dropped by TakeCommittable, so the map holds recently active partitions.
+  absl::node_hash_map<std::string, Queue> queues_;
+  Queue* last_ = nullptr;            // the queue of the previous Submit
+  std::vector<Queue*> committable_;  // queues whose `committable` is set
   size_t in_flight_ = 0;
 };
 

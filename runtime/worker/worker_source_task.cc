@@ -18,12 +18,15 @@ std::string_view View(connectd_str s) {
 }  // namespace
 
 // One record between poll and its delivery report. Owns copies of the record's bytes, or holds
-// the plugin's memory until release (zero-copy); `view` is what commitRecord sees.
+// the plugin's memory until release (zero-copy); `view` is what commitRecord sees. The topic
+// points into the task's interned topics; a tracked record's source partition and offset point
+// into its SubmittedRecords entry, so the hot path copies only the offset text.
 struct WorkerSourceTask::InFlight {
   WorkerSourceTask* task = nullptr;
-  SubmittedRecords::Entry* entry = nullptr;  // null: the record has no source offset
+  SubmittedRecords::Entry* entry = nullptr;  // null: no source offset, or exactly-once
+  bool new_topic = false;                    // the first record of the task to this topic
   connectd_source_record view{};
-  std::string owned_partition, owned_offset, owned_topic;
+  std::string owned_partition, owned_offset;  // untracked records only
   std::optional<std::string> owned_key, owned_value;
   std::vector<std::string> owned_header_keys;
   std::vector<std::optional<std::string>> owned_header_values;
@@ -34,9 +37,12 @@ struct WorkerSourceTask::InFlight {
   }
 };
 
-// The host side of SourceTask.poll: turns each appended record into an InFlight.
+// The host side of SourceTask.poll: turns each appended record into an InFlight, submitted (in
+// poll order) to the task's SubmittedRecords unless the task is exactly-once.
 class WorkerSourceTask::Batch : public plugin::SourceBatchHost {
  public:
+  explicit Batch(WorkerSourceTask& task) : task_(task) {}
+
   connectd_status Append(const connectd_source_record& r) override {
     if (r.struct_size < offsetof(connectd_source_record, release) || r.topic.size == 0) {
       if (r.struct_size >= sizeof(connectd_source_record) && r.release) r.release(r.release_opaque);
@@ -46,13 +52,25 @@ class WorkerSourceTask::Batch : public plugin::SourceBatchHost {
     bool zero_copy = r.struct_size >= sizeof(connectd_source_record) && r.release != nullptr;
     f->view = r;
     f->view.struct_size = sizeof(connectd_source_record);
-    // Copied in every case (ABI 1.2): small, and needed after the poll call returns.
-    f->owned_topic.assign(View(r.topic));
-    f->owned_partition.assign(View(r.source_partition));
-    f->owned_offset.assign(View(r.source_offset));
-    f->view.topic = {f->owned_topic.data(), f->owned_topic.size()};
-    f->view.source_partition = {f->owned_partition.data(), f->owned_partition.size()};
-    f->view.source_offset = {f->owned_offset.data(), f->owned_offset.size()};
+    // Copied in every case (ABI 1.2): needed after the poll call returns.
+    auto topic = task_.topics_.find(absl::string_view(r.topic.data, r.topic.size));
+    if (topic == task_.topics_.end()) {
+      topic = task_.topics_.emplace(View(r.topic)).first;
+      f->new_topic = true;
+    }
+    f->view.topic = {topic->data(), topic->size()};
+    if (!task_.options_.exactly_once && r.source_partition.size > 0 && r.source_offset.size > 0) {
+      f->entry =
+          task_.submitted_.Submit(View(r.source_partition), std::string(View(r.source_offset)));
+      const std::string_view partition = f->entry->partition();
+      f->view.source_partition = {partition.data(), partition.size()};
+      f->view.source_offset = {f->entry->offset.data(), f->entry->offset.size()};
+    } else {
+      f->owned_partition.assign(View(r.source_partition));
+      f->owned_offset.assign(View(r.source_offset));
+      f->view.source_partition = {f->owned_partition.data(), f->owned_partition.size()};
+      f->view.source_offset = {f->owned_offset.data(), f->owned_offset.size()};
+    }
     if (!zero_copy) {
       f->view.release = nullptr;
       if (r.key.data) {
@@ -86,6 +104,9 @@ class WorkerSourceTask::Batch : public plugin::SourceBatchHost {
     return CONNECTD_STATUS_OK;
   }
   std::vector<std::unique_ptr<InFlight>> records;
+
+ private:
+  WorkerSourceTask& task_;
 };
 
 WorkerSourceTask::WorkerSourceTask(herder::ConnectorTaskId id, StatusListener& listener,
@@ -189,7 +210,7 @@ absl::Status WorkerSourceTask::Iterate() {
   const std::chrono::milliseconds timeout =
       in_flight_ > 0 ? std::min(options_.poll_timeout, kAckPollInterval) : options_.poll_timeout;
   RecordAcknowledged();
-  Batch batch;
+  Batch batch(*this);
   const auto poll_start = std::chrono::steady_clock::now();
   absl::Status polled = instance_->Poll(static_cast<int32_t>(timeout.count()), &batch);
   if (!polled.ok() && polled.code() != absl::StatusCode::kUnavailable) return polled;
@@ -213,15 +234,10 @@ absl::Status WorkerSourceTask::Iterate() {
 absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
   record->task = this;
   const connectd_source_record& r = record->view;
-  if (options_.exactly_once) {
-    // Exactly-once: the offset joins the open transaction once the producer took the record
-    // (Connect's recordDispatched), below.
-  } else if (r.source_partition.size > 0 && r.source_offset.size > 0) {
-    record->entry = submitted_.Submit(std::string(View(r.source_partition)),
-                                      std::string(View(r.source_offset)));
-  }
-  std::string topic(View(r.topic));
-  if (topics_seen_.insert(topic).second) listener_.OnTopicUsed(id_.connector, topic);
+  // Submitted in Batch::Append; exactly-once: the offset joins the open transaction once the
+  // producer took the record (Connect's recordDispatched), below.
+  const std::string_view topic = View(r.topic);  // interned: NUL-terminated
+  if (record->new_topic) listener_.OnTopicUsed(id_.connector, std::string(topic));
   while (true) {
     rd_kafka_headers_t* headers = nullptr;
     if (r.header_count > 0) {
@@ -235,7 +251,7 @@ absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
     }
     // No copy flag: librdkafka reads the key and value in place until the delivery report.
     rd_kafka_resp_err_t err = rd_kafka_producev(
-        producer_.get(), RD_KAFKA_V_TOPIC(topic.c_str()),
+        producer_.get(), RD_KAFKA_V_TOPIC(topic.data()),
         RD_KAFKA_V_PARTITION(r.partition == CONNECTD_ANY_PARTITION ? RD_KAFKA_PARTITION_UA
                                                                    : r.partition),
         RD_KAFKA_V_KEY(r.key.data, r.key.size),
@@ -253,7 +269,8 @@ absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
     }
     if (headers) rd_kafka_headers_destroy(headers);
     if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
-      return kafka::ToStatus(err, absl::StrCat("failed to send a record to topic ", topic));
+      return kafka::ToStatus(err,
+                             absl::StrCat("failed to send a record to topic ", std::string(topic)));
     }
     rd_kafka_poll(producer_.get(), 100);  // queue full: serve delivery reports, then retry
     if (!send_failure_.ok()) return send_failure_;
@@ -294,7 +311,6 @@ void WorkerSourceTask::OnDelivery(const rd_kafka_message_t* message) {
                                       rd_kafka_message_timestamp(message, nullptr)});
     return;
   }
-  if (record->entry) submitted_.Ack(record->entry);
   if (instance_->has_commit_record()) {
     const char* topic = rd_kafka_topic_name(message->rkt);
     connectd_record_metadata metadata{sizeof(connectd_record_metadata),
@@ -308,6 +324,8 @@ void WorkerSourceTask::OnDelivery(const rd_kafka_message_t* message) {
           << "Exception thrown while calling task.commitRecord(): " << committed.message();
     }
   }
+  // Last: draining the entry moves its offset out from under record->view.
+  if (record->entry) submitted_.Ack(record->entry);
 }
 
 void WorkerSourceTask::CommitOffsets() {
@@ -364,7 +382,7 @@ absl::Status WorkerSourceTask::IterateTransactional() {
   if (!eos_failure_.ok()) return eos_failure_;  // e.g. the commit on pause failed
   rd_kafka_poll(producer_.get(), 0);
   RecordAcknowledged();
-  Batch batch;
+  Batch batch(*this);
   const auto poll_start = std::chrono::steady_clock::now();
   absl::Status polled =
       instance_->Poll(static_cast<int32_t>(options_.poll_timeout.count()), &batch);

@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/node_hash_set.h"
 #include "runtime/kafka/rdkafka_handles.h"
 #include "runtime/plugin/plugin_instances.h"
 #include "runtime/plugin/plugin_registry.h"
@@ -117,7 +118,8 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   SubmittedRecords submitted_;
   absl::Status send_failure_;
   std::chrono::steady_clock::time_point next_commit_;
-  std::set<std::string> topics_seen_;
+  // Every topic the task wrote to, interned: records point at these (NUL-terminated) strings.
+  absl::node_hash_set<std::string> topics_;
 
   std::atomic<int64_t> records_polled_{0};
   std::atomic<int64_t> records_acked_{0};

@@ -133,10 +133,14 @@ class SecretsNeverLeakTest(unittest.TestCase):
                    interval=0.5, what=f"{RECORDS} records mirrored over SASL to B")
         self.assertEqual(len(read_records(f"A.{self.topic}", self.b)), RECORDS)
 
-        # Reconfigure once (new task configs written through the reverse transform again).
+        # Reconfigure once through the other worker (new task configs written through the
+        # reverse transform again): one of the two PUTs went through a follower, which forwards
+        # the body to the leader.
         config = self.connector_config()
         config["offset.lag.max"] = "50"
-        self.rest("PUT", f"/connectors/{self.connector}/config", config)
+        code, _, text = self.cluster[1].request("PUT", f"/connectors/{self.connector}/config",
+                                                config)
+        self.assertEqual(code, 200, text)
         wait_until(lambda: self.rest("GET", f"/connectors/{self.connector}/tasks")[0][0][
             "config"].get("offset.lag.max") == "50", timeout=60, interval=0.5,
             what="the reconfigured task configs")
