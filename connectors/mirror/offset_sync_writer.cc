@@ -44,12 +44,16 @@ void OffsetSyncWriter::Update(const std::string& topic, int32_t partition, int64
   state.previous_downstream = downstream;
   if (due && Queue(OffsetSync{topic, partition, upstream, downstream})) {
     state.last_sync_downstream = downstream;
-    delayed_.erase(key);
-  } else if (auto it = delayed_.find(key); it != delayed_.end()) {
-    it->second.upstream_offset = upstream;  // most records: no allocation
-    it->second.downstream_offset = downstream;
+    if (state.delayed != nullptr) {
+      delayed_.erase(key);
+      state.delayed = nullptr;
+    }
+  } else if (state.delayed != nullptr) {
+    state.delayed->upstream_offset = upstream;  // most records: no lookup, no allocation
+    state.delayed->downstream_offset = downstream;
   } else {
-    delayed_.emplace(key, OffsetSync{topic, partition, upstream, downstream});
+    state.delayed =
+        &delayed_.emplace(key, OffsetSync{topic, partition, upstream, downstream}).first->second;
   }
   // Serving delivery reports only matters while syncs wait for a slot.
   if (!queue_.empty()) FirePending();
@@ -57,6 +61,9 @@ void OffsetSyncWriter::Update(const std::string& topic, int32_t partition, int64
 
 void OffsetSyncWriter::PromoteDelayedSyncs() {
   for (auto it = delayed_.begin(); it != delayed_.end() && Queue(it->second);) {
+    if (auto state = states_.find(it->first); state != states_.end()) {
+      state->second.delayed = nullptr;
+    }
     it = delayed_.erase(it);
   }
   FirePending();

@@ -57,6 +57,7 @@ class OffsetSyncWriter {
     int64_t previous_upstream = -1;
     int64_t previous_downstream = -1;
     int64_t last_sync_downstream = -1;
+    OffsetSync* delayed = nullptr;  // this partition's entry of delayed_, if any
   };
   static constexpr int kMaxInFlight = 10;
   // Due syncs waiting for a slot; beyond this a due sync is kept as the partition's delayed
