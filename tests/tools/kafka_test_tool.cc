@@ -61,6 +61,29 @@
 //   produce-for BOOTSTRAP TOPIC BYTES_PER_SECOND SECONDS
 //                                                1 KiB records at about that rate for SECONDS
 //                                                (load for throttling tests)
+//   produce-paced BOOTSTRAP TOPIC COUNT PARTITIONS SECONDS
+//                                                the numbered records of produce (k<i>, v<i>,
+//                                                h=<i>, partition i % PARTITIONS, timestamp now)
+//                                                at an even rate over SECONDS, idempotent with
+//                                                acks=all and no delivery timeout, so a broker
+//                                                outage delays them and never reorders or loses
+//                                                one; a progress line `produced N` every second
+//                                                on stderr; once every record is acknowledged or
+//                                                failed, stdout: {"sent":ACKED,"failed":F,
+//                                                "error":FIRST_ERROR}; exit 1 if F > 0
+//   verify BOOTSTRAP TOPIC COUNT PARTITIONS [SECONDS] [read_committed]
+//                                                reads the whole topic (each partition to its
+//                                                end offset of the moment) and checks it against
+//                                                produce's numbering: one JSON line with records,
+//                                                unique, duplicates, lost, out_of_order,
+//                                                mismatched (key, value or h header not k<i>,
+//                                                v<i>, <i>), wrong_partition, max_rewind (the
+//                                                longest replay, in records of one partition),
+//                                                complete (every partition read to its end), a
+//                                                few lost indices and a per-partition breakdown.
+//                                                Order: per partition the first occurrences must
+//                                                come in produce's order; a record seen again is
+//                                                a duplicate (an at-least-once replay)
 // Exit 0 on success; errors go to stderr with exit 1.
 #include <librdkafka/rdkafka.h>
 #include <unistd.h>
@@ -696,9 +719,275 @@ int Paced(int argc, char** argv) {
 
 }  // namespace
 
+// ---- Subcommands for the fault suite (tests/fault/suite) ---------------------------------------
+namespace {
+
+// The record number i of a key "k<i>", or -1.
+int64_t RecordIndex(const char* data, size_t size) {
+  if (size < 2 || size > 20 || data[0] != 'k') return -1;
+  int64_t i = 0;
+  for (size_t c = 1; c < size; ++c) {
+    if (data[c] < '0' || data[c] > '9') return -1;
+    i = i * 10 + (data[c] - '0');
+  }
+  return i;
+}
+
+// produce-paced BOOTSTRAP TOPIC COUNT PARTITIONS SECONDS
+int ProducePaced(int argc, char** argv) {
+  const std::string bootstrap = argv[2], topic = argv[3];
+  const int64_t count = std::atoll(argv[4]);
+  const int partitions = std::atoi(argv[5]);
+  const double seconds = argc >= 7 ? std::atof(argv[6]) : 0;
+  if (count < 0 || partitions <= 0 || seconds < 0) return Fail("bad COUNT, PARTITIONS or SECONDS");
+  // No delivery timeout (0: infinite) and a queue that holds every record: an outage of the
+  // broker only delays delivery; idempotence keeps each partition's order across retries.
+  char err[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"bootstrap.servers", bootstrap},
+           {"enable.idempotence", "true"},
+           {"acks", "all"},
+           {"message.timeout.ms", "0"},
+           {"linger.ms", "20"},
+           {"queue.buffering.max.messages", "10000000"},
+           {"queue.buffering.max.kbytes", "2097151"}}) {
+    if (rd_kafka_conf_set(conf, key.c_str(), value.c_str(), err, sizeof(err))) {
+      rd_kafka_conf_destroy(conf);
+      return Fail(err);
+    }
+  }
+  // Delivery reports: records acknowledged, records failed (the first error kept).
+  struct Tally {
+    int64_t delivered = 0;
+    int64_t failed = 0;
+    std::string first_error;
+  } tally;
+  rd_kafka_conf_set_opaque(conf, &tally);
+  rd_kafka_conf_set_dr_msg_cb(conf, [](rd_kafka_t*, const rd_kafka_message_t* m, void* opaque) {
+    Tally& t = *static_cast<Tally*>(opaque);
+    if (m->err) {
+      if (t.failed++ == 0) t.first_error = rd_kafka_err2str(m->err);
+    } else {
+      ++t.delivered;
+    }
+  });
+  Client rk(rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err)));
+  if (!rk) return Fail(err);
+  auto drain = [&rk](int timeout_ms) { rd_kafka_poll(rk.get(), timeout_ms); };
+  const auto start = std::chrono::steady_clock::now();
+  auto last_report = start;
+  int64_t next = 0;
+  while (next < count) {
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const int64_t due =
+        seconds <= 0
+            ? count
+            : std::min<int64_t>(count, static_cast<int64_t>(count * elapsed / seconds) + 1);
+    while (next < due) {
+      std::string key = "k" + std::to_string(next), value = "v" + std::to_string(next),
+                  h = std::to_string(next);
+      rd_kafka_resp_err_t err = rd_kafka_producev(
+          rk.get(), RD_KAFKA_V_TOPIC(topic.c_str()),
+          RD_KAFKA_V_PARTITION(static_cast<int32_t>(next % partitions)),
+          RD_KAFKA_V_KEY(key.data(), key.size()), RD_KAFKA_V_VALUE(value.data(), value.size()),
+          RD_KAFKA_V_HEADER("h", h.data(), static_cast<ssize_t>(h.size())),
+          RD_KAFKA_V_HEADER("empty", "", 0), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+          RD_KAFKA_V_END);
+      if (err == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+        drain(50);
+        continue;
+      }
+      if (err) return Fail(std::string("produce: ") + rd_kafka_err2str(err));
+      ++next;
+    }
+    drain(5);
+    if (std::chrono::steady_clock::now() - last_report >= std::chrono::seconds(1)) {
+      last_report = std::chrono::steady_clock::now();
+      std::cerr << "produced " << next << "\n";
+    }
+  }
+  // Every record is acknowledged or failed (idempotent producer: a fatal error fails the rest).
+  while (rd_kafka_outq_len(rk.get()) > 0) {
+    rd_kafka_flush(rk.get(), 1000);
+    if (std::chrono::steady_clock::now() - last_report >= std::chrono::seconds(1)) {
+      last_report = std::chrono::steady_clock::now();
+      std::cerr << "produced " << next << ", " << rd_kafka_outq_len(rk.get())
+                << " awaiting acknowledgement\n";
+    }
+  }
+  std::cout << "{\"sent\":" << tally.delivered << ",\"failed\":" << tally.failed
+            << ",\"error\":" << Json(tally.first_error) << "}\n";
+  return tally.failed ? Fail("undelivered records: " + tally.first_error) : 0;
+}
+
+// verify BOOTSTRAP TOPIC COUNT PARTITIONS [SECONDS] [read_committed]
+int Verify(int argc, char** argv) {
+  const std::string bootstrap = argv[2], topic = argv[3];
+  const int64_t count = std::atoll(argv[4]);
+  const int partitions = std::atoi(argv[5]);
+  const int seconds = argc >= 7 ? std::atoi(argv[6]) : 120;
+  const bool read_committed = argc >= 8 && std::string(argv[7]) == "read_committed";
+  if (count < 0 || partitions <= 0) return Fail("bad COUNT or PARTITIONS");
+  std::string error;
+  Client rk =
+      NewClient(RD_KAFKA_CONSUMER, bootstrap,
+                {{"group.id", "kafka-test-tool-verify"},
+                 {"enable.auto.commit", "false"},
+                 {"enable.partition.eof", "true"},
+                 {"fetch.max.bytes", "52428800"},
+                 {"isolation.level", read_committed ? "read_committed" : "read_uncommitted"}},
+                &error);
+  if (!rk) return Fail(error);
+  rd_kafka_poll_set_consumer(rk.get());
+  auto ids = ExistingTopicPartitions(rk.get(), topic);
+  if (!ids) return Fail("no topic " + topic);
+  // Each partition is read up to its end offset of now (the high watermark; with
+  // read_committed, the last stable offset, reported as EOF at or past it).
+  std::map<int32_t, int64_t> end;
+  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(ids->size());
+  for (int32_t p : *ids) {
+    int64_t low = 0, high = 0;
+    rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR_NO_ERROR;
+    for (int attempt = 0; attempt < 50; ++attempt) {
+      err = rd_kafka_query_watermark_offsets(rk.get(), topic.c_str(), p, &low, &high, 10000);
+      if (!err) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    if (err) {
+      rd_kafka_topic_partition_list_destroy(list);
+      return Fail(std::string("watermarks: ") + rd_kafka_err2str(err));
+    }
+    if (high > low) end[p] = high;
+    rd_kafka_topic_partition_list_add(list, topic.c_str(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;
+  }
+  rd_kafka_resp_err_t err = rd_kafka_assign(rk.get(), list);
+  rd_kafka_topic_partition_list_destroy(list);
+  if (err) return Fail("assign");
+
+  struct PartitionTally {
+    int64_t records = 0, duplicates = 0, out_of_order = 0, highest = -1, max_rewind = 0;
+  };
+  std::map<int32_t, PartitionTally> by_partition;
+  std::vector<uint8_t> seen(static_cast<size_t>(count), 0);
+  int64_t records = 0, duplicates = 0, out_of_order = 0, mismatched = 0, wrong_partition = 0,
+          unexpected = 0, max_rewind = 0;
+  std::string first_problem;
+  auto problem = [&first_problem](const std::string& what) {
+    if (first_problem.empty()) first_problem = what;
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (!end.empty() && std::chrono::steady_clock::now() < deadline) {
+    rd_kafka_message_t* m = rd_kafka_consumer_poll(rk.get(), 200);
+    if (!m) continue;
+    auto it = end.find(m->partition);
+    if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+      if (it != end.end() && m->offset >= it->second) end.erase(it);
+      rd_kafka_message_destroy(m);
+      continue;
+    }
+    if (m->err) {
+      rd_kafka_message_destroy(m);
+      continue;
+    }
+    if (it != end.end() && m->offset + 1 >= it->second) end.erase(it);
+    ++records;
+    PartitionTally& pt = by_partition[m->partition];
+    ++pt.records;
+    const int64_t i = RecordIndex(static_cast<const char*>(m->key), m->key ? m->key_len : 0);
+    const std::string where =
+        "partition " + std::to_string(m->partition) + " offset " + std::to_string(m->offset);
+    if (i < 0 || i >= count) {
+      ++unexpected;
+      problem("unexpected key at " + where);
+      rd_kafka_message_destroy(m);
+      continue;
+    }
+    const std::string value(m->payload ? static_cast<const char*>(m->payload) : "",
+                            m->payload ? m->len : 0);
+    const void* h = nullptr;
+    size_t h_size = 0;
+    rd_kafka_headers_t* headers = nullptr;
+    const bool has_h =
+        rd_kafka_message_headers(m, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR &&
+        rd_kafka_header_get_last(headers, "h", &h, &h_size) == RD_KAFKA_RESP_ERR_NO_ERROR;
+    if (value != "v" + std::to_string(i) || !has_h ||
+        std::string(static_cast<const char*>(h), h_size) != std::to_string(i)) {
+      ++mismatched;
+      problem("k" + std::to_string(i) + " has another value or h header at " + where);
+    }
+    if (i % partitions != m->partition) {
+      ++wrong_partition;
+      problem("k" + std::to_string(i) + " in the wrong partition at " + where);
+    }
+    if (seen[i]) {
+      ++duplicates;
+      ++pt.duplicates;
+      const int64_t rewind = (pt.highest - i) / partitions + 1;
+      pt.max_rewind = std::max(pt.max_rewind, rewind);
+      max_rewind = std::max(max_rewind, rewind);
+    } else {
+      seen[i] = 1;
+      // A first occurrence below the partition's highest number arrived late: reordered.
+      if (i < pt.highest) {
+        ++out_of_order;
+        ++pt.out_of_order;
+        problem("k" + std::to_string(i) + " after k" + std::to_string(pt.highest) + " at " + where);
+      }
+      pt.highest = std::max(pt.highest, i);
+    }
+    rd_kafka_message_destroy(m);
+  }
+  const bool complete = end.empty();
+  rd_kafka_consumer_close(rk.get());
+  int64_t unique = 0, lost = 0;
+  std::vector<int64_t> lost_sample;
+  std::map<int32_t, int64_t> lost_by_partition;
+  for (int64_t i = 0; i < count; ++i) {
+    if (seen[i]) {
+      ++unique;
+    } else {
+      ++lost;
+      ++lost_by_partition[static_cast<int32_t>(i % partitions)];
+      if (lost_sample.size() < 20) lost_sample.push_back(i);
+    }
+  }
+  std::cout << "{\"topic\":" << Json(topic) << ",\"records\":" << records
+            << ",\"unique\":" << unique << ",\"duplicates\":" << duplicates << ",\"lost\":" << lost
+            << ",\"out_of_order\":" << out_of_order << ",\"mismatched\":" << mismatched
+            << ",\"wrong_partition\":" << wrong_partition << ",\"unexpected\":" << unexpected
+            << ",\"max_rewind\":" << max_rewind << ",\"complete\":" << (complete ? "true" : "false")
+            << ",\"first_problem\":" << Json(first_problem) << ",\"lost_sample\":[";
+  for (size_t k = 0; k < lost_sample.size(); ++k) std::cout << (k ? "," : "") << lost_sample[k];
+  std::cout << "],\"partitions\":{";
+  bool first = true;
+  for (int32_t p = 0; p < partitions; ++p) {
+    const PartitionTally& pt = by_partition[p];
+    std::cout << (first ? "" : ",") << "\"" << p << "\":{\"records\":" << pt.records
+              << ",\"duplicates\":" << pt.duplicates << ",\"lost\":" << lost_by_partition[p]
+              << ",\"out_of_order\":" << pt.out_of_order << ",\"max_rewind\":" << pt.max_rewind
+              << "}";
+    first = false;
+  }
+  std::cout << "}}\n";
+  return 0;
+}
+
+// produce-paced and verify; -1 when `command` is neither.
+int FaultSuiteCommand(int argc, char** argv) {
+  const std::string command = argv[1];
+  if (command == "produce-paced" && argc >= 6) return ProducePaced(argc, argv);
+  if (command == "verify" && argc >= 6) return Verify(argc, argv);
+  return -1;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   if (argc < 4) return Fail("usage: COMMAND BOOTSTRAP TOPIC ... (see the file comment)");
   if (int paced = Paced(argc, argv); paced >= 0) return paced;
+  if (int fault = FaultSuiteCommand(argc, argv); fault >= 0) return fault;
   std::string command = argv[1], bootstrap = argv[2], topic = argv[3];
   if (command == "create" && argc >= 5) {
     std::map<std::string, std::string> configs;

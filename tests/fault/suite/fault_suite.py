@@ -1,0 +1,700 @@
+"""The fault suite (issue #10): MirrorSource A -> B on a 3-worker connectd distributed cluster,
+numbered records produced on A while one fault strikes at a random (seeded) moment, then every
+record checked on B. See README.md beside this file; run through scripts/fault-suite.
+
+Layout of a run (everything started here, everything stopped at the end, even on Ctrl-C):
+- three single-node KRaft clusters from scripts/kafka in a private run dir: fs-a (source A),
+  fs-b (target B), fs-c (the Connect internal topics of the at-least-once workers, so that
+  "the internal topics' leader restart" is a fault of its own). Their PLAINTEXT listeners are on
+  the host end of a veth pair (scripts/kafka start --host), so a worker in a network namespace
+  reaches them;
+- the at-least-once cluster: 3 `connectd distributed` workers, internal topics on C, worker 2
+  inside network namespace fs-<pid> (its only link is the veth pair), producers writing B
+  (producer.override.bootstrap.servers);
+- the exactly-once cluster (`exactly.once.source.support=enabled`): 3 workers, internal topics
+  on B as in tests/e2e/mirror_exactly_once_test.py, started after the at-least-once faults;
+- per fault a fresh 8-partition topic on A and a MirrorSource connector (tasks.max 3) for it.
+
+Python standard library only; Kafka access through build/tests/kafka_test_tool (produce-paced,
+verify, end-offsets) and scripts/kafka (start, halt, resume, stop).
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                         ".."))
+sys.path.insert(0, os.path.join(REPO_ROOT, "tests", "e2e"))
+
+PARTITIONS = 8
+TASKS = 3
+SOURCE_CLASS = "org.apache.kafka.connect.mirror.MirrorSourceConnector"
+BYTE_ARRAY = "org.apache.kafka.connect.converters.ByteArrayConverter"
+OFFSET_FLUSH_MS = 5000
+
+# name -> (cluster kind, what it does); the order is the run order.
+FAULTS = {
+    "kill9": ("alo", "kill -9 of the worker running the most tasks, restarted later"),
+    "sigterm": ("alo", "SIGTERM of the worker running the most tasks, restarted later"),
+    "target-restart": ("alo", "target broker B halted for the outage, then resumed"),
+    "source-restart": ("alo", "source broker A halted for the outage, then resumed"),
+    "netcut": ("alo", "the veth link of the worker in the network namespace down, then up"),
+    "storm": ("alo", "rebalance storm: workers join and leave every few seconds"),
+    "internal-restart": ("alo", "broker C (the internal topics' leader) halted, then resumed"),
+    "eos-kill9": ("eos", "kill9 under exactly.once.source.support=enabled"),
+    "eos-sigterm": ("eos", "sigterm under exactly-once"),
+    "eos-target-restart": ("eos", "target-restart under exactly-once (B holds the internal "
+                                  "topics too)"),
+    "eos-storm": ("eos", "storm under exactly-once"),
+}
+
+PROFILES = {
+    # records per fault, produce window (s), outage (s), storm length (s), worker restart delay
+    # (s), window for the fault's moment (s after the first record), catch-up budget (s), how
+    # long records keep coming after the latest possible end of an outage or storm (s)
+    "full": dict(records=1_000_000, window=75, outage=30, storm=30, restart_after=10,
+                 moment=(10, 25), catchup=300, tail=20),
+    "short": dict(records=50_000, window=20, outage=10, storm=10, restart_after=5,
+                  moment=(2, 5), catchup=120, tail=12),
+}
+
+
+def log(msg):
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+class Interrupted(Exception):
+    pass
+
+
+def _on_signal(signum, _frame):
+    raise Interrupted(f"signal {signum}")
+
+
+# ---- Environment: brokers, network namespace -------------------------------------------------
+
+class Net:
+    """A network namespace joined to the host by a veth pair: host end HOST_ADDR, namespace end
+    NS_ADDR (/30). cut() takes both ends down, heal() brings them up."""
+
+    def __init__(self):
+        pid = os.getpid()
+        self.ns = f"fs-{pid}"
+        self.host_if, self.ns_if = f"fsv{pid}h", f"fsv{pid}n"
+        octet = 4 * (pid % 60)
+        self.host_addr, self.ns_addr = f"10.213.{pid % 250}.{octet + 1}", \
+            f"10.213.{pid % 250}.{octet + 2}"
+        self.up = False
+
+    def ip(self, *args, ns=False):
+        cmd = (["ip", "netns", "exec", self.ns] if ns else []) + ["ip", *args]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        if out.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)}: {out.stderr.strip()}")
+
+    def create(self):
+        self.ip("netns", "add", self.ns)
+        self.up = True
+        self.ip("link", "add", self.host_if, "type", "veth", "peer", "name", self.ns_if)
+        self.ip("link", "set", self.ns_if, "netns", self.ns)
+        self.ip("addr", "add", f"{self.host_addr}/30", "dev", self.host_if)
+        self.ip("link", "set", self.host_if, "up")
+        self.ip("addr", "add", f"{self.ns_addr}/30", "dev", self.ns_if, ns=True)
+        self.ip("link", "set", self.ns_if, "up", ns=True)
+        self.ip("link", "set", "lo", "up", ns=True)
+        return self
+
+    def cut(self):
+        self.ip("link", "set", self.ns_if, "down", ns=True)
+        self.ip("link", "set", self.host_if, "down")
+
+    def heal(self, probe_port):
+        """Links up; returns once a TCP connect from the namespace to host_addr:probe_port (a
+        broker) succeeds, or after 10 s."""
+        self.ip("link", "set", self.host_if, "up")
+        self.ip("link", "set", self.ns_if, "up", ns=True)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            if subprocess.run(["ip", "netns", "exec", self.ns, "timeout", "1", "bash", "-c",
+                               f"exec 3<>/dev/tcp/{self.host_addr}/{probe_port}"],
+                              capture_output=True).returncode == 0:
+                return
+            time.sleep(0.1)
+
+    def destroy(self):
+        if not self.up:
+            return
+        subprocess.run(["ip", "link", "del", self.host_if], capture_output=True)
+        subprocess.run(["ip", "netns", "del", self.ns], capture_output=True)
+        self.up = False
+
+
+class Brokers:
+    def __init__(self, run_dir, host):
+        self.run_dir, self.host = run_dir, host
+        self.env = dict(os.environ, CONNECTD_RUN_DIR=run_dir)
+        self.names = []
+        self.bootstrap = {}
+
+    def kafka(self, *args, timeout=300):
+        out = subprocess.run([os.path.join(REPO_ROOT, "scripts", "kafka"), *args],
+                             capture_output=True, text=True, env=self.env, timeout=timeout)
+        if out.returncode != 0:
+            raise RuntimeError(f"scripts/kafka {' '.join(args)}: {out.stderr[-3000:]}")
+        return out.stdout
+
+    def start(self, *names):
+        """Starts the clusters in parallel; returns once all serve."""
+        procs = {}
+        for name in names:
+            self.names.append(name)
+            procs[name] = subprocess.Popen(
+                [os.path.join(REPO_ROOT, "scripts", "kafka"), "start", name, "--host", self.host],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.env)
+        for name, p in procs.items():
+            out, err = p.communicate(timeout=300)
+            if p.returncode != 0:
+                raise RuntimeError(f"scripts/kafka start {name}: {err[-3000:]}")
+            self.bootstrap[name] = [l for l in out.splitlines()
+                                    if l.startswith("bootstrap=")][0].split("=", 1)[1]
+
+    def halt(self, name):
+        self.kafka("halt", name)
+
+    def resume(self, name):
+        self.kafka("resume", name)
+
+    def stop_all(self):
+        for name in self.names:
+            try:
+                self.kafka("stop", name, timeout=120)
+            except Exception as e:  # noqa: BLE001 - best effort at exit
+                log(f"stopping {name}: {e}")
+
+
+# ---- Workers -----------------------------------------------------------------------------------
+
+def make_cluster_classes():
+    """Imported late: distributed_cluster reads CONNECTD_BUILD_DIR at import time."""
+    import distributed_cluster as dc
+
+    class NetnsWorker(dc.Worker):
+        """A connectd worker inside network namespace `net.ns`: REST on the namespace's address,
+        which is also its worker id and advertised URL."""
+
+        def __init__(self, kind, index, workdir, props, net):
+            super().__init__(kind, index, workdir, props)
+            self.net = net
+            self.url = f"http://{net.ns_addr}:{self.port}"
+            self.worker_id = f"{net.ns_addr}:{self.port}"
+            self.props["listeners"] = self.url
+            self.props["rest.advertised.host.name"] = net.ns_addr
+
+        def __repr__(self):
+            return f"worker {self.index} (connectd in netns {self.net.ns}, {self.worker_id})"
+
+        def launch(self):
+            path = dc.write_properties(os.path.join(self.dir, "worker.properties"), self.props)
+            if self._out:
+                self._out.close()
+            self._out = open(self.log_path, "a")
+            self.started_at = time.time()
+            # `ip netns exec` execs connectd: the pid is the worker's own.
+            self.proc = subprocess.Popen(["ip", "netns", "exec", self.net.ns, dc.CONNECTD,
+                                          "distributed", path],
+                                         stdout=self._out, stderr=subprocess.STDOUT)
+            return self
+
+    class SuiteCluster(dc.WorkerCluster):
+        """WorkerCluster whose worker `netns_index` (if any) lives in the namespace; the other
+        workers' REST listeners (and so their worker ids and the URLs the group hands around
+        for forwarding to the leader) are on `rest_host`, which the namespace reaches too."""
+
+        def __init__(self, kinds, net=None, netns_index=None, rest_host="127.0.0.1", **kw):
+            self.net, self.netns_index, self.rest_host = net, netns_index, rest_host
+            super().__init__(kinds, **kw)
+
+        def _new_worker(self, kind):
+            props = dict(self.common)
+            props.update(self.props_by_kind.get(kind, {}))
+            index = len(self.workers)
+            if self.net is not None and index == self.netns_index:
+                worker = NetnsWorker(kind, index, self.workdir, props, self.net)
+            else:
+                worker = dc.Worker(kind, index, self.workdir, props)
+                worker.url = f"http://{self.rest_host}:{worker.port}"
+                worker.worker_id = f"{self.rest_host}:{worker.port}"
+                worker.props["listeners"] = worker.url
+                worker.props["rest.advertised.host.name"] = self.rest_host
+            self.workers.append(worker)
+            return worker
+
+    return dc, SuiteCluster
+
+
+# ---- One fault -----------------------------------------------------------------------------------
+
+class Monitor(threading.Thread):
+    """Samples the target topic's end offsets (per partition) every 0.5 s: (time, {p: end} or
+    None when B does not answer)."""
+
+    def __init__(self, dc, bootstrap, topic):
+        super().__init__(daemon=True)
+        self.dc, self.bootstrap, self.topic = dc, bootstrap, topic
+        self.samples = []
+        self.stopping = threading.Event()
+
+    def run(self):
+        while not self.stopping.is_set():
+            t = time.time()
+            try:
+                out = subprocess.run([self.dc.TOOL, "end-offsets", self.bootstrap, self.topic],
+                                     capture_output=True, text=True, timeout=8)
+                ends = {int(k): v for k, v in json.loads(out.stdout).items()} \
+                    if out.returncode == 0 and out.stdout.strip() else None
+            except (subprocess.TimeoutExpired, ValueError):
+                ends = None
+            self.samples.append((t, ends))
+            self.stopping.wait(max(0.0, 0.5 - (time.time() - t)))
+
+    def finish(self):
+        self.stopping.set()
+        self.join(timeout=30)
+
+    def recovery(self, t_heal):
+        """Seconds from t_heal until every target partition's end offset has grown past its
+        value in the first sample B answered after t_heal (a sample from before could predate
+        the fault: growth up to the fault would count as recovery); None if some partition
+        never grew. Resolution: the 0.5 s sampling period."""
+        after = [(t, ends) for t, ends in self.samples if t >= t_heal and ends]
+        if not after:
+            return None
+        base = after[0][1]
+        grown = set()
+        for t, ends in after[1:]:
+            for p, end in ends.items():
+                if end > base.get(p, 0):
+                    grown.add(p)
+            if len(grown) >= PARTITIONS:
+                return t - t_heal
+        return None
+
+
+class Suite:
+    def __init__(self, args):
+        self.args = args
+        self.profile = dict(PROFILES["short" if args.short else "full"])
+        if args.records:
+            self.profile["records"] = args.records
+        self.seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+        self.run_dir = tempfile.mkdtemp(prefix="faultsuite-run-")
+        self.workdir = tempfile.mkdtemp(prefix="faultsuite-work-")
+        self.net = None
+        self.brokers = None
+        self.alo = self.eos = None
+        self.procs = []
+        self.rows = []
+        self.failed = False
+
+    # -- set-up and tear-down
+
+    def setup(self):
+        self.net = Net()
+        try:
+            self.net.create()
+        except RuntimeError as e:
+            self.net.destroy()
+            raise RuntimeError(f"network namespace set-up failed: {e}") from None
+        log(f"network namespace {self.net.ns}: host {self.net.host_addr} <-> "
+            f"{self.net.ns_addr} ({self.net.host_if}/{self.net.ns_if})")
+        self.brokers = Brokers(self.run_dir, self.net.host_addr)
+        t0 = time.time()
+        self.brokers.start("fs-a", "fs-b", "fs-c")
+        self.a, self.b, self.c = (self.brokers.bootstrap[n] for n in ("fs-a", "fs-b", "fs-c"))
+        log(f"brokers A={self.a} B={self.b} C={self.c} up in {time.time() - t0:.1f}s")
+        self.copy_build()
+        self.dc, self.SuiteCluster = make_cluster_classes()
+
+    def copy_build(self):
+        """Runs from a copy of the binaries: other work may relink build/ during a run."""
+        src = os.environ.get("CONNECTD_BUILD_DIR") or os.path.join(REPO_ROOT, "build")
+        dst = os.path.join(self.workdir, "build")
+        for rel in ("bin/connectd", "tests/kafka_test_tool"):
+            os.makedirs(os.path.dirname(os.path.join(dst, rel)), exist_ok=True)
+            shutil.copy2(os.path.join(src, rel), os.path.join(dst, rel))
+        for rel in ("plugins", "test-plugins/good"):
+            if os.path.isdir(os.path.join(src, rel)):
+                shutil.copytree(os.path.join(src, rel), os.path.join(dst, rel))
+        os.environ["CONNECTD_BUILD_DIR"] = dst
+
+    def start_alo(self):
+        self.alo = self.SuiteCluster(
+            ["connectd"] * 3, net=self.net, netns_index=2, rest_host=self.net.host_addr,
+            name=f"fs-alo-{self.seed}",
+            bootstrap=self.c, workdir=os.path.join(self.workdir, "alo"),
+            props={"key.converter": BYTE_ARRAY, "value.converter": BYTE_ARRAY,
+                   "header.converter": BYTE_ARRAY,
+                   "offset.flush.interval.ms": str(OFFSET_FLUSH_MS)})
+        self.alo.start(timeout=120)
+        log(f"at-least-once workers up: {[w.worker_id for w in self.alo.workers]}")
+
+    def start_eos(self):
+        self.eos = self.SuiteCluster(
+            ["connectd"] * 3, name=f"fs-eos-{self.seed}", bootstrap=self.b,
+            workdir=os.path.join(self.workdir, "eos"),
+            props={"key.converter": BYTE_ARRAY, "value.converter": BYTE_ARRAY,
+                   "header.converter": BYTE_ARRAY,
+                   "offset.flush.interval.ms": str(OFFSET_FLUSH_MS),
+                   "exactly.once.source.support": "enabled"})
+        self.eos.start(timeout=120)
+        log(f"exactly-once workers up: {[w.worker_id for w in self.eos.workers]}")
+
+    def close_cluster(self, cluster):
+        if cluster is None:
+            return
+        try:
+            cluster.stop()
+        except Exception as e:  # noqa: BLE001
+            log(f"stopping workers: {e}")
+        cluster.close(delete_topics_too=False)
+
+    def teardown(self):
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        if self.args.keep:
+            log(f"--keep: worker dirs kept in {self.workdir}")
+        for cluster in (self.alo, self.eos):
+            self.close_cluster(cluster)
+        if self.brokers:
+            self.brokers.stop_all()
+        if self.net:
+            self.net.destroy()
+        shutil.rmtree(self.run_dir, ignore_errors=True)
+        if not self.args.keep:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    # -- helpers
+
+    def tool(self, *args, timeout=120):
+        return self.dc.tool(*args, timeout=timeout)
+
+    def connector_config(self, topic, eos):
+        config = {"connector.class": SOURCE_CLASS, "source.cluster.alias": "A",
+                  "target.cluster.alias": "B", "source.cluster.bootstrap.servers": self.a,
+                  "target.cluster.bootstrap.servers": self.b, "topics": topic,
+                  "tasks.max": str(TASKS), "replication.factor": "1",
+                  "offset-syncs.topic.replication.factor": "1",
+                  "sync.topic.acls.enabled": "false", "sync.topic.configs.enabled": "false",
+                  "refresh.topics.interval.seconds": "5",
+                  "key.converter": BYTE_ARRAY, "value.converter": BYTE_ARRAY}
+        if not eos:
+            # The workers' own cluster is C: the tasks' producers write B.
+            config["producer.override.bootstrap.servers"] = self.b
+        return config
+
+    def busiest(self, cluster, connector, exclude_netns=True):
+        """The live worker running the most of the connector's tasks."""
+        owners = cluster.task_owners(connector)
+        counts = {}
+        for wid in owners.values():
+            counts[wid] = counts.get(wid, 0) + 1
+        candidates = [w for w in cluster.alive_workers()
+                      if not (exclude_netns and w.index == getattr(cluster, "netns_index", None))]
+        return max(candidates, key=lambda w: counts.get(w.worker_id, 0))
+
+    def ensure_three(self, cluster):
+        """Restarts dead original workers; stops extra ones (storm leftovers)."""
+        for w in cluster.workers[:3]:
+            if not w.alive():
+                cluster.restart(w.index, timeout=120)
+        for w in cluster.workers[3:]:
+            if w.alive():
+                w.stop()
+
+    # -- faults
+
+    def inject(self, fault, cluster, connector, rng):
+        """Runs the fault; returns (t_injected, t_healed, note)."""
+        p = self.profile
+        base = fault[4:] if fault.startswith("eos-") else fault
+        if base in ("kill9", "sigterm"):
+            victim = self.busiest(cluster, connector)
+            t = time.time()
+            if base == "kill9":
+                victim.kill9()
+            else:
+                victim.stop(signal.SIGTERM, timeout=60)
+            stopped = time.time() - t
+            time.sleep(max(0.0, p["restart_after"] - stopped))
+            cluster.restart(victim.index, wait=False)
+            how = f"exit after {stopped:.1f}s" if base == "sigterm" else "killed"
+            return t, t, f"{victim.worker_id} ({how}), restarted after {time.time() - t:.1f}s"
+        if base in ("target-restart", "source-restart", "internal-restart"):
+            name = {"target-restart": "fs-b", "source-restart": "fs-a",
+                    "internal-restart": "fs-c"}[base]
+            t = time.time()
+            self.brokers.halt(name)
+            halted = time.time()
+            time.sleep(p["outage"])
+            restarting = time.time()
+            self.brokers.resume(name)
+            healed = time.time()
+            return t, healed, (f"{name} stopped in {halted - t:.1f}s, down {p['outage']}s, "
+                               f"serving again {healed - restarting:.1f}s after the restart")
+        if base == "netcut":
+            w = cluster.workers[cluster.netns_index]
+            tasks = sum(1 for wid in cluster.task_owners(connector).values()
+                        if wid == w.worker_id)
+            t = time.time()
+            self.net.cut()
+            time.sleep(p["outage"])
+            self.net.heal(int(self.a.rsplit(":", 1)[1]))
+            healed = time.time()
+            return t, healed, f"{w.worker_id} ({tasks} task(s)) cut {healed - t:.1f}s"
+        if base == "storm":
+            t = time.time()
+            changes = []
+            extras = []
+            while time.time() - t < p["storm"]:
+                if extras and (len(extras) >= 2 or rng.random() < 0.5):
+                    w = extras.pop(rng.randrange(len(extras)))
+                    w.stop(signal.SIGTERM, timeout=60)
+                    changes.append(f"-{w.index}")
+                else:
+                    w = cluster.add_worker("connectd", wait=False)
+                    extras.append(w)
+                    changes.append(f"+{w.index}")
+                time.sleep(rng.uniform(2, 4))
+            for w in extras:
+                w.stop(signal.SIGTERM, timeout=60)
+                changes.append(f"-{w.index}")
+            healed = time.time()
+            return t, healed, f"{len(changes)} membership changes in {healed - t:.1f}s " \
+                              f"({' '.join(changes)})"
+        raise ValueError(fault)
+
+    def run_fault(self, index, fault):
+        kind, _ = FAULTS[fault]
+        eos = kind == "eos"
+        cluster = self.eos if eos else self.alo
+        p = self.profile
+        rng = random.Random(self.seed * 1000 + index)
+        topic = f"fs-{fault}-{self.seed}"
+        remote = f"A.{topic}"
+        connector = f"mirror-{fault}"
+        records = p["records"]
+        row = {"fault": fault, "mode": "eos" if eos else "alo", "sent": 0, "received": 0,
+               "unique": 0, "duplicates": 0, "lost": None, "out_of_order": 0, "mismatched": 0,
+               "recovery": None, "ok": False, "note": ""}
+        self.rows.append(row)
+        moment = rng.uniform(*p["moment"])
+        # Records keep coming well after an outage or a storm ends, so that recovery (progress
+        # on every partition after the heal) can be seen.
+        base = fault[4:] if eos else fault
+        window = p["window"]
+        if base in ("target-restart", "source-restart", "internal-restart", "netcut"):
+            window = max(window, p["moment"][1] + p["outage"] + p["tail"])
+        elif base == "storm":
+            window = max(window, p["moment"][1] + p["storm"] + p["tail"])
+        log(f"== {fault}: {records} records over {window}s, fault at +{moment:.1f}s")
+        self.tool("create", self.a, topic, PARTITIONS)
+        code, _, text = cluster.any().post("/connectors", {
+            "name": connector, "config": self.connector_config(topic, eos)})
+        if code != 201:
+            raise RuntimeError(f"POST /connectors: {code} {text}")
+        cluster.wait_running(connector, TASKS, timeout=120)
+        self.dc.wait_until(lambda: str(PARTITIONS) == self.tool(
+            "partitions", self.b, remote).strip(), timeout=60, interval=0.5,
+            what=f"{remote} on B")
+        monitor = Monitor(self.dc, self.b, remote)
+        monitor.start()
+        producer = subprocess.Popen([self.dc.TOOL, "produce-paced", self.a, topic, str(records),
+                                     str(PARTITIONS), str(window)],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.procs.append(producer)
+        t_start = time.time()
+        time.sleep(moment)
+        t_inj, t_heal, note = self.inject(fault, cluster, connector, rng)
+        row["note"] = note
+        log(f"   {fault}: injected at +{t_inj - t_start:.1f}s, healed at "
+            f"+{t_heal - t_start:.1f}s: {note}")
+        out, _ = producer.communicate(timeout=window + p["outage"] + 600)
+        if producer.returncode != 0:
+            raise RuntimeError(f"produce-paced exited {producer.returncode}: {out}")
+        row["sent"] = json.loads(out.strip().splitlines()[-1])["sent"]
+        log(f"   producer done at +{time.time() - t_start:.1f}s: {row['sent']} records on A")
+        # Catch-up: until the count is complete (or the budget runs out), then a final look
+        # after a settle period, so late duplicates are counted too.
+        deadline = time.time() + p["catchup"]
+        read_mode = ["read_committed"] if eos else []
+        result = None
+        while True:
+            ends = monitor.samples[-1][1] if monitor.samples else None
+            if ends and sum(ends.values()) >= row["sent"] or time.time() > deadline:
+                result = json.loads(self.tool("verify", self.b, remote, records, PARTITIONS, 120,
+                                              *read_mode, timeout=200))
+                if result["lost"] == 0 or time.time() > deadline:
+                    break
+            time.sleep(2)
+        time.sleep(3)
+        result = json.loads(self.tool("verify", self.b, remote, records, PARTITIONS, 120,
+                                      *read_mode, timeout=200))
+        monitor.finish()
+        recovery = monitor.recovery(t_heal)
+        row.update(received=result["records"], unique=result["unique"],
+                   duplicates=result["duplicates"], lost=result["lost"],
+                   out_of_order=result["out_of_order"],
+                   mismatched=result["mismatched"] + result["wrong_partition"]
+                   + result["unexpected"], recovery=recovery,
+                   max_rewind=result["max_rewind"], complete=result["complete"])
+        problems = []
+        if row["sent"] != records:
+            problems.append(f"sent {row['sent']} of {records}")
+        if result["lost"]:
+            problems.append(f"lost {result['lost']} (e.g. k{result['lost_sample'][:5]})")
+        if result["out_of_order"] or row["mismatched"]:
+            problems.append(f"order/content: {result['first_problem']}")
+        if not result["complete"]:
+            problems.append("B not read to its end")
+        if eos and result["duplicates"]:
+            problems.append(f"{result['duplicates']} duplicates under exactly-once")
+        row["ok"] = not problems
+        if problems:
+            row["note"] += "; FAIL: " + "; ".join(problems)
+            log(f"   {fault} FAILED: {'; '.join(problems)}\n   verify: {json.dumps(result)}")
+            log(cluster.tails(30))
+        log(f"   {fault}: received {result['records']} unique {result['unique']} "
+            f"duplicates {result['duplicates']} (max rewind {result['max_rewind']} records/"
+            f"partition) lost {result['lost']} recovery "
+            f"{'%.1fs' % recovery if recovery is not None else 'n/a'}")
+        # Clean-up for the next fault: the connector goes, workers back to three.
+        self.ensure_three(cluster)
+        cluster.wait_ready(timeout=120)
+        self.dc.wait_until(lambda: cluster.any().delete(f"/connectors/{connector}")[0]
+                           in (204, 404), timeout=60, interval=1, what=f"DELETE {connector}")
+        if not self.args.keep:
+            self.tool("delete", self.a, topic)
+            self.tool("delete", self.b, remote)
+
+    # -- main
+
+    def run(self, faults):
+        p = self.profile
+        log(f"fault suite: profile {'short' if self.args.short else 'full'} seed {self.seed} "
+            f"records/fault {p['records']} outage {p['outage']}s faults {','.join(faults)}")
+        t0 = time.time()
+        self.setup()
+        for i, fault in enumerate(faults):
+            kind = FAULTS[fault][0]
+            if kind == "alo" and self.alo is None:
+                self.start_alo()
+            if kind == "eos" and self.eos is None:
+                # One worker cluster at a time on the 2-core machine.
+                self.close_cluster(self.alo)
+                self.alo = None
+                self.start_eos()
+            try:
+                self.run_fault(i, fault)
+            except Interrupted:
+                raise
+            except Exception as e:  # noqa: BLE001 - the fault fails, the suite goes on
+                row = self.rows[-1] if self.rows and self.rows[-1]["fault"] == fault else None
+                if row is None:
+                    row = {"fault": fault, "mode": kind, "sent": 0, "received": 0, "unique": 0,
+                           "duplicates": 0, "lost": None, "out_of_order": 0, "mismatched": 0,
+                           "recovery": None}
+                    self.rows.append(row)
+                row["ok"] = False
+                row["note"] = f"ERROR: {e}"
+                log(f"   {fault} ERROR: {e}")
+                cluster = self.eos if kind == "eos" else self.alo
+                if cluster is not None:
+                    log(cluster.tails(30))
+                    try:
+                        self.ensure_three(cluster)
+                    except Exception as e2:  # noqa: BLE001
+                        log(f"   could not restore the workers: {e2}")
+        self.wall = time.time() - t0
+
+    def report(self):
+        wall = getattr(self, "wall", 0)
+        header = ("fault", "mode", "sent", "received", "dup", "lost", "order", "content",
+                  "recovery_s", "result")
+        lines = [header]
+        for r in self.rows:
+            lines.append((r["fault"], r["mode"], str(r["sent"]), str(r["received"]),
+                          str(r["duplicates"]), "?" if r["lost"] is None else str(r["lost"]),
+                          str(r["out_of_order"]), str(r["mismatched"]),
+                          "n/a" if r["recovery"] is None else f"{r['recovery']:.1f}",
+                          "ok" if r.get("ok") else "FAIL"))
+        widths = [max(len(l[i]) for l in lines) for i in range(len(header))]
+        print(f"fault suite: seed {self.seed}, profile {'short' if self.args.short else 'full'}, "
+              f"{wall:.0f}s")
+        for l in lines:
+            print("  ".join(c.rjust(w) if i >= 2 and i < 9 else c.ljust(w)
+                            for i, (c, w) in enumerate(zip(l, widths))).rstrip())
+        for r in self.rows:
+            print(f"  {r['fault']}: {r['note']}")
+        sent = sum(r["sent"] for r in self.rows)
+        lost = sum((r["lost"] if r["lost"] is not None else r["sent"]) for r in self.rows)
+        dups = sum(r["duplicates"] for r in self.rows)
+        ok = all(r.get("ok") for r in self.rows)
+        print(f"summary: faults={len(self.rows)} sent={sent} lost={lost} duplicates={dups}",
+              flush=True)
+        return 0 if ok else 1
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--short", action="store_true", help="the CI profile")
+    parser.add_argument("--only", help="comma-separated faults: " + ",".join(FAULTS))
+    parser.add_argument("--records", type=int, help="records per fault")
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--keep", action="store_true",
+                        help="keep worker logs and the topics")
+    args = parser.parse_args()
+    faults = list(FAULTS)
+    if args.only:
+        faults = [f.strip() for f in args.only.split(",") if f.strip()]
+        unknown = [f for f in faults if f not in FAULTS]
+        if unknown:
+            parser.error(f"unknown fault(s) {unknown}; known: {', '.join(FAULTS)}")
+        faults.sort(key=list(FAULTS).index)
+    if os.geteuid() != 0:
+        parser.error("needs root (network namespaces)")
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, _on_signal)
+    suite = Suite(args)
+    rc = 0
+    try:
+        suite.run(faults)
+    except Interrupted as e:
+        log(f"interrupted ({e}); cleaning up")
+        rc = 130
+    except Exception as e:  # noqa: BLE001
+        log(f"suite error: {e}")
+        rc = 1
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        suite.teardown()
+    # The table and the summary come last, after every process is gone.
+    sys.stderr.flush()
+    report_rc = suite.report()
+    if len(suite.rows) < len(faults):
+        report_rc = 1
+    return rc or report_rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
