@@ -44,6 +44,9 @@ namespace connectd::distributed {
 // JsonValue: one schemaless Connect value, as JsonConverter (schemas.enable=false) returns it.
 struct JsonValue {
   enum class Kind { kNull, kBool, kLong, kDouble, kString, kArray, kObject };
+  // Declared so clang with libstdc++ accepts the recursive pair<string, JsonValue> below (it
+  // would otherwise instantiate the pair while deducing the implicit constructor).
+  JsonValue() = default;
   Kind kind = Kind::kNull;
   bool boolean = false;
   int64_t integer = 0;  // kLong

@@ -10,7 +10,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "rapidjson/encodedstream.h"
 #include "rapidjson/error/en.h"
+#include "rapidjson/memorystream.h"
 #include "rapidjson/reader.h"
 #include "rapidjson/stream.h"
 #include "runtime/common/status_macros.h"
@@ -208,8 +210,11 @@ absl::StatusOr<Parsed> ParseFlat(std::string_view text, Shape shape, std::string
   if (std::memchr(text.data(), '\0', text.size()) != nullptr) {
     return invalid("contains a NUL byte");
   }
-  const std::string terminated(text);
-  rapidjson::StringStream stream(terminated.c_str());
+  // A length-bounded stream: RapidJSON 1.1.0 validates a UTF-8 sequence by taking all of its
+  // continuation bytes, so text ending in a truncated one ("\xe6") read past a NUL terminator
+  // (found by offsets_topic_fuzz); a MemoryStream reads '\0' at its end instead.
+  rapidjson::MemoryStream memory(text.data(), text.size());
+  rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> stream(memory);
   FlatJsonHandler handler(shape);
   rapidjson::Reader reader;
   const rapidjson::ParseResult result =

@@ -109,6 +109,12 @@ absl::StatusOr<std::string> ScramClient::ClientFinalMessage(std::string_view ser
   if (iterations < 4096) {
     return absl::InvalidArgumentError("SCRAM iteration count missing or below 4096");
   }
+  // Kafka's controller stores no credential above 16384 iterations (ScramControlManager
+  // MAX_ITERATIONS, "Too many iterations"); a larger count would hold this thread in PBKDF2 for
+  // up to half an hour (2^31 rounds), so only a hostile server sends one.
+  if (iterations > 16384) {
+    return absl::InvalidArgumentError("SCRAM iteration count above 16384");
+  }
   const EVP_MD* md = Digest(hash_);
   const size_t size = static_cast<size_t>(EVP_MD_size(md));
   std::string salted(size, '\0');

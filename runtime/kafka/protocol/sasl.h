@@ -32,7 +32,8 @@ class ScramClient {
 
   std::string ClientFirstMessage() const;
   // The client-final message for the server-first message, or InvalidArgument when the server
-  // answer is malformed (nonce not extending ours, missing salt, iterations < 4096).
+  // answer is malformed (nonce not extending ours, missing salt, iterations outside
+  // 4096..16384, the range Kafka's brokers store credentials with).
   absl::StatusOr<std::string> ClientFinalMessage(std::string_view server_first);
   // Unauthenticated when the server's signature does not prove it knows the password.
   absl::Status VerifyServerFinal(std::string_view server_final) const;

@@ -181,6 +181,25 @@ TEST(JsonParsersTest, ConfigMapRejectsNonStringsNamingTheKey) {
   EXPECT_EQ(ParseConfigMap(R"({"n":1.50,"big":12345678901234567890})")->at("n"), "1.50");
 }
 
+// Found by connector_json_fuzz (tests/fuzz/corpus/connector_json/regress-config-map-lone-
+// surrogate-keys): escaped lone surrogates parsed to invalid UTF-8, which the writer then turned
+// into U+FFFD, so two distinct keys were forwarded as one key written twice.
+TEST(JsonParsersTest, LoneSurrogatesAreReadAsReplacementCharacters) {
+  const std::string fffd3 = "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD";
+  auto config = ParseConfigMap(R"({"k\udd89":"1","k\uddd3":"v\udc00"})");
+  ASSERT_TRUE(config.ok());
+  ASSERT_EQ(config->size(), 1u);
+  EXPECT_EQ(config->begin()->first, "k" + fffd3);
+  EXPECT_EQ(config->begin()->second, "v" + fffd3);
+  EXPECT_EQ(ConfigMapJson(*config), "{\"k" + fffd3 + "\":\"v" + fffd3 + "\"}");
+  auto request = ParseCreateConnectorRequest(R"({"name":"n\udfff","config":{}})");
+  ASSERT_TRUE(request.ok());
+  EXPECT_EQ(request->name, "n" + fffd3);
+  auto patch = ParseConfigPatch(R"({"p\udc00":null})");
+  ASSERT_TRUE(patch.ok());
+  EXPECT_EQ(patch->begin()->first, "p" + fffd3);
+}
+
 TEST(JsonParsersTest, MalformedJsonNamesErrorAndOffset) {
   auto result = ParseConfigMap(R"({"a": })");
   ASSERT_TRUE(absl::IsInvalidArgument(result.status()));

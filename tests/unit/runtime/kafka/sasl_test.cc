@@ -29,6 +29,11 @@ TEST(ScramClientTest, RejectsServerAnswersThatCannotBeTrusted) {
   EXPECT_FALSE(client.ClientFinalMessage("r=nonce,s=c2FsdA==,i=4096").ok()) << "nonce not extended";
   EXPECT_FALSE(client.ClientFinalMessage("r=nonceX,i=4096").ok()) << "no salt";
   EXPECT_FALSE(client.ClientFinalMessage("r=nonceX,s=c2FsdA==,i=10").ok()) << "few iterations";
+  // Found by kafka_protocol_fuzz: 2^31-1 iterations held the thread in PBKDF2 for minutes.
+  EXPECT_FALSE(client.ClientFinalMessage("r=nonceX,s=c2FsdA==,i=2147483647").ok())
+      << "more iterations than a Kafka broker stores";
+  EXPECT_FALSE(client.ClientFinalMessage("r=nonceX,s=c2FsdA==,i=16385").ok());
+  EXPECT_TRUE(client.ClientFinalMessage("r=nonceX,s=c2FsdA==,i=16384").ok());
   EXPECT_FALSE(client.VerifyServerFinal("v=abc").ok()) << "no client-final computed yet";
   EXPECT_TRUE(client.ClientFinalMessage("r=nonceX,s=c2FsdA==,i=4096").ok());
   EXPECT_EQ(ScramClient::HashOf("SCRAM-SHA-512").value(), ScramClient::kSha512);

@@ -147,6 +147,17 @@ TEST(OffsetCodecTest, RejectsMalformedKeys) {
   ExpectInvalid(ParseOffsetKey(R"(["c",{"a":1})").status(), "invalid offset key");
 }
 
+// Found by offsets_topic_fuzz (tests/fuzz/corpus/offsets_topic/regress-truncated-utf8-at-end):
+// text ending inside a UTF-8 sequence made RapidJSON read past the copy's NUL terminator
+// (heap-buffer-overflow under build-asan); long enough here to live on the heap.
+TEST(OffsetCodecTest, RejectsTextEndingInsideAUtf8Sequence) {
+  ExpectInvalid(ParseOffsetKey("[\"connector-name\",{\"file\":\"/data/\xe6\x97\xa5\xe6").status(),
+                "invalid offset key");
+  ExpectInvalid(ParseOffsetKey("[\"connector-name\",{\"file\":\"/data/\xf0").status(),
+                "invalid offset key");
+  ExpectInvalid(ParseOffsetValue("{\"position-in-file\":\"\xe6").status(), "invalid");
+}
+
 TEST(OffsetCodecTest, RoundTrips) {
   const std::string partition =
       R"({"filename":"/d\u00e4ta/x.txt","n":-5,"r":2.5,"b":true,"z":null})";

@@ -1,0 +1,48 @@
+# The libFuzzer build (CONNECTD_FUZZ=ON): only the parser and codec fuzz targets of
+# tests/fuzz/targets, compiled with clang-14 and -fsanitize=fuzzer,address,undefined, from the
+# few sources they need (no Beast, no librdkafka, no plugins), so a clean build takes a few
+# minutes. Configure and run it with scripts/fuzz; the third-party libraries are Debian's
+# (built with gcc; clang with libstdc++ links against them).
+#
+#   CC=clang-14 CXX=clang++-14 cmake -G Ninja -B build-fuzz -DCONNECTD_FUZZ=ON
+#   ninja -C build-fuzz connectd_fuzz_targets        # -> build-fuzz/fuzz/<name>_fuzz
+if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  message(FATAL_ERROR "CONNECTD_FUZZ needs clang (libFuzzer): CXX=clang++-14 (see scripts/fuzz)")
+endif()
+if(CONNECTD_ASAN OR CONNECTD_TSAN)
+  message(FATAL_ERROR "CONNECTD_FUZZ brings its own sanitizers; drop CONNECTD_ASAN/TSAN")
+endif()
+
+# Every object is instrumented for coverage and checked by ASan and UBSan (UB aborts);
+# _GLIBCXX_ASSERTIONS adds libstdc++'s bounds checks (operator[], front(), ...).
+add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+                    -fno-omit-frame-pointer -gline-tables-only -D_GLIBCXX_ASSERTIONS)
+add_link_options(-fsanitize=address,undefined)
+# UBSan skips third-party headers (tests/fuzz/targets/ubsan_ignorelist.txt says why).
+add_compile_options(-fsanitize-ignorelist=${PROJECT_SOURCE_DIR}/tests/fuzz/targets/ubsan_ignorelist.txt)
+# RapidJSON 1.1.0's member iterators compare ambiguously under C++20 rules (clang warns, gcc not).
+add_compile_options(-Wno-ambiguous-reversed-operator)
+
+# What the targets parse, one static library: each target pulls in the objects it uses.
+add_library(connectd_fuzz_parsers STATIC
+    runtime/config/properties.cc runtime/config/config_def.cc runtime/config/config_providers.cc
+    runtime/mirror_maker/mirror_maker_config.cc
+    runtime/herder/herder_types.cc
+    rest/json_entities.cc
+    runtime/distributed/connect_json.cc runtime/distributed/config_records.cc
+    runtime/distributed/status_records.cc runtime/distributed/offsets_records.cc
+    runtime/distributed/status_state.cc runtime/distributed/connect_protocol.cc
+    runtime/storage/offset_codec.cc runtime/storage/java_text.cc
+    runtime/kafka/protocol/wire.cc runtime/kafka/protocol/messages.cc
+    runtime/kafka/protocol/sasl.cc
+    connectors/mirror_client/records.cc connectors/mirror_client/utf8.cc)
+target_include_directories(connectd_fuzz_parsers PUBLIC ${PROJECT_SOURCE_DIR}
+                                                        ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(connectd_fuzz_parsers PUBLIC
+    connectd_rapidjson absl::status absl::statusor absl::strings absl::str_format absl::cord
+    OpenSSL::Crypto Threads::Threads)
+# As in runtime/CMakeLists.txt: Double.toString's rounding needs no fused multiply-add.
+set_source_files_properties(runtime/storage/java_text.cc PROPERTIES COMPILE_OPTIONS -ffp-contract=off)
+connectd_set_warnings(connectd_fuzz_parsers)
+
+include(${PROJECT_SOURCE_DIR}/tests/fuzz/targets/targets.cmake)
