@@ -40,6 +40,9 @@ function(connectd_cc_test)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()
+  if(CONNECTD_TEST_TIMEOUT_SCALE)
+    math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${CONNECTD_TEST_TIMEOUT_SCALE}")
+  endif()
   # Tests find the tree, the build and the Kafka fixtures' run dir through compiled-in paths
   # (an environment variable of the same name overrides each).
   target_compile_definitions(${T_NAME} PRIVATE

@@ -198,15 +198,16 @@ TEST_F(ProtocolGoldenTest, RequestHeadersAreV1ThenV2ForFlexibleVersions) {
 
 TEST(ProtocolTest, ResponseHeadersAndTruncation) {
   int32_t correlation = 0;
+  // The body is a view into the frame: the frames outlive it.
+  const std::string join_frame("\x00\x00\x00\x09\x00XY", 7);
+  const std::string api_versions_frame("\x00\x00\x00\x05\x00XY", 7);
   // Flexible JoinGroup response header v1: correlation id + empty tagged fields.
-  auto body = DecodeResponseHeader(ApiKey::kJoinGroup, 6, std::string("\x00\x00\x00\x09\x00XY", 7),
-                                   &correlation);
+  auto body = DecodeResponseHeader(ApiKey::kJoinGroup, 6, join_frame, &correlation);
   ASSERT_TRUE(body.ok());
   EXPECT_EQ(correlation, 9);
   EXPECT_EQ(*body, "XY");
   // ApiVersions v3 responses keep header v0.
-  body = DecodeResponseHeader(ApiKey::kApiVersions, 3, std::string("\x00\x00\x00\x05\x00XY", 7),
-                              &correlation);
+  body = DecodeResponseHeader(ApiKey::kApiVersions, 3, api_versions_frame, &correlation);
   ASSERT_TRUE(body.ok());
   EXPECT_EQ(body->size(), 3u);
   // Every truncation of a valid JoinGroup response is rejected, never read past its end.
