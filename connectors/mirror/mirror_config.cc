@@ -1,5 +1,6 @@
 #include "connectors/mirror/mirror_config.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 
@@ -35,7 +36,7 @@ sdk::ConfigDef WithClientSecurityKeys(sdk::ConfigDef def) {
       key.withNullDefault();
     }
     key.importance(row.importance).doc(row.doc);
-    if (row.min == row.min) key.between(row.min, row.max);
+    if (!std::isnan(row.min)) key.between(row.min, row.max);
     def.define(std::move(key));
   }
   return def;

@@ -121,8 +121,8 @@ class SecretsNeverLeakTest(unittest.TestCase):
             self.connector_config())
         values = {c["value"]["name"]: c["value"] for c in validated["configs"]}
         for key in ("ssl.truststore.password", "ssl.key.password"):
-            self.assertEqual(values[key]["value"], "[hidden]", f"validate shows {key}")
             self.assertIn(key, values)
+            self.assertEqual(values[key]["value"], "[hidden]", f"validate shows {key}")
         self.assert_clean("the validate answer", text, allow_literal=False)
 
         # Create, run, mirror: the jaas reference was resolved for the source consumer.
