@@ -67,7 +67,9 @@ GroupMember::GroupMember(asio::io_context& io, GroupMemberConfig config,
       listener_(listener),
       retry_timer_(strand_),
       heartbeat_timer_(strand_),
-      join_gate_timer_(strand_) {}
+      join_gate_timer_(strand_),
+      session_timer_(strand_),
+      unreachable_timer_(strand_) {}
 
 GroupMember::~GroupMember() = default;
 
@@ -171,6 +173,8 @@ void GroupMember::OnCoordinatorFound(const std::string& host, uint16_t port) {
     }
     CONNECTD_LOG(kInfo, kLogger) << "Discovered group coordinator " << self->coordinator_address_
                                  << " for group " << self->config_.group_id;
+    self->unreachable_timer_.cancel();
+    self->unreachable_pending_ = false;
     self->Join();
   });
   PublishSnapshot();
@@ -186,9 +190,19 @@ void GroupMember::CoordinatorLost(const absl::Status& why) {
   coordinator_.reset();
   coordinator_address_.clear();
   heartbeat_timer_.cancel();
+  session_timer_.cancel();
   // The member id and generation stay: if the session has not expired the member keeps them.
   if (state_ == State::kStable) state_ = State::kUnjoined;
   PublishSnapshot();
+  if (!unreachable_pending_) {
+    unreachable_pending_ = true;
+    unreachable_timer_.expires_after(config_.heartbeat_interval);
+    unreachable_timer_.async_wait(
+        asio::bind_executor(strand_, [self = shared_from_this()](boost::system::error_code ec) {
+          if (ec || self->state_ == State::kStopped || !self->unreachable_pending_) return;
+          self->listener_->OnCoordinatorUnreachable(self->config_.heartbeat_interval);
+        }));
+  }
   RetryLater([self = shared_from_this()] { self->FindCoordinator(0); });
 }
 
@@ -357,6 +371,15 @@ void GroupMember::ScheduleHeartbeat() {
 
 void GroupMember::Heartbeat() {
   const uint64_t round = round_;
+  // No answer by the end of the session: the coordinator has given up on this member (or is
+  // cut off); stop waiting for the request timeout, as Java's heartbeat thread does.
+  session_timer_.expires_at(last_heartbeat_ok_ + config_.session_timeout);
+  session_timer_.async_wait(asio::bind_executor(
+      strand_, [self = shared_from_this(), round](boost::system::error_code ec) {
+        if (ec || self->state_ != State::kStable || round != self->round_) return;
+        self->CoordinatorLost(absl::DeadlineExceededError(
+            "session timed out without receiving a heartbeat response"));
+      }));
   coordinator_->Call<kafka::protocol::HeartbeatResponse>(
       ApiKey::kHeartbeat,
       kafka::protocol::HeartbeatRequest{config_.group_id, generation_, member_id_, std::nullopt},
@@ -370,6 +393,7 @@ void GroupMember::Heartbeat() {
           if (!self->HandleGroupError(r->error_code, "Heartbeat")) self->ScheduleHeartbeat();
           return;
         }
+        self->session_timer_.cancel();
         self->last_heartbeat_ok_ = std::chrono::steady_clock::now();
         self->ScheduleHeartbeat();
       });
@@ -384,6 +408,8 @@ void GroupMember::Stop(std::function<void()> done) {
     self->retry_timer_.cancel();
     self->heartbeat_timer_.cancel();
     self->join_gate_timer_.cancel();
+    self->session_timer_.cancel();
+    self->unreachable_timer_.cancel();
     self->PublishSnapshot();
     auto close = [self, done = std::move(done)]() {
       if (self->coordinator_) self->coordinator_->Close();

@@ -78,6 +78,10 @@ class GroupMemberListener {
   // A failure the listener should know about (authorization, protocol mismatch); the member
   // keeps retrying after a backoff.
   virtual void OnGroupError(const absl::Status& error) = 0;
+  // The coordinator was lost and could not be found again within one heartbeat interval (Java's
+  // WorkerCoordinator.poll): the listener must stop its work, as the group may already have
+  // given it to another member. Called once per loss; the member keeps rediscovering.
+  virtual void OnCoordinatorUnreachable(std::chrono::milliseconds /*waited*/) {}
 };
 
 class GroupMember : public std::enable_shared_from_this<GroupMember> {
@@ -129,6 +133,10 @@ class GroupMember : public std::enable_shared_from_this<GroupMember> {
   boost::asio::steady_timer retry_timer_;
   boost::asio::steady_timer heartbeat_timer_;
   boost::asio::steady_timer join_gate_timer_;
+  // Armed while a heartbeat is unanswered: fires when the session would have expired.
+  boost::asio::steady_timer session_timer_;
+  // Armed when the coordinator is lost: fires when rediscovery took a heartbeat interval.
+  boost::asio::steady_timer unreachable_timer_;
 
   // Strand only.
   std::shared_ptr<kafka::protocol::BrokerConnection> bootstrap_;
@@ -143,6 +151,7 @@ class GroupMember : public std::enable_shared_from_this<GroupMember> {
   int64_t rebalances_ = 0;
   uint64_t round_ = 0;  // invalidates callbacks of abandoned requests
   std::chrono::steady_clock::time_point last_heartbeat_ok_;
+  bool unreachable_pending_ = false;  // unreachable_timer_ armed for the current loss
   std::optional<std::chrono::steady_clock::time_point> join_gate_since_;
 
   mutable std::mutex snapshot_mu_;

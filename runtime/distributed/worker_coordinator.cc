@@ -201,6 +201,23 @@ std::optional<std::string> WorkerCoordinator::OwnerUrl(const herder::ConnectorTa
   return url->second;
 }
 
+void WorkerCoordinator::OnCoordinatorUnreachable(std::chrono::milliseconds waited) {
+  MemberWork revoked;
+  {
+    std::lock_guard lock(mu_);
+    if (complete_.connectors.empty() && complete_.tasks.empty()) return;
+    revoked = std::exchange(complete_, MemberWork{});
+  }
+  CONNECTD_LOG(kInfo, kLogger) << "Broker coordinator was unreachable for " << waited.count()
+                               << "ms. Revoking previous assignment (" << revoked.connectors.size()
+                               << " connectors, " << revoked.tasks.size()
+                               << " tasks) to avoid running tasks while not being a member the "
+                                  "group";
+  if (!callbacks_.on_revoke_all) return;
+  if (callbacks_.confirm_applied) unapplied_.fetch_add(1);
+  callbacks_.on_revoke_all(/*eager=*/true);
+}
+
 void WorkerCoordinator::OnGroupError(const absl::Status& error) {
   if (callbacks_.on_error) callbacks_.on_error(error);
 }

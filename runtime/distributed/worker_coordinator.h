@@ -75,6 +75,9 @@ class WorkerCoordinator : public GroupMemberListener {
   void OnJoinComplete(int32_t generation, const std::string& member_id, const std::string& protocol,
                       const std::string& assignment) override;
   void OnGroupError(const absl::Status& error) override;
+  // Java's revocation of the whole assignment when the coordinator stays unreachable: the
+  // herder stops everything (on_revoke_all(eager=true)) and the next JoinGroup owns nothing.
+  void OnCoordinatorUnreachable(std::chrono::milliseconds waited) override;
   // Not while a round (or an eager revoke-all) handed to the herder is still being applied.
   bool ReadyToJoin() override { return unapplied_.load() == 0; }
 

@@ -248,7 +248,10 @@ class DistributedHerder : public Herder,
   absl::Status DoFenceZombies(const std::string& connector);
   // Task thread: a fencing round for `task`'s connector, on this worker if it leads, else by
   // the leader over signed PUT /connectors/{c}/fence; waits, giving up once `stopping`.
+  // A round that fails for a passing reason (unavailable, timed out) is tried again each second
+  // for up to 120 s.
   absl::Status FenceForTask(const ConnectorTaskId& task, const std::function<bool()>& stopping);
+  absl::Status FenceOnce(const ConnectorTaskId& task, const std::function<bool()>& stopping);
   // Task thread: Connect's verifyTaskGenerationAndOwnership.
   absl::Status VerifyTaskGeneration(const ConnectorTaskId& task, std::optional<int32_t> generation,
                                     const std::function<bool()>& stopping);

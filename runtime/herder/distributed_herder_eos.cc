@@ -2,6 +2,7 @@
 // task preflight checks, the leader's transactional claim on the config topic, the validation of
 // exactly.once.support / transaction.boundary, and transactional offset writes for KIP-875.
 #include <future>
+#include <thread>
 
 #include <boost/asio/post.hpp>
 
@@ -24,6 +25,7 @@ constexpr char kLogger[] = "org.apache.kafka.connect.runtime.distributed.Distrib
 // task asked to stop gives up at once).
 constexpr auto kPreflightTimeout = std::chrono::seconds(120);
 constexpr auto kFencingTimeout = std::chrono::seconds(90);  // Java's REST request timeout
+constexpr auto kFencingRetryBackoff = std::chrono::seconds(1);
 
 // Waits for `result` in slices, giving up when `stopping` says so or after kPreflightTimeout.
 absl::Status Await(std::future<absl::Status>& result, const std::function<bool()>& stopping,
@@ -193,6 +195,35 @@ worker::ExactlyOnceHooks DistributedHerder::MakeExactlyOnceHooks() {
 
 absl::Status DistributedHerder::FenceForTask(const ConnectorTaskId& task,
                                              const std::function<bool()>& stopping) {
+  // A round that fails for a passing reason (the config topic not read to its end within
+  // worker.sync.timeout.ms after a broker restart, no leader known during a rebalance) is tried
+  // again until the preflight bound: Java fails the task at once, which leaves it FAILED until
+  // someone restarts it although the next round would have succeeded.
+  const auto deadline = std::chrono::steady_clock::now() + kPreflightTimeout;
+  for (int attempt = 1;; ++attempt) {
+    absl::Status fenced = FenceOnce(task, stopping);
+    if (fenced.ok() || fenced.code() == absl::StatusCode::kCancelled) return fenced;
+    const bool passing = fenced.code() == absl::StatusCode::kUnavailable ||
+                         fenced.code() == absl::StatusCode::kDeadlineExceeded;
+    if (!passing || std::chrono::steady_clock::now() + kFencingRetryBackoff >= deadline) {
+      return absl::Status(fenced.code(), absl::StrCat("Failed to perform round of zombie fencing: ",
+                                                      fenced.message()));
+    }
+    CONNECTD_LOG(kWarn, kLogger) << "Round " << attempt << " of zombie fencing for task "
+                                 << task.connector << "-" << task.task
+                                 << " failed; trying again: " << fenced.message();
+    for (auto until = std::chrono::steady_clock::now() + kFencingRetryBackoff;
+         std::chrono::steady_clock::now() < until;) {
+      if (stopping && stopping()) {
+        return absl::CancelledError("Failed to perform round of zombie fencing: task stopping");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+}
+
+absl::Status DistributedHerder::FenceOnce(const ConnectorTaskId& task,
+                                          const std::function<bool()>& stopping) {
   auto result = std::make_shared<std::promise<absl::Status>>();
   std::future<absl::Status> done = result->get_future();
   const std::string c = task.connector;
@@ -218,10 +249,7 @@ absl::Status DistributedHerder::FenceForTask(const ConnectorTaskId& task,
     options_.forward_fence(leader_url_, c, snapshot_.session_key(),
                            [result](absl::Status status) { result->set_value(std::move(status)); });
   });
-  absl::Status fenced = Await(done, stopping, "Failed to perform round of zombie fencing");
-  if (fenced.ok() || fenced.code() == absl::StatusCode::kCancelled) return fenced;
-  return absl::Status(
-      fenced.code(), absl::StrCat("Failed to perform round of zombie fencing: ", fenced.message()));
+  return Await(done, stopping, "Failed to perform round of zombie fencing");
 }
 
 absl::Status DistributedHerder::VerifyTaskGeneration(const ConnectorTaskId& task,

@@ -73,6 +73,15 @@ const std::set<std::string>& Dropped() {
   return *dropped;
 }
 
+// librdkafka uses the same names; Java's defaults differ (librdkafka: 100 ms, 10,000 ms).
+const std::map<std::string, std::string>& JavaReconnectDefaults() {
+  static const auto* defaults = new std::map<std::string, std::string>{
+      {"reconnect.backoff.ms", "50"},
+      {"reconnect.backoff.max.ms", "1000"},
+  };
+  return *defaults;
+}
+
 std::string AssignorName(const std::string& java) {
   std::string out;
   for (const std::string& cls : {std::string("RangeAssignor"), std::string("RoundRobinAssignor"),
@@ -176,6 +185,12 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
     } else {
       out.properties[key] = value;
     }
+  }
+  // Java's reconnect backoff where the user set none (librdkafka's grows to 10 s): a client
+  // whose broker restarted is back within a second, as a Java worker's is. The leader's
+  // read-to-end before zombie fencing, bounded by worker.sync.timeout.ms (3 s), depends on it.
+  for (const auto& [key, java_default] : JavaReconnectDefaults()) {
+    if (java.count(key) == 0) out.properties[key] = java_default;
   }
   return out;
 }

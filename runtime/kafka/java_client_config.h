@@ -10,6 +10,7 @@
 //     SCRAM login modules, PEM trust/key stores -> ssl.ca.location/ssl.certificate.location/...);
 //   - meaningless here (serializer/deserializer classes, max.poll.records, ...): dropped silently;
 //   - Java-only with no equivalent (JKS stores, ...): dropped with a warning naming the key;
+//   - reconnect.backoff.ms / reconnect.backoff.max.ms: Java's defaults (50 ms, 1 s) unless set;
 //   - anything else: passed on; if librdkafka rejects it, MakeConfWithWarnings drops it with a
 //     warning naming the key (never the value: it may be a secret).
 // Standard library only: plugins (MirrorMaker's connectors) link it too.

@@ -1,5 +1,7 @@
 #include "runtime/kafka/protocol/broker_connection.h"
 
+#include <algorithm>
+
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
@@ -101,7 +103,8 @@ absl::StatusOr<SecurityConfig> SecurityConfig::FromProperties(
   };
   SecurityConfig config;
   config.protocol = get("security.protocol", "PLAINTEXT");
-  for (char& c : config.protocol) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (char& c : config.protocol)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (config.protocol != "PLAINTEXT" && config.protocol != "SSL" &&
       config.protocol != "SASL_PLAINTEXT" && config.protocol != "SASL_SSL") {
     return absl::InvalidArgumentError("security.protocol=" + config.protocol +
@@ -110,9 +113,9 @@ absl::StatusOr<SecurityConfig> SecurityConfig::FromProperties(
   if (config.uses_sasl()) {
     config.sasl_mechanism = get("sasl.mechanisms", "GSSAPI");
     if (config.sasl_mechanism != "PLAIN" && !ScramClient::HashOf(config.sasl_mechanism).ok()) {
-      return absl::InvalidArgumentError(
-          "sasl.mechanism=" + config.sasl_mechanism +
-          " is not supported by connectd's group client: use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512");
+      return absl::InvalidArgumentError("sasl.mechanism=" + config.sasl_mechanism +
+                                        " is not supported by connectd's group client: use PLAIN, "
+                                        "SCRAM-SHA-256 or SCRAM-SHA-512");
     }
     config.sasl_username = get("sasl.username");
     config.sasl_password = get("sasl.password");
@@ -121,7 +124,8 @@ absl::StatusOr<SecurityConfig> SecurityConfig::FromProperties(
     auto ctx = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
     ctx->set_verify_mode(asio::ssl::verify_peer);
     absl::Status loaded = LoadPem(*ctx, p, "ssl.ca.location", "ssl.ca.pem", true);
-    if (loaded.ok()) loaded = LoadPem(*ctx, p, "ssl.certificate.location", "ssl.certificate.pem", false);
+    if (loaded.ok())
+      loaded = LoadPem(*ctx, p, "ssl.certificate.location", "ssl.certificate.pem", false);
     if (loaded.ok()) {
       if (!get("ssl.key.password").empty()) {
         std::string password = get("ssl.key.password");
@@ -190,9 +194,9 @@ void BrokerConnection::Connect(std::function<void(absl::Status)> done) {
                                                boost::system::error_code ec,
                                                const asio::ip::tcp::endpoint&) mutable {
                 if (ec) {
-                  absl::Status status = absl::UnavailableError(
-                      "cannot connect to " + options_.host + ":" + std::to_string(options_.port) +
-                      ": " + ec.message());
+                  absl::Status status =
+                      absl::UnavailableError("cannot connect to " + options_.host + ":" +
+                                             std::to_string(options_.port) + ": " + ec.message());
                   Fail(status);
                   return done(status);
                 }
@@ -230,8 +234,8 @@ void BrokerConnection::OnConnected(std::function<void(absl::Status)> done) {
     int set = not_an_ip ? SSL_set1_host(ssl, options_.host.c_str())
                         : X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), options_.host.c_str());
     if (set != 1) {
-      return finish(absl::InternalError("cannot set up hostname verification for " +
-                                        options_.host));
+      return finish(
+          absl::InternalError("cannot set up hostname verification for " + options_.host));
     }
   }
   tls_->async_handshake(
@@ -244,7 +248,7 @@ void BrokerConnection::OnConnected(std::function<void(absl::Status)> done) {
 
 absl::Status BrokerConnection::TlsHandshakeError(const boost::system::error_code& ec) const {
   std::string message = "TLS handshake with " + options_.host + ":" +
-                         std::to_string(options_.port) + " failed: " + ec.message();
+                        std::to_string(options_.port) + " failed: " + ec.message();
   // A connection that broke off is a network failure, worth retrying as is.
   if (ec.category() != asio::error::get_ssl_category()) return absl::UnavailableError(message);
   // The peer's certificate or TLS settings were refused: as Java's clients (an
@@ -257,20 +261,40 @@ absl::Status BrokerConnection::TlsHandshakeError(const boost::system::error_code
 }
 
 void BrokerConnection::NegotiateVersions(std::function<void(absl::Status)> done) {
+  NegotiateVersions(SupportedVersions(ApiKey::kApiVersions).max, std::move(done));
+}
+
+void BrokerConnection::NegotiateVersions(int16_t version, std::function<void(absl::Status)> done) {
   ApiVersionsRequest request;
   request.client_software_version = CONNECTD_VERSION_STRING;
-  const int16_t version = SupportedVersions(ApiKey::kApiVersions).max;
   SendVersion(
       ApiKey::kApiVersions, version, request.Encode(version),
-      [this, done = std::move(done)](absl::StatusOr<std::string> body, int16_t v) {
+      [this, done = std::move(done)](absl::StatusOr<std::string> body, int16_t v) mutable {
         if (!body.ok()) return done(body.status());
         absl::StatusOr<ApiVersionsResponse> response = ApiVersionsResponse::Decode(*body, v);
+        if (v > 0 && (!response.ok() || response->error_code == kUnsupportedVersion)) {
+          // A broker that does not know version v answers (Kafka: in version 0) listing, if
+          // anything, the versions of ApiVersions it knows: ask again in the highest of them, or
+          // in version 0, as Java's NetworkClient does.
+          absl::StatusOr<ApiVersionsResponse> v0 = ApiVersionsResponse::Decode(*body, 0);
+          const ApiVersionsResponse* refused = nullptr;
+          if (v0.ok() && v0->error_code == kUnsupportedVersion) {
+            refused = &*v0;
+          } else if (response.ok()) {
+            refused = &*response;
+          }
+          if (refused != nullptr) {
+            int16_t retry = 0;
+            for (const ApiVersionsResponse::Api& api : refused->apis) {
+              if (api.key == static_cast<int16_t>(ApiKey::kApiVersions)) retry = api.max_version;
+            }
+            return NegotiateVersions(std::clamp<int16_t>(retry, 0, v - 1), std::move(done));
+          }
+        }
         if (!response.ok()) return done(response.status());
         if (response->error_code != kNone) {
-          // UNSUPPORTED_VERSION: a broker older than Kafka 2.4 (ApiVersions v3), which Kafka
-          // 4.x clients do not support either.
-          return done(absl::FailedPreconditionError(
-              "ApiVersions v" + std::to_string(v) + " failed: " + ErrorName(response->error_code)));
+          return done(absl::FailedPreconditionError("ApiVersions v" + std::to_string(v) +
+                                                    " failed: " + ErrorName(response->error_code)));
         }
         for (const ApiVersionsResponse::Api& api : response->apis) {
           ApiRange ours = SupportedVersions(static_cast<ApiKey>(api.key));  // empty if unknown
@@ -345,11 +369,10 @@ void BrokerConnection::Send(ApiKey key, std::function<std::string(int16_t)> enco
     std::optional<int16_t> version = VersionOf(key);
     if (closed_) return done(close_reason_, 0);
     if (!version) {
-      return done(absl::UnimplementedError("the broker at " + options_.host + ":" +
-                                               std::to_string(options_.port) +
-                                               " supports no version of API key " +
-                                               std::to_string(static_cast<int>(key)) +
-                                               " that connectd speaks"),
+      return done(absl::UnimplementedError(
+                      "the broker at " + options_.host + ":" + std::to_string(options_.port) +
+                      " supports no version of API key " + std::to_string(static_cast<int>(key)) +
+                      " that connectd speaks"),
                   0);
     }
     SendVersion(key, *version, encode(*version), std::move(done));
@@ -376,14 +399,14 @@ void BrokerConnection::WriteNext() {
   writing_ = true;
   auto self = shared_from_this();
   auto on_written = asio::bind_executor(strand_, [this, self](boost::system::error_code ec,
-                                                             size_t) {
+                                                              size_t) {
     writing_ = false;
     if (closed_) {
       write_queue_.clear();  // Fail() left the frame being written alive until now
       return;
     }
-    if (ec) return Fail(absl::UnavailableError("write to " + options_.host + " failed: " +
-                                               ec.message()));
+    if (ec)
+      return Fail(absl::UnavailableError("write to " + options_.host + " failed: " + ec.message()));
     write_queue_.pop_front();
     WriteNext();
   });
@@ -399,14 +422,14 @@ void BrokerConnection::ReadHeader() {
   if (closed_) return;
   auto self = shared_from_this();
   auto on_read = asio::bind_executor(strand_, [this, self](boost::system::error_code ec, size_t) {
-    if (ec) return Fail(absl::UnavailableError("connection to " + options_.host + ":" +
-                                               std::to_string(options_.port) + " lost: " +
-                                               ec.message()));
+    if (ec)
+      return Fail(absl::UnavailableError("connection to " + options_.host + ":" +
+                                         std::to_string(options_.port) + " lost: " + ec.message()));
     uint32_t size = 0;
     for (char c : size_buffer_) size = (size << 8) | static_cast<unsigned char>(c);
     if (size < 4 || size > kMaxResponseBytes) {
-      std::string message = "bad response size " + std::to_string(size) + " from " +
-                            options_.host + ":" + std::to_string(options_.port);
+      std::string message = "bad response size " + std::to_string(size) + " from " + options_.host +
+                            ":" + std::to_string(options_.port);
       // A TLS record (alert 0x15 or handshake 0x16, version 3.x) where a size should be.
       if (!tls_ && (size_buffer_[0] == 0x15 || size_buffer_[0] == 0x16) && size_buffer_[1] == 3) {
         message += ": the broker speaks TLS on this port (security.protocol=" +
@@ -428,8 +451,9 @@ void BrokerConnection::ReadBody(size_t size) {
   read_buffer_.resize(size);
   auto self = shared_from_this();
   auto on_read = asio::bind_executor(strand_, [this, self](boost::system::error_code ec, size_t) {
-    if (ec) return Fail(absl::UnavailableError("connection to " + options_.host + " lost: " +
-                                               ec.message()));
+    if (ec)
+      return Fail(
+          absl::UnavailableError("connection to " + options_.host + " lost: " + ec.message()));
     OnFrame(std::move(read_buffer_));
     read_buffer_.clear();
     ReadHeader();
@@ -470,19 +494,20 @@ void BrokerConnection::ArmTimeoutCheck() {
   if (timeout_timer_.expiry() > std::chrono::steady_clock::now()) return;  // already armed
   timeout_timer_.expires_after(std::chrono::milliseconds(100));
   auto self = shared_from_this();
-  timeout_timer_.async_wait(asio::bind_executor(strand_, [this, self](boost::system::error_code ec) {
-    if (ec || closed_) return;
-    auto now = std::chrono::steady_clock::now();
-    for (const auto& [id, pending] : pending_) {
-      if (pending.deadline <= now) {
-        return Fail(absl::DeadlineExceededError(
-            "request (API key " + std::to_string(static_cast<int>(pending.key)) + ") to " +
-            options_.host + ":" + std::to_string(options_.port) + " timed out after " +
-            std::to_string(options_.request_timeout.count()) + " ms"));
-      }
-    }
-    ArmTimeoutCheck();
-  }));
+  timeout_timer_.async_wait(
+      asio::bind_executor(strand_, [this, self](boost::system::error_code ec) {
+        if (ec || closed_) return;
+        auto now = std::chrono::steady_clock::now();
+        for (const auto& [id, pending] : pending_) {
+          if (pending.deadline <= now) {
+            return Fail(absl::DeadlineExceededError(
+                "request (API key " + std::to_string(static_cast<int>(pending.key)) + ") to " +
+                options_.host + ":" + std::to_string(options_.port) + " timed out after " +
+                std::to_string(options_.request_timeout.count()) + " ms"));
+          }
+        }
+        ArmTimeoutCheck();
+      }));
 }
 
 void BrokerConnection::Close() {

@@ -123,6 +123,7 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
   // connection broke off.
   absl::Status TlsHandshakeError(const boost::system::error_code& ec) const;
   void NegotiateVersions(std::function<void(absl::Status)> done);
+  void NegotiateVersions(int16_t version, std::function<void(absl::Status)> done);
   void Authenticate(std::function<void(absl::Status)> done);
   void SaslRounds(std::shared_ptr<class SaslExchange> exchange, std::string token,
                   std::function<void(absl::Status)> done);

@@ -34,8 +34,19 @@ TEST(ClientConfigTest, TranslatesJavaNamesAndDropsJavaOnlyOnes) {
                                 {"queue.buffering.max.kbytes", "32768"},
                                 {"ssl.ca.location", "/etc/ca.pem"},
                                 {"ssl.endpoint.identification.algorithm", "none"},
+                                {"reconnect.backoff.ms", "50"},
+                                {"reconnect.backoff.max.ms", "1000"},
                             }));
   EXPECT_THAT(out.warnings, ElementsAre(HasSubstr("ssl.keystore.location: only PKCS12 and PEM")));
+}
+
+TEST(ClientConfigTest, ReconnectBackoffDefaultsToJavasUnlessSet) {
+  TranslatedConfig defaults = TranslateJavaClientConfig({{"bootstrap.servers", "a:1"}});
+  EXPECT_EQ(defaults.properties.at("reconnect.backoff.max.ms"), "1000");
+  EXPECT_EQ(defaults.properties.at("reconnect.backoff.ms"), "50");
+  TranslatedConfig set = TranslateJavaClientConfig({{"reconnect.backoff.max.ms", "30000"}});
+  EXPECT_EQ(set.properties.at("reconnect.backoff.max.ms"), "30000");
+  EXPECT_EQ(set.properties.at("reconnect.backoff.ms"), "50");
 }
 
 TEST(ClientConfigTest, UnknownKeysAreDroppedWithAWarningAndBadValuesFail) {
