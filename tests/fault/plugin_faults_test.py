@@ -46,6 +46,15 @@ class FaultyPluginWorker:
             "connector.class": "VerifiableSource", "topic": "healthy", "throughput": "100",
             "tasks.max": "1"})
         assert status in (200, 201), status
+        # The tests compare against a running healthy task: its status exists only once the
+        # task thread has started it (as in Java, a task without a status is not listed).
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            code, body = cls.worker.call("GET", "/connectors/healthy/status")
+            if code == 200 and [t["state"] for t in body["tasks"]] == ["RUNNING"]:
+                return
+            time.sleep(0.2)
+        raise AssertionError(f"the healthy task never ran: {body}")
 
     @classmethod
     def stop_worker(cls):
