@@ -136,6 +136,11 @@ absl::Status WorkerSourceTask::Initialize() {
       kafka::MakeClient(RD_KAFKA_PRODUCER, *std::move(conf));
   if (!producer.ok()) return producer.status();
   producer_ = *std::move(producer);
+  {
+    std::lock_guard lock(cancel_mu_);
+    if (cancelled_) return absl::CancelledError("the task was abandoned while starting");
+    cancellable_producer_ = producer_.get();
+  }
 
   if (options_.exactly_once) {
     // Connect's prepareToInitializeTask: fence older generations, claim the transactional id
@@ -274,7 +279,19 @@ absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
     }
     rd_kafka_poll(producer_.get(), 100);  // queue full: serve delivery reports, then retry
     if (!send_failure_.ok()) return send_failure_;
+    // The target may be unreachable for good: a task asked to stop sends no more (the rest of
+    // the batch is never acknowledged, so its offsets are not committed).
+    if (stopping()) return absl::CancelledError("the task is stopping");
   }
+}
+
+void WorkerSourceTask::Cancel() {
+  std::lock_guard lock(cancel_mu_);
+  cancelled_ = true;
+  if (cancellable_producer_ == nullptr) return;
+  CONNECTD_LOG(kWarn, kLogger) << "Dropping the records task " << id_.connector << "-" << id_.task
+                               << " has not delivered yet";
+  rd_kafka_purge(cancellable_producer_, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
 }
 
 void WorkerSourceTask::DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* message,
@@ -349,6 +366,11 @@ void WorkerSourceTask::CommitOffsets() {
   }
 }
 
+void WorkerSourceTask::ForgetProducer() {
+  std::lock_guard lock(cancel_mu_);
+  cancellable_producer_ = nullptr;
+}
+
 void WorkerSourceTask::Close() {
   if (producer_ && options_.exactly_once) {
     // Connect's finalOffsetCommit: commit what the open transaction holds unless the task
@@ -362,6 +384,7 @@ void WorkerSourceTask::Close() {
     rd_kafka_purge(producer_.get(), RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
     rd_kafka_poll(producer_.get(), 0);
     transaction_delivered_.clear();
+    ForgetProducer();
     producer_.reset();
   } else if (producer_) {
     // Deliver what was sent, commit what was acknowledged, drop (uncommitted) the rest.
@@ -369,6 +392,7 @@ void WorkerSourceTask::Close() {
     if (instance_) CommitOffsets();
     rd_kafka_purge(producer_.get(), RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
     rd_kafka_poll(producer_.get(), 0);
+    ForgetProducer();
     producer_.reset();
   }
   std::lock_guard lock(instance_mu_);

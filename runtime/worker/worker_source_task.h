@@ -105,6 +105,10 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   absl::Status CommitTransaction();
   void AbortTransaction();
   void OnPause() override;
+  // Purges the producer's queued and in-flight records (they fail, so their offsets are never
+  // committed); any later send fails at once.
+  void Cancel() override;
+  void ForgetProducer();  // before producer_ is destroyed
 
   const plugin::ConnectorPlugin& plugin_;
   SourceTaskOptions options_;
@@ -115,6 +119,10 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
 
   // Task thread only.
   kafka::RdKafkaPtr producer_;
+  // producer_ for Cancel() on another thread: set once created, cleared before it is destroyed.
+  std::mutex cancel_mu_;
+  rd_kafka_t* cancellable_producer_ = nullptr;  // guarded by cancel_mu_
+  bool cancelled_ = false;                      // guarded by cancel_mu_
   SubmittedRecords submitted_;
   absl::Status send_failure_;
   std::chrono::steady_clock::time_point next_commit_;

@@ -76,6 +76,7 @@ bool WorkerTask::AwaitStop(std::chrono::milliseconds timeout) {
   CONNECTD_LOG(kError, kLogger) << "Graceful stop of task " << id_.connector << "-" << id_.task
                                 << " failed: it did not stop within " << timeout.count()
                                 << " ms; abandoning its thread";
+  Cancel();
   thread_.detach();
   return false;
 }

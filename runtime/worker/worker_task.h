@@ -63,6 +63,10 @@ class WorkerTask {
   virtual void Close() = 0;
   // Tells the plugin to stop (thread-safe; may run on the caller of Stop()).
   virtual void SignalPluginStop() = 0;
+  // Any thread, when AwaitStop gives up on the task: drops what the task still holds for
+  // delivery, so that a task abandoned (its work already given to another worker) cannot write
+  // once its cluster is reachable again (Java's cancel() closes the producer with no timeout).
+  virtual void Cancel() {}
 
   // Sleeps up to `timeout` unless stopped or transitioned; for backoff in subclasses.
   void WaitFor(std::chrono::milliseconds timeout);
