@@ -106,7 +106,8 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   void AbortTransaction();
   void OnPause() override;
   // Purges the producer's queued and in-flight records (they fail, so their offsets are never
-  // committed); any later send fails at once.
+  // committed). The task thread is stopping by then; records it still sends before it notices
+  // (at most the rest of the batch at hand) are dropped by Close() unless delivered first.
   void Cancel() override;
   void ForgetProducer();  // before producer_ is destroyed
 
