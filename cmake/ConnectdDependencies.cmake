@@ -1,7 +1,24 @@
 # Every third-party dependency comes from Debian's packages (scripts/setup installs them).
 # Headers are included as SYSTEM so -Werror applies to our own code only.
 find_package(PkgConfig REQUIRED)
+# librdkafka: Debian's, or (scripts/build passes it when scripts/librdkafka has built it) the same
+# Debian source and version with connectd's patches (SCRAM against Kafka 4.x), same SONAME. Linked
+# by full path, so every binary and plugin gets a RUNPATH to it and loads it instead of the system's.
+set(CONNECTD_RDKAFKA_PREFIX "" CACHE PATH "librdkafka built by scripts/librdkafka; empty: the system's")
+if(CONNECTD_RDKAFKA_PREFIX)
+  if(NOT EXISTS ${CONNECTD_RDKAFKA_PREFIX}/lib/pkgconfig/rdkafka.pc)
+    message(FATAL_ERROR "CONNECTD_RDKAFKA_PREFIX=${CONNECTD_RDKAFKA_PREFIX} has no lib/pkgconfig/rdkafka.pc (run scripts/librdkafka)")
+  endif()
+  list(PREPEND CMAKE_PREFIX_PATH ${CONNECTD_RDKAFKA_PREFIX})
+endif()
+# pkg_check_modules caches its answer; check again when the prefix changes.
+if(NOT "${CONNECTD_RDKAFKA_PREFIX}" STREQUAL "${CONNECTD_RDKAFKA_PREFIX_CHECKED}")
+  unset(__pkg_config_checked_RDKAFKA CACHE)
+  unset(pkgcfg_lib_RDKAFKA_rdkafka CACHE)
+  set(CONNECTD_RDKAFKA_PREFIX_CHECKED "${CONNECTD_RDKAFKA_PREFIX}" CACHE INTERNAL "")
+endif()
 pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka>=2.0.2)
+message(STATUS "librdkafka ${RDKAFKA_VERSION}: ${RDKAFKA_LINK_LIBRARIES}")
 find_package(absl REQUIRED CONFIG)
 find_package(Boost 1.74 REQUIRED)
 find_package(RapidJSON REQUIRED CONFIG)

@@ -11,10 +11,12 @@ PlainLoginModule / ScramLoginModule sasl.jaas.config, used for the internal topi
 VerifiableSource connector created over REST runs its tasks on both workers and its records land
 in the topic. The test's own checks use the PLAINTEXT listener.
 
-SCRAM needs librdkafka >= 2.6.1: older versions append the client nonce to the server nonce a
-second time in the client-final-message, which Kafka 4.x brokers reject as invalid credentials
-(confluentinc/librdkafka#4895). On an older librdkafka the SCRAM case checks what the user
-sees instead: the worker exits non-zero, naming the cluster it could not reach. connectd's own
+SCRAM needs librdkafka >= 2.6.1 or the one scripts/librdkafka builds (Debian's 2.0.2 with
+connectd's patch; scripts/setup builds it and scripts/build links it): older versions append the
+client nonce to the server nonce a second time in the client-final-message, which Kafka 4.x
+brokers reject as invalid credentials (confluentinc/librdkafka#4895). On an unpatched older
+librdkafka the SCRAM case checks what the user sees instead: the worker exits non-zero, naming
+the cluster it could not reach. connectd's own
 group client is not affected (tests/integration/kafka/sasl_group_test.cc covers all mechanisms).
 
 Run, from tests/e2e (build dir: $CONNECTD_BUILD_DIR, else <repo>/build):
@@ -53,8 +55,29 @@ def sasl_client_props(mechanism, username, password, prefix=""):
                 f'{module} required username="{username}" password="{password}";'}
 
 
+def loaded_librdkafka():
+    """The librdkafka.so.1 that the build's connectd loads (its RUNPATH, else the system's)."""
+    out = subprocess.run(["ldd", os.path.join(BUILD_DIR, "bin", "connectd")], capture_output=True,
+                         text=True, check=True).stdout
+    for line in out.splitlines():
+        if line.strip().startswith("librdkafka.so") and "=>" in line:
+            return os.path.realpath(line.split("=>")[1].split("(")[0].strip())
+    raise AssertionError(f"connectd does not link librdkafka:\n{out}")
+
+
+def connectd_patches(library):
+    """connectd's patches in a librdkafka built by scripts/librdkafka (none for another build)."""
+    marker = os.path.join(os.path.dirname(os.path.dirname(library)), "share", "connectd",
+                          "librdkafka-patches")
+    try:
+        with open(marker) as f:
+            return f.read().split()
+    except FileNotFoundError:
+        return []
+
+
 def librdkafka_version():
-    """librdkafka's version as a tuple (pkg-config, which the build used), or None."""
+    """librdkafka's version as a tuple (pkg-config), or None."""
     try:
         out = subprocess.run(["pkg-config", "--modversion", "rdkafka"], capture_output=True,
                              text=True, check=True).stdout.strip()
@@ -64,6 +87,18 @@ def librdkafka_version():
 
 
 def librdkafka_scram_works():
+    """Whether connectd's librdkafka clients can authenticate with SCRAM to Kafka 4.x: the
+    librdkafka it loads is scripts/librdkafka's (with the SCRAM patch) or a release >= 2.6.1.
+    When the build was configured with CONNECTD_RDKAFKA_PREFIX (ctest passes it on), connectd
+    must load that library: a RUNPATH that stopped working fails here, not silently."""
+    library = loaded_librdkafka()
+    prefix = os.environ.get("CONNECTD_RDKAFKA_PREFIX")
+    if prefix:
+        expected = os.path.realpath(os.path.join(prefix, "lib"))
+        if os.path.dirname(library) != expected:
+            raise AssertionError(f"connectd loads {library}, not the librdkafka of {expected}")
+    if any("scram" in patch for patch in connectd_patches(library)):
+        return True
     version = librdkafka_version()
     return version is None or version >= (2, 6, 1)
 

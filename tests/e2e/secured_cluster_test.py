@@ -17,9 +17,10 @@ Then what an SRE sees when an ACL is missing: a worker whose group is not grante
 startup: "Uncaught exception in herder work thread, exiting: Not authorized to access group"
 and exit status 1, as a Java worker does.
 
-SCRAM over SASL_SSL needs librdkafka >= 2.6.1 (confluentinc/librdkafka#4895, see sasl_test.py);
-on Debian's 2.0.2 the pair runs with PLAIN, and SCRAM is covered by connectd's own group client
-(tests/integration/kafka/sasl_group_test.cc).
+The pair authenticates with SCRAM-SHA-512 when connectd's librdkafka can (scripts/librdkafka's
+patched build, which scripts/setup makes, or librdkafka >= 2.6.1: confluentinc/librdkafka#4895,
+see sasl_test.py); with an unpatched older librdkafka it runs with PLAIN, and SCRAM is covered by
+connectd's own group client (tests/integration/kafka/sasl_group_test.cc).
 
 Run, from tests/e2e (build dir: $CONNECTD_BUILD_DIR, else <repo>/build):
     CONNECTD_RUN_DIR=<run dir of ctest-a started with --authorizer --ssl --sasl> \
