@@ -139,10 +139,12 @@ std::optional<std::map<std::string, int>> ListTopics(rd_kafka_t* rk, int timeout
   return topics;
 }
 
-std::map<std::string, std::string> CreateTopics(rd_kafka_t* rk, const std::vector<NewTopic>& topics,
-                                                int timeout_ms, const std::atomic<bool>* cancel) {
-  std::map<std::string, std::string> errors;
-  if (topics.empty()) return errors;
+namespace {
+
+// One CreateTopics request for `topics`; adds the per-topic errors to `errors`.
+void CreateTopicsRequest(rd_kafka_t* rk, const std::vector<NewTopic>& topics, int timeout_ms,
+                         const std::atomic<bool>* cancel,
+                         std::map<std::string, std::string>& errors) {
   char errstr[512];
   std::vector<rd_kafka_NewTopic_t*> requests;
   for (const NewTopic& t : topics) {
@@ -166,7 +168,7 @@ std::map<std::string, std::string> CreateTopics(rd_kafka_t* rk, const std::vecto
   rd_kafka_NewTopic_destroy_array(requests.data(), requests.size());
   if (!event) {
     for (const NewTopic& t : topics) errors[t.name] = WaitFailure(cancelled);
-    return errors;
+    return;
   }
   size_t count = 0;
   const rd_kafka_topic_result_t** results =
@@ -177,6 +179,36 @@ std::map<std::string, std::string> CreateTopics(rd_kafka_t* rk, const std::vecto
       const char* msg = rd_kafka_topic_result_error_string(results[i]);
       errors[rd_kafka_topic_result_name(results[i])] = msg ? msg : rd_kafka_err2str(err);
     }
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<NewTopic>> CreateTopicsBatches(const std::vector<NewTopic>& topics,
+                                                       int max_partitions) {
+  std::vector<std::vector<NewTopic>> batches;
+  int in_batch = 0;
+  for (const NewTopic& t : topics) {
+    if (batches.empty() || in_batch + t.partitions > max_partitions) {
+      if (batches.empty() || !batches.back().empty()) batches.emplace_back();
+      in_batch = 0;
+    }
+    batches.back().push_back(t);
+    in_batch += t.partitions;
+  }
+  return batches;
+}
+
+std::map<std::string, std::string> CreateTopics(rd_kafka_t* rk, const std::vector<NewTopic>& topics,
+                                                int timeout_ms, const std::atomic<bool>* cancel) {
+  std::map<std::string, std::string> errors;
+  for (const std::vector<NewTopic>& batch :
+       CreateTopicsBatches(topics, kMaxPartitionsPerCreateTopics)) {
+    if (cancel != nullptr && cancel->load()) {
+      for (const NewTopic& t : batch) errors[t.name] = WaitFailure(true);
+      continue;
+    }
+    CreateTopicsRequest(rk, batch, timeout_ms, cancel, errors);
   }
   return errors;
 }

@@ -54,9 +54,17 @@ struct NewTopic {
 };
 
 // Creates topics; a topic that exists already counts as success. Returns per-topic errors.
+// Kafka 4.x controllers refuse a CreateTopics request of more than 10,000 partitions in all
+// ("Excessively large number of partitions per request"), so the topics go in requests of at
+// most kMaxPartitionsPerCreateTopics partitions (a larger topic alone), one after the other.
+inline constexpr int kMaxPartitionsPerCreateTopics = 5000;
 std::map<std::string, std::string> CreateTopics(rd_kafka_t* rk, const std::vector<NewTopic>& topics,
                                                 int timeout_ms,
                                                 const std::atomic<bool>* cancel = nullptr);
+// The requests CreateTopics sends: `topics` in order, each batch at most `max_partitions`
+// partitions in all unless a single topic has more.
+std::vector<std::vector<NewTopic>> CreateTopicsBatches(const std::vector<NewTopic>& topics,
+                                                       int max_partitions);
 
 // Raises partition counts; returns per-topic errors.
 std::map<std::string, std::string> CreatePartitions(rd_kafka_t* rk,

@@ -576,7 +576,16 @@ void DistributedHerder::ReconfigureConnectorTasks(const std::string& c) {
   }
   const ConfigMap config = distributed::ToConfigMap(*raw);
   absl::StatusOr<std::vector<ConfigMap>> configs = worker_->ConnectorTaskConfigs(c, config);
-  if (!configs.ok()) return;  // the connector is FAILED with the reason
+  if (!configs.ok()) {
+    // A retriable error leaves the connector running (Java's "retrying after backoff"); any
+    // other has made it FAILED with the reason.
+    if (absl::IsUnavailable(configs.status())) {
+      CONNECTD_LOG(kError, kLogger) << "Failed to reconfigure connector's tasks (" << c
+                                    << "), retrying after backoff: " << configs.status().message();
+      RetryReconfigureLater(c);
+    }
+    return;
+  }
   bool changed = static_cast<size_t>(snapshot_.TaskCount(c)) != configs->size() ||
                  snapshot_.Tasks(c).size() != configs->size();
   for (size_t i = 0; !changed && i < configs->size(); ++i) {

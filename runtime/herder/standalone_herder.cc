@@ -1,6 +1,7 @@
 #include "runtime/herder/standalone_herder.h"
 
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -12,6 +13,8 @@ namespace connectd::herder {
 namespace {
 
 constexpr char kLogger[] = "connectd.herder.StandaloneHerder";
+constexpr auto kUpdateBackoffStart = std::chrono::milliseconds(250);
+constexpr auto kUpdateBackoffMax = std::chrono::milliseconds(60000);
 
 absl::Status NotFound(const std::string& message) { return absl::NotFoundError(message); }
 
@@ -105,7 +108,16 @@ void StandaloneHerder::UpdateTasks(const std::string& name) {
   if (state.target == TargetState::kStopped || !worker_->IsConnectorRunning(name)) return;
   absl::StatusOr<std::vector<ConfigMap>> configs =
       worker_->ConnectorTaskConfigs(name, state.config);
-  if (!configs.ok()) return;  // the connector is FAILED with the reason
+  if (!configs.ok()) {
+    // A retriable error leaves the connector running; any other has made it FAILED.
+    if (absl::IsUnavailable(configs.status())) {
+      CONNECTD_LOG(kError, kLogger) << "Failed to reconfigure connector's tasks (" << name
+                                    << "), retrying after backoff: " << configs.status().message();
+      RetryUpdateTasksLater(name);
+    }
+    return;
+  }
+  update_backoff_.erase(name);
   if (*configs == state.task_configs && !worker_->TaskIds(name).empty()) return;
   worker_->StopAndAwaitTasks(worker_->TaskIds(name));
   {
@@ -114,6 +126,17 @@ void StandaloneHerder::UpdateTasks(const std::string& name) {
   }
   state.task_configs = *std::move(configs);
   StartTasks(name);
+}
+
+void StandaloneHerder::RetryUpdateTasksLater(const std::string& name) {
+  if (stopped_ || !update_pending_.insert(name).second) return;
+  auto [it, fresh] = update_backoff_.try_emplace(name, kUpdateBackoffStart);
+  if (!fresh) it->second = std::min(it->second * 2, kUpdateBackoffMax);
+  auto timer = std::make_shared<boost::asio::steady_timer>(io_, it->second);
+  timer->async_wait([this, timer, name](const boost::system::error_code& ec) {
+    update_pending_.erase(name);
+    if (!ec && connectors_.count(name) != 0) UpdateTasks(name);
+  });
 }
 
 void StandaloneHerder::StartConnectorAndTasks(const std::string& name) {
@@ -239,6 +262,7 @@ void StandaloneHerder::DeleteConnector(const std::string& name, DoneCallback don
       return done(NotFound(absl::StrCat("Connector ", name, " not found")));
     StopConnectorAndTasks(name);
     connectors_.erase(name);
+    update_backoff_.erase(name);
     {
       std::lock_guard lock(status_mu_);
       known_.erase(name);

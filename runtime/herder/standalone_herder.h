@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -121,6 +122,9 @@ class StandaloneHerder : public Herder,
   void StartConnectorAndTasks(const std::string& name);
   void StopConnectorAndTasks(const std::string& name);
   void UpdateTasks(const std::string& name);
+  // After a retriable error from the connector's taskConfigs: UpdateTasks again after a backoff
+  // (250 ms, doubling up to 60 s, as the distributed herder and Java's).
+  void RetryUpdateTasksLater(const std::string& name);
   void StartTasks(const std::string& name);
   ConnectorInfo InfoOf(const std::string& name) const;
   absl::Status RequireStoppedForOffsets(const std::string& name) const;
@@ -143,6 +147,8 @@ class StandaloneHerder : public Herder,
   // Herder thread only.
   std::unique_ptr<worker::Worker> worker_;
   std::map<std::string, ConnectorState> connectors_;
+  std::map<std::string, std::chrono::milliseconds> update_backoff_;  // the last retry's backoff
+  std::set<std::string> update_pending_;                             // a retry is scheduled
 
   // Guarded by status_mu_: the snapshot status reads see, and the connector names that exist.
   mutable std::mutex status_mu_;

@@ -78,10 +78,10 @@ absl::StatusOr<plugin::TaskConfigList> WorkerConnector::TaskConfigs(int max_task
     return absl::FailedPreconditionError(absl::StrCat("Connector ", name_, " is not running"));
   }
   absl::StatusOr<plugin::TaskConfigList> configs = instance_->TaskConfigs(max_tasks);
-  if (!configs.ok()) {
-    Fail(configs.status());
-    return configs.status();
-  }
+  // Retriable (the ABI's UNAVAILABLE, the SDK's RetriableException): the connector keeps
+  // running and the herder asks again after a backoff, as Connect retries task generation.
+  if (!configs.ok() && !absl::IsUnavailable(configs.status())) Fail(configs.status());
+  if (!configs.ok()) return configs.status();
   if (static_cast<int>(configs->size()) > max_tasks) {
     absl::Status too_many = absl::InvalidArgumentError(
         absl::StrCat("The connector ", name_, " has generated ", configs->size(),

@@ -190,9 +190,14 @@ int Fill(const char* bootstrap, const char* topic, int64_t count, size_t size, i
     (m->err ? a->failed : a->ok).fetch_add(1);
   };
   rd_kafka_t* rk = Make(RD_KAFKA_PRODUCER, bootstrap, argc, argv, 6, dr, &acks);
+  // A topic created a moment ago may have no leaders yet: wait up to 30 s for them.
   std::vector<int32_t> parts = Partitions(rk, topic);
+  for (auto deadline = Clock::now() + std::chrono::seconds(30);
+       parts.empty() && Clock::now() < deadline; parts = Partitions(rk, topic)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
   if (parts.empty()) {
-    std::fprintf(stderr, "fill: topic %s not found on %s\n", topic, bootstrap);
+    std::fprintf(stderr, "fill: topic %s not found on %s in 30 s\n", topic, bootstrap);
     return 1;
   }
   std::string payload(size, 'x');

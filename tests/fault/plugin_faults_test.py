@@ -155,6 +155,25 @@ class PluginFaultsTest(FaultyPluginWorker, unittest.TestCase):
                 self.delete(name)
         self.assert_worker_fine()
 
+    def test_a_retriable_task_configs_error_is_retried_with_the_connector_running(self):
+        # The SDK's RetriableException (the ABI's UNAVAILABLE) from taskConfigs, three times:
+        # the connector stays RUNNING, the herder asks again after 250, 500, 1000 ms, then the
+        # task runs.
+        name = "retriable-task-configs"
+        self.create(name, {"connector.class": "ThrowEverywhereSource",
+                           "retriable.task.configs": "3", "topic": "throwing"})
+        s = self.wait_for(f"{name} status", lambda: self.status(name))
+        self.assertEqual(s["connector"]["state"], "RUNNING", s)
+        self.wait_for(f"{name} task RUNNING", lambda: (s := self.status(name)) and
+                      s["connector"]["state"] == "RUNNING" and
+                      [t["state"] for t in s["tasks"]] == ["RUNNING"])
+        log = self.worker.log_text()
+        for call in (1, 2, 3):
+            self.assertIn(f"Failed to reconfigure connector's tasks ({name}), retrying after "
+                          f"backoff: not ready yet (call {call})", log)
+        self.delete(name)
+        self.assert_worker_fine()
+
     def test_an_exception_in_validate_is_an_error_answer(self):
         code, body = self.worker.call("PUT", "/connectors/throw-validate/config", {
             "connector.class": "ThrowEverywhereSource", "throw.in": "connector.validate",

@@ -5,6 +5,9 @@
 // The SDK's trampolines turn each exception into a status and message at the ABI boundary;
 // the worker must make the connector or task FAILED with the message as its trace, and go on.
 // Without `throw.in` (or another value) it behaves: one record per poll to `topic`.
+// `retriable.task.configs` = N: taskConfigs throws RetriableException for its first N calls (not
+// ready yet, as MirrorCheckpoint before its first group listing): the connector stays RUNNING
+// and the herder asks again after a backoff.
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -66,12 +69,18 @@ class ThrowEverywhereSourceConnector : public connectd::sdk::SourceConnector {
   }
   std::vector<Props> taskConfigs(int) override {
     ThrowIf(Get(props_, "throw.in"), "connector.taskConfigs");
+    const std::string not_ready = Get(props_, "retriable.task.configs");
+    if (!not_ready.empty() && not_ready_calls_++ < std::stoi(not_ready)) {
+      throw connectd::sdk::RetriableException("not ready yet (call " +
+                                              std::to_string(not_ready_calls_) + ")");
+    }
     return {props_};
   }
   void stop() override { ThrowIf(Get(props_, "throw.in"), "connector.stop"); }
 
  private:
   Props props_;
+  int not_ready_calls_ = 0;
 };
 
 }  // namespace throwingplugin

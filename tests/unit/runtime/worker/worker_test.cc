@@ -5,7 +5,9 @@
 #include "runtime/worker/worker.h"
 
 #include <cstdlib>
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -88,10 +90,38 @@ class DeclaringSourceConnector : public NumberingConnector<sdk::SourceConnector,
   }
 };
 
+// taskConfigs throws RetriableException for its first "not.ready.calls" calls, then
+// ConnectException if "fatal" is true, else answers one task.
+class NotReadySourceConnector : public NumberingConnector<sdk::SourceConnector, IdleSourceTask> {
+ public:
+  static constexpr char kClassName[] = "org.example.NotReadySourceConnector";
+  std::vector<sdk::Props> taskConfigs(int) override {
+    if (calls_++ < std::stoi(props_.at("not.ready.calls"))) {
+      throw sdk::RetriableException("Timeout while loading consumer groups.");
+    }
+    if (props_.at("fatal") == "true") throw sdk::ConnectException("cannot make tasks");
+    return NumberedConfigs(props_, 1);
+  }
+
+ private:
+  int calls_ = 0;
+};
+
 // ---- Fakes ------------------------------------------------------------------------------------
+// Remembers each connector's last reported state.
 class NullListener : public StatusListener {
  public:
-  void OnConnectorState(const std::string&, State, std::optional<std::string>) override {}
+  void OnConnectorState(const std::string& name, State state, std::optional<std::string>) override {
+    std::lock_guard lock(mu);
+    states[name] = state;
+  }
+  std::optional<State> StateOf(const std::string& name) {
+    std::lock_guard lock(mu);
+    auto it = states.find(name);
+    return it == states.end() ? std::nullopt : std::optional<State>(it->second);
+  }
+  std::mutex mu;
+  std::map<std::string, State> states;
   void OnTaskState(const herder::ConnectorTaskId&, State, std::optional<std::string>) override {}
   void OnTopicUsed(const std::string&, const std::string&) override {}
 };
@@ -107,8 +137,8 @@ class WorkerTaskConfigsTest : public ::testing::Test {
     connectd_error_host_ptr* error = nullptr;
     const connectd_plugin_descriptor* descriptor =
         sdk::internal::PluginEntry<NumberingSourceConnector, NumberingSinkConnector, Numbering,
-                                   DeclaringSourceConnector>(plugin::HostApi(), error,
-                                                             "worker-test", "1.0.0");
+                                   DeclaringSourceConnector, NotReadySourceConnector>(
+            plugin::HostApi(), error, "worker-test", "1.0.0");
     ASSERT_NE(descriptor, nullptr);
     registry_ = new plugin::PluginRegistry();
     ASSERT_TRUE(registry_->AddDescriptor(descriptor, "memory").ok());
@@ -248,6 +278,40 @@ TEST_F(WorkerTaskConfigsTest, ConfigProviderReferencesAreWrittenBackUnresolved) 
   want["task.number"] = "0";
   want["task.class"] = "org.example.NumberingSourceTask";
   EXPECT_EQ(tasks[0], want);
+}
+
+// A RetriableException from taskConfigs (MirrorCheckpoint before its first group listing) is
+// UNAVAILABLE for the herder to retry: the connector stays RUNNING. Any other exception fails it.
+TEST_F(WorkerTaskConfigsTest, ARetriableTaskConfigsErrorKeepsTheConnectorRunning) {
+  const ConfigMap config = {{"name", "not-ready"},
+                            {"connector.class", "org.example.NotReadySourceConnector"},
+                            {"not.ready.calls", "2"},
+                            {"fatal", "false"}};
+  ASSERT_TRUE(worker_->StartConnector("not-ready", config, herder::TargetState::kStarted).ok());
+  for (int i = 0; i < 2; ++i) {
+    absl::StatusOr<std::vector<ConfigMap>> configs =
+        worker_->ConnectorTaskConfigs("not-ready", config);
+    ASSERT_TRUE(absl::IsUnavailable(configs.status())) << configs.status();
+    EXPECT_EQ(configs.status().message(), "Timeout while loading consumer groups.");
+    EXPECT_TRUE(worker_->IsConnectorRunning("not-ready"));
+    EXPECT_EQ(listener_.StateOf("not-ready"), State::kRunning);
+  }
+  absl::StatusOr<std::vector<ConfigMap>> configs =
+      worker_->ConnectorTaskConfigs("not-ready", config);
+  ASSERT_TRUE(configs.ok()) << configs.status();
+  EXPECT_EQ(configs->size(), 1u);
+}
+
+TEST_F(WorkerTaskConfigsTest, AFatalTaskConfigsErrorFailsTheConnector) {
+  const ConfigMap config = {{"name", "broken"},
+                            {"connector.class", "org.example.NotReadySourceConnector"},
+                            {"not.ready.calls", "0"},
+                            {"fatal", "true"}};
+  ASSERT_TRUE(worker_->StartConnector("broken", config, herder::TargetState::kStarted).ok());
+  absl::StatusOr<std::vector<ConfigMap>> configs = worker_->ConnectorTaskConfigs("broken", config);
+  EXPECT_FALSE(configs.ok());
+  EXPECT_FALSE(absl::IsUnavailable(configs.status())) << configs.status();
+  EXPECT_EQ(listener_.StateOf("broken"), State::kFailed);
 }
 
 }  // namespace
