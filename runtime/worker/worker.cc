@@ -176,17 +176,10 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
     options.metrics = &metrics_;
     options.task_config = *std::move(resolved_task);
     // Connect's source producer defaults, then producer.*, then producer.override.*.
-    // topic.metadata.propagation.max.ms: a topic the target has not reported yet (just created,
-    // e.g. thousands of MirrorSource partitions a broker is still opening) holds its records
-    // for up to an hour instead of librdkafka's 30 s before they fail the task; Java's
-    // WorkerSourceTask retries such sends (max.block.ms, a retriable timeout) without end.
-    // Not covered: a topic reported and then unknown again, whose queued records librdkafka
-    // 2.0.2 fails at once (seen mirroring 10,000 new partitions into one 2-core broker).
     options.producer = {{"acks", "all"},
                         {"max.in.flight.requests.per.connection", "1"},
                         {"enable.idempotence", "false"},
                         {"message.timeout.ms", "2147483647"},
-                        {"topic.metadata.propagation.max.ms", "3600000"},
                         {"partitioner", "murmur2_random"},
                         {"client.id", "connector-producer-" + task_suffix}};
     absl::StatusOr<std::map<std::string, std::string>> producer = client_config("producer");
