@@ -29,7 +29,7 @@ add_library(connectd_fuzz_parsers STATIC
     runtime/mirror_maker/mirror_maker_config.cc
     runtime/herder/herder_types.cc
     rest/json_entities.cc
-    runtime/distributed/connect_json.cc runtime/distributed/config_records.cc
+    runtime/data/connect_json.cc runtime/distributed/config_records.cc
     runtime/distributed/status_records.cc runtime/distributed/offsets_records.cc
     runtime/distributed/status_state.cc runtime/distributed/connect_protocol.cc
     runtime/storage/offset_codec.cc runtime/storage/java_text.cc

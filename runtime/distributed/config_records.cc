@@ -300,7 +300,7 @@ std::string EncodeLoggerLevel(std::string_view level) {
 
 absl::StatusOr<ConfigValue> ParseConfigValue(std::optional<std::string_view> bytes) {
   if (!bytes) return ConfigValue{};
-  return ReadConnectJson(*bytes);
+  return data::ReadConnectJson(*bytes);
 }
 
 absl::StatusOr<std::string> DecodeJavaBase64(std::string_view text) {

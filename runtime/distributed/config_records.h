@@ -36,7 +36,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "runtime/distributed/connect_json.h"
+#include "runtime/data/connect_json.h"
 #include "runtime/herder/herder_types.h"
 
 namespace connectd::distributed {
@@ -134,7 +134,7 @@ std::string EncodeLoggerLevel(std::string_view level);
 // ---- Values: decoding ----------------------------------------------------------------------
 
 // ConfigValue: one schemaless Connect value, as JsonConverter (schemas.enable=false) returns it.
-using ConfigValue = JsonValue;
+using ConfigValue = data::JsonValue;
 
 // ParseConfigValue converts value bytes as the worker's JsonConverter does; nullopt (a
 // tombstone), empty and all-whitespace input give a kNull value. kInvalidArgument when Java's

@@ -7,11 +7,15 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/common/strings.h"
-#include "runtime/distributed/connect_json.h"
+#include "runtime/data/connect_json.h"
 #include "runtime/distributed/java_split.h"
 #include "runtime/storage/java_text.h"
 
 namespace connectd::distributed {
+
+using data::JsonValue;
+using data::ReadConnectJson;
+
 namespace {
 
 constexpr std::array<std::pair<worker::State, std::string_view>, 7> kStateNames = {{

@@ -455,8 +455,11 @@ JavaDecimal FromScientific(std::string_view text) {
   return d;
 }
 
-std::string FormatJdk19(double value) {
-  const double magnitude = std::fabs(value);
+// Float.toString and JDK 19+'s Double.toString: the shortest decimal that reads back as the
+// value, at least two significant digits (the closest of length 1 or 2 when one would do).
+template <typename F>
+std::string FormatShortest(F value) {
+  const F magnitude = std::fabs(value);
   char buffer[64];
   auto result =
       std::to_chars(buffer, buffer + sizeof buffer, magnitude, std::chars_format::scientific);
@@ -466,7 +469,7 @@ std::string FormatJdk19(double value) {
     result =
         std::to_chars(buffer, buffer + sizeof buffer, magnitude, std::chars_format::scientific, 1);
     const std::string_view two(buffer, result.ptr - buffer);
-    double back = 0;
+    F back = 0;
     std::from_chars(two.data(), two.data() + two.size(), back);
     if (back == magnitude) d = FromScientific(two);
   }
@@ -503,7 +506,14 @@ std::string FormatJavaDouble(double value, JavaDoubleStyle style) {
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
   if (value == 0) return std::signbit(value) ? "-0.0" : "0.0";
-  return style == JavaDoubleStyle::kJdk17 ? FormatJdk17(value) : FormatJdk19(value);
+  return style == JavaDoubleStyle::kJdk17 ? FormatJdk17(value) : FormatShortest(value);
+}
+
+std::string FormatJavaFloat(float value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
+  if (value == 0) return std::signbit(value) ? "-0.0" : "0.0";
+  return FormatShortest(value);
 }
 
 void AppendJacksonString(std::string_view utf8, std::string& out) {
@@ -572,6 +582,60 @@ int32_t JavaStringHashCode(std::string_view utf8) {
     }
   }
   return static_cast<int32_t>(h);
+}
+
+size_t JavaHashMapCopyCapacity(size_t entries) {
+  // HashMap(Map m): threshold = tableSizeFor((int) (s / 0.75f + 1.0f)), JDK 17; an empty m
+  // leaves the default.
+  if (entries == 0) return 16;
+  const auto wanted = static_cast<size_t>(static_cast<float>(entries) / 0.75f + 1.0f);
+  size_t capacity = 1;
+  while (capacity < wanted) capacity *= 2;
+  return capacity;
+}
+
+std::vector<size_t> JavaHashMapIterationOrder(const std::vector<int32_t>& hash_codes,
+                                              size_t initial_capacity) {
+  // java.util.HashMap constants: DEFAULT_LOAD_FACTOR (as threshold), TREEIFY_THRESHOLD,
+  // MIN_TREEIFY_CAPACITY.
+  const size_t kInitialCapacity = initial_capacity;
+  constexpr size_t kTreeifyThreshold = 8;
+  constexpr size_t kMinTreeifyCapacity = 64;
+
+  std::vector<uint32_t> hashes;
+  hashes.reserve(hash_codes.size());
+  for (int32_t code : hash_codes) {
+    const uint32_t h = static_cast<uint32_t>(code);
+    hashes.push_back(h ^ (h >> 16));
+  }
+
+  std::vector<std::vector<size_t>> table(kInitialCapacity);
+  size_t threshold = kInitialCapacity * 3 / 4;
+  // Doubling keeps each bucket's relative order (Java splits a bucket into lo/hi lists in order).
+  const auto resize = [&]() {
+    std::vector<std::vector<size_t>> bigger(table.size() * 2);
+    for (const auto& bucket : table) {
+      for (size_t index : bucket) bigger[hashes[index] & (bigger.size() - 1)].push_back(index);
+    }
+    table = std::move(bigger);
+    threshold *= 2;
+  };
+
+  size_t size = 0;
+  for (size_t index = 0; index < hash_codes.size(); ++index) {
+    auto& bucket = table[hashes[index] & (table.size() - 1)];
+    const size_t before = bucket.size();
+    bucket.push_back(index);
+    // putVal: appending to a bin that already held TREEIFY_THRESHOLD nodes treeifies it, which
+    // resizes instead while the table is smaller than MIN_TREEIFY_CAPACITY.
+    if (before >= kTreeifyThreshold && table.size() < kMinTreeifyCapacity) resize();
+    if (++size > threshold) resize();
+  }
+
+  std::vector<size_t> order;
+  order.reserve(hash_codes.size());
+  for (const auto& bucket : table) order.insert(order.end(), bucket.begin(), bucket.end());
+  return order;
 }
 
 }  // namespace connectd::storage

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace connectd::storage {
 
@@ -35,6 +36,11 @@ enum class JavaDoubleStyle {
 // infinities give "NaN", "Infinity", "-Infinity".
 std::string FormatJavaDouble(double value, JavaDoubleStyle style = JavaDoubleStyle::kJdk17);
 
+// FormatJavaFloat returns Float.toString(value) as JDK 19+ prints it: the shortest decimal that
+// reads back as the value, in Double.toString's layout. JDK 17's legacy algorithm prints a longer
+// form for some floats; those are not reproduced.
+std::string FormatJavaFloat(float value);
+
 // AppendJacksonString appends `utf8` as a quoted JSON string exactly as Jackson's
 // UTF8JsonGenerator writes it. REQUIRES: `utf8` is valid UTF-8 (callers validate input first;
 // a surrogate code point encoded on its own, as RapidJSON decodes a lone "\uDC00", is escaped
@@ -45,5 +51,18 @@ void AppendJacksonString(std::string_view utf8, std::string& out);
 // is `utf8`: s[0]*31^(n-1) + ... over UTF-16 code units, with int overflow.
 // REQUIRES: `utf8` is valid UTF-8.
 int32_t JavaStringHashCode(std::string_view utf8);
+
+// JavaHashMapIterationOrder returns the permutation of keys, given by their hashCode() values in
+// insertion order (distinct keys), in which a java.util.HashMap created with a table of
+// `initial_capacity` (a power of two; 16 for `new HashMap<>()`) iterates them: bucket by bucket (bucket = low bits of h ^ (h >>> 16)), insertion order within
+// a bucket, the table doubling at 3/4 full and when a bucket already holding 8 gets another
+// while the table is smaller than 64 (treeifyBin resizes instead). Tree bins (a 9th key in one
+// bucket of a table of 64 or more) are not modelled and keep insertion order.
+std::vector<size_t> JavaHashMapIterationOrder(const std::vector<int32_t>& hash_codes,
+                                              size_t initial_capacity = 16);
+
+// JavaHashMapCopyCapacity is the table capacity of `new HashMap<>(m)` for a map of `entries`
+// (JDK 17); its first put of m's entries uses it.
+size_t JavaHashMapCopyCapacity(size_t entries);
 
 }  // namespace connectd::storage

@@ -366,46 +366,10 @@ absl::StatusOr<std::string> CanonicalJavaHashMapOrder(std::string_view object_js
 }
 
 std::vector<size_t> JavaHashMapIterationOrder(const std::vector<std::string>& keys) {
-  // java.util.HashMap constants: DEFAULT_INITIAL_CAPACITY, DEFAULT_LOAD_FACTOR (as threshold),
-  // TREEIFY_THRESHOLD, MIN_TREEIFY_CAPACITY.
-  constexpr size_t kInitialCapacity = 16;
-  constexpr size_t kTreeifyThreshold = 8;
-  constexpr size_t kMinTreeifyCapacity = 64;
-
-  std::vector<uint32_t> hashes;
-  hashes.reserve(keys.size());
-  for (const std::string& key : keys) {
-    const uint32_t h = static_cast<uint32_t>(JavaStringHashCode(key));
-    hashes.push_back(h ^ (h >> 16));
-  }
-
-  std::vector<std::vector<size_t>> table(kInitialCapacity);
-  size_t threshold = kInitialCapacity * 3 / 4;
-  // Doubling keeps each bucket's relative order (Java splits a bucket into lo/hi lists in order).
-  const auto resize = [&]() {
-    std::vector<std::vector<size_t>> bigger(table.size() * 2);
-    for (const auto& bucket : table) {
-      for (size_t index : bucket) bigger[hashes[index] & (bigger.size() - 1)].push_back(index);
-    }
-    table = std::move(bigger);
-    threshold *= 2;
-  };
-
-  size_t size = 0;
-  for (size_t index = 0; index < keys.size(); ++index) {
-    auto& bucket = table[hashes[index] & (table.size() - 1)];
-    const size_t before = bucket.size();
-    bucket.push_back(index);
-    // putVal: appending to a bin that already held TREEIFY_THRESHOLD nodes treeifies it, which
-    // resizes instead while the table is smaller than MIN_TREEIFY_CAPACITY.
-    if (before >= kTreeifyThreshold && table.size() < kMinTreeifyCapacity) resize();
-    if (++size > threshold) resize();
-  }
-
-  std::vector<size_t> order;
-  order.reserve(keys.size());
-  for (const auto& bucket : table) order.insert(order.end(), bucket.begin(), bucket.end());
-  return order;
+  std::vector<int32_t> hash_codes;
+  hash_codes.reserve(keys.size());
+  for (const std::string& key : keys) hash_codes.push_back(JavaStringHashCode(key));
+  return JavaHashMapIterationOrder(hash_codes);
 }
 
 absl::StatusOr<std::string> CanonicalOffsetKey(std::string_view connector,

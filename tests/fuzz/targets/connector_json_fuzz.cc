@@ -1,7 +1,7 @@
 // libFuzzer target: connector JSON as the REST layer reads it (rest/json_entities.h: the bodies
 // of POST /connectors, PUT and PATCH .../config, PATCH .../offsets, the internal task-config
 // POST, a logger level, another worker's error body) and the internal topics' JSON reader
-// (runtime/distributed/connect_json.h).
+// (runtime/data/connect_json.h).
 // The first byte picks the parser; the rest is the body. Property: where the REST layer also
 // writes the entity (forwarding to the leader), parse -> write -> parse reaches a fixed point:
 // the second write is byte-identical to the first.
@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "rest/json_entities.h"
-#include "runtime/distributed/connect_json.h"
+#include "runtime/data/connect_json.h"
 #include "tests/fuzz/targets/fuzz_check.h"
 
 namespace rest = connectd::rest;
@@ -63,8 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     }
     default: {
-      absl::StatusOr<connectd::distributed::JsonValue> value =
-          connectd::distributed::ReadConnectJson(body);
+      absl::StatusOr<connectd::data::JsonValue> value =
+          connectd::data::ReadConnectJson(body);
       if (!value.ok()) FUZZ_CHECK(value.status().code() == absl::StatusCode::kInvalidArgument);
       break;
     }

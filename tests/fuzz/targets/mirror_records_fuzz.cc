@@ -19,12 +19,12 @@
 
 #include "connectors/mirror_client/records.h"
 #include "connectors/mirror_client/utf8.h"
-#include "runtime/distributed/connect_json.h"
+#include "runtime/data/connect_json.h"
 #include "tests/fuzz/targets/fuzz_check.h"
 
 namespace mirror = connectd::mirror;
-using connectd::distributed::JsonValue;
-using connectd::distributed::ReadConnectJson;
+using connectd::data::JsonValue;
+using connectd::data::ReadConnectJson;
 
 namespace {
 

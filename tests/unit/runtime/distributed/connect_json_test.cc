@@ -1,9 +1,9 @@
-// The internal topics' JSON reader (runtime/distributed/connect_json.h), chiefly where the config
+// The internal topics' JSON reader (runtime/data/connect_json.h), chiefly where the config
 // and status topics' former readers differed: empty input, number length, wide integers, raw
 // UTF-8 surrogates and sequences past U+10FFFF, whole-token literals and root numbers. Java reads
 // both topics with the same JsonConverter, so both must read each of these alike. What Jackson
 // itself does is pinned by tests/golden/config_topic (config_records_test.cc).
-#include "runtime/distributed/connect_json.h"
+#include "runtime/data/connect_json.h"
 
 #include <cmath>
 #include <cstdint>
@@ -17,6 +17,10 @@
 #include "runtime/distributed/status_records.h"
 
 namespace connectd::distributed {
+
+using data::JsonValue;
+using data::ReadConnectJson;
+
 namespace {
 
 using Kind = JsonValue::Kind;

@@ -1,4 +1,4 @@
-#include "runtime/distributed/connect_json.h"
+#include "runtime/data/connect_json.h"
 
 #include <cctype>
 #include <cstddef>
@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/common/strings.h"
 
-namespace connectd::distributed {
+namespace connectd::data {
 namespace {
 
 constexpr int kMaxDepth = 1000;
@@ -249,6 +249,7 @@ class JacksonReader {
       }
       out.kind = JsonValue::Kind::kLong;
       out.integer = static_cast<int64_t>(negative ? ~magnitude + 1 : magnitude);
+      out.number.assign(in_.substr(start, pos_ - start));
       return true;
     }
     if (pos_ - start > kMaxNumberLength) return Fail("number longer than the limit");
@@ -257,6 +258,7 @@ class JacksonReader {
     const std::string text(in_.substr(start, pos_ - start));
     out.kind = JsonValue::Kind::kDouble;
     out.real = std::strtod(text.c_str(), nullptr);
+    out.number = text;
     const size_t mantissa_end = text.find_first_of("eE");
     if (text.substr(0, mantissa_end).find_first_of("123456789") == std::string::npos) {
       out.real = 0.0;
@@ -399,4 +401,4 @@ absl::StatusOr<JsonValue> ReadConnectJson(std::string_view bytes) {
   return JacksonReader(bytes).ParseRoot();
 }
 
-}  // namespace connectd::distributed
+}  // namespace connectd::data

@@ -1,9 +1,10 @@
 // File: connect_json.h
 //
-// The JSON reader of the internal topics' values: what the worker's internal JsonConverter
-// (schemas.enable=false) reads from the config topic (config_records.h) and the status topic
-// (status_records.h). That converter parses with Jackson 2.21 (UTF8StreamJsonParser) configured
-// by Connect's JsonDeserializer and turns the tree into a schemaless Connect value:
+// The JSON reader of Connect's JsonConverter: what the worker's internal JsonConverter
+// (schemas.enable=false) reads from the config topic (distributed/config_records.h) and the
+// status topic (distributed/status_records.h), and what the data plane's JsonConverter
+// (converters/json_converter.h) reads from records. Java parses with Jackson 2.21
+// (UTF8StreamJsonParser) configured by Connect's JsonDeserializer; the reader here does the same:
 //  - RFC 8259 plus leading zeros in numbers (ALLOW_LEADING_ZEROS_FOR_NUMBERS) and a skipped UTF-8
 //    BOM; no comments, NaN, single quotes, trailing commas, "+1", ".5" or "1.";
 //  - anything after the root value ignored (FAIL_ON_TRAILING_TOKENS off), except that a root
@@ -39,7 +40,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace connectd::distributed {
+namespace connectd::data {
 
 // JsonValue: one schemaless Connect value, as JsonConverter (schemas.enable=false) returns it.
 struct JsonValue {
@@ -51,6 +52,9 @@ struct JsonValue {
   bool boolean = false;
   int64_t integer = 0;  // kLong
   double real = 0;      // kDouble
+  // kLong, kDouble: the literal as written, for readers that need the exact value (Jackson's
+  // BigInteger and, with USE_BIG_DECIMAL_FOR_FLOATS, BigDecimal).
+  std::string number;
   // kString: UTF-8; a lone UTF-16 surrogate (Java strings may hold one) is its 3-byte form.
   std::string text;
   std::vector<JsonValue> elements;                         // kArray
@@ -65,4 +69,4 @@ struct JsonValue {
 // kInvalidArgument, with the reason and the byte offset, where Jackson would throw.
 absl::StatusOr<JsonValue> ReadConnectJson(std::string_view bytes);
 
-}  // namespace connectd::distributed
+}  // namespace connectd::data
