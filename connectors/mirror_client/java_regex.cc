@@ -161,7 +161,8 @@ enum class AtomKind {
 
 class Translator {
  public:
-  explicit Translator(std::u32string pattern) : p_(std::move(pattern)) {}
+  Translator(std::u32string pattern, bool keep_captures)
+      : p_(std::move(pattern)), keep_captures_(keep_captures) {}
 
   std::optional<std::wstring> Run(std::string* error) {
     Flags flags;
@@ -307,7 +308,7 @@ class Translator {
         ++pos_;
         if (Peek() == '=' || Peek() == '!') return Unsupported("lookbehind (?<=...)/(?<!...)");
         if (!ParseGroupName()) return false;
-        out_ += L"(?:";  // only matches() is used, so no group needs to capture
+        out_ += keep_captures_ ? L"(" : L"(?:";
       } else {
         // Inline flags: (?idmsuxU-idmsuxU) or (?idmsuxU-idmsuxU:X).
         bool on = true;
@@ -337,7 +338,7 @@ class Translator {
         out_ += L"(?:";
       }
     } else {
-      out_ += L"(?:";  // a capturing group; captures are never read
+      out_ += keep_captures_ ? L"(" : L"(?:";  // a capturing group
     }
     if (!ParseAlternation(inner, depth + 1)) return false;
     if (Peek() != ')') return Fail("unclosed group");
@@ -686,6 +687,7 @@ class Translator {
   }
 
   const std::u32string p_;
+  const bool keep_captures_;
   size_t pos_ = 0;
   std::wstring out_;
   std::string error_;
@@ -694,9 +696,9 @@ class Translator {
 
 }  // namespace
 
-std::optional<std::wstring> TranslateJavaRegex(std::u32string_view java_pattern,
-                                               std::string* error) {
-  return Translator(RemoveQuoting(java_pattern)).Run(error);
+std::optional<std::wstring> TranslateJavaRegex(std::u32string_view java_pattern, std::string* error,
+                                               bool keep_captures) {
+  return Translator(RemoveQuoting(java_pattern), keep_captures).Run(error);
 }
 
 }  // namespace connectd::mirror::internal

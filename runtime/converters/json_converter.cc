@@ -37,13 +37,19 @@ absl::Status DataError(std::string_view message) {
 std::string_view NodeType(const JsonValue* node) {
   if (node == nullptr) return "MISSING";
   switch (node->kind) {
-    case JsonValue::Kind::kNull: return "NULL";
-    case JsonValue::Kind::kBool: return "BOOLEAN";
+    case JsonValue::Kind::kNull:
+      return "NULL";
+    case JsonValue::Kind::kBool:
+      return "BOOLEAN";
     case JsonValue::Kind::kLong:
-    case JsonValue::Kind::kDouble: return "NUMBER";
-    case JsonValue::Kind::kString: return "STRING";
-    case JsonValue::Kind::kArray: return "ARRAY";
-    case JsonValue::Kind::kObject: return "OBJECT";
+    case JsonValue::Kind::kDouble:
+      return "NUMBER";
+    case JsonValue::Kind::kString:
+      return "STRING";
+    case JsonValue::Kind::kArray:
+      return "ARRAY";
+    case JsonValue::Kind::kObject:
+      return "OBJECT";
   }
   return "MISSING";
 }
@@ -247,13 +253,26 @@ absl::StatusOr<Value> ConvertToConnect(const SchemaPtr& schema, const JsonValue*
   } else {
     if (node == nullptr) return Value();
     switch (node->kind) {
-      case JsonValue::Kind::kNull: return Value();
-      case JsonValue::Kind::kBool: type = Type::kBoolean; break;
-      case JsonValue::Kind::kLong: type = Type::kInt64; break;
-      case JsonValue::Kind::kDouble: type = Type::kFloat64; break;
-      case JsonValue::Kind::kString: type = Type::kString; break;
-      case JsonValue::Kind::kArray: type = Type::kArray; break;
-      case JsonValue::Kind::kObject: type = Type::kMap; break;
+      case JsonValue::Kind::kNull:
+        return Value();
+      case JsonValue::Kind::kBool:
+        type = Type::kBoolean;
+        break;
+      case JsonValue::Kind::kLong:
+        type = Type::kInt64;
+        break;
+      case JsonValue::Kind::kDouble:
+        type = Type::kFloat64;
+        break;
+      case JsonValue::Kind::kString:
+        type = Type::kString;
+        break;
+      case JsonValue::Kind::kArray:
+        type = Type::kArray;
+        break;
+      case JsonValue::Kind::kObject:
+        type = Type::kMap;
+        break;
     }
   }
   if (schema != nullptr && IsLogical(*schema)) return LogicalToConnect(*schema, *node);
@@ -261,12 +280,18 @@ absl::StatusOr<Value> ConvertToConnect(const SchemaPtr& schema, const JsonValue*
   switch (type) {
     case Type::kBoolean:
       return Value::Boolean(node->kind == JsonValue::Kind::kBool && node->boolean);
-    case Type::kInt8: return Value::Int8(static_cast<int8_t>(IntValue(*node)));
-    case Type::kInt16: return Value::Int16(static_cast<int16_t>(IntValue(*node)));
-    case Type::kInt32: return Value::Int32(IntValue(*node));
-    case Type::kInt64: return Value::Int64(LongValue(*node));
-    case Type::kFloat32: return Value::Float32(FloatValue(*node));
-    case Type::kFloat64: return Value::Float64(DoubleValue(*node));
+    case Type::kInt8:
+      return Value::Int8(static_cast<int8_t>(IntValue(*node)));
+    case Type::kInt16:
+      return Value::Int16(static_cast<int16_t>(IntValue(*node)));
+    case Type::kInt32:
+      return Value::Int32(IntValue(*node));
+    case Type::kInt64:
+      return Value::Int64(LongValue(*node));
+    case Type::kFloat32:
+      return Value::Float32(FloatValue(*node));
+    case Type::kFloat64:
+      return Value::Float64(DoubleValue(*node));
     case Type::kBytes: {
       absl::StatusOr<std::optional<std::string>> bytes = BinaryValue(*node);
       if (!bytes.ok()) return DataError("Invalid bytes field");
@@ -289,9 +314,9 @@ absl::StatusOr<Value> ConvertToConnect(const SchemaPtr& schema, const JsonValue*
       Value::Map out;
       if (schema == nullptr || key_schema->type == Type::kString) {
         if (node->kind != JsonValue::Kind::kObject) {
-          return DataError(absl::StrCat(
-              "Maps with string fields should be encoded as JSON objects, but found ",
-              AsAbsl(NodeType(node))));
+          return DataError(
+              absl::StrCat("Maps with string fields should be encoded as JSON objects, but found ",
+                           AsAbsl(NodeType(node))));
         }
         for (const auto& [k, v] : node->members) {
           CONNECTD_ASSIGN_OR_RETURN(Value converted, ConvertToConnect(value_schema, &v, config));
@@ -312,7 +337,8 @@ absl::StatusOr<Value> ConvertToConnect(const SchemaPtr& schema, const JsonValue*
             return DataError(absl::StrCat("Found invalid map entry, expected length 2 but found :",
                                           entry.elements.size()));
           }
-          CONNECTD_ASSIGN_OR_RETURN(Value k, ConvertToConnect(key_schema, &entry.elements[0], config));
+          CONNECTD_ASSIGN_OR_RETURN(Value k,
+                                    ConvertToConnect(key_schema, &entry.elements[0], config));
           CONNECTD_ASSIGN_OR_RETURN(Value v,
                                     ConvertToConnect(value_schema, &entry.elements[1], config));
           out.emplace_back(std::move(k), std::move(v));
@@ -337,7 +363,8 @@ absl::StatusOr<Value> ConvertToConnect(const SchemaPtr& schema, const JsonValue*
   return DataError("Unknown schema type");
 }
 
-absl::StatusOr<SchemaPtr> AsConnectSchema(const JsonValue& json, const JsonConverterConfig& config) {
+absl::StatusOr<SchemaPtr> AsConnectSchema(const JsonValue& json,
+                                          const JsonConverterConfig& config) {
   if (json.is_null()) return SchemaPtr();
   const JsonValue* type_node = json.Find("type");
   if (type_node == nullptr || type_node->kind != JsonValue::Kind::kString) {
@@ -346,9 +373,9 @@ absl::StatusOr<SchemaPtr> AsConnectSchema(const JsonValue& json, const JsonConve
   const std::string& type_name = type_node->text;
   Schema builder;
   static constexpr std::pair<std::string_view, Type> kPrimitives[] = {
-      {"boolean", Type::kBoolean}, {"int8", Type::kInt8},     {"int16", Type::kInt16},
-      {"int32", Type::kInt32},     {"int64", Type::kInt64},   {"float", Type::kFloat32},
-      {"double", Type::kFloat64},  {"bytes", Type::kBytes},   {"string", Type::kString}};
+      {"boolean", Type::kBoolean}, {"int8", Type::kInt8},   {"int16", Type::kInt16},
+      {"int32", Type::kInt32},     {"int64", Type::kInt64}, {"float", Type::kFloat32},
+      {"double", Type::kFloat64},  {"bytes", Type::kBytes}, {"string", Type::kString}};
   bool known = false;
   for (const auto& [name, type] : kPrimitives) {
     if (type_name == name) {
@@ -385,8 +412,8 @@ absl::StatusOr<SchemaPtr> AsConnectSchema(const JsonValue& json, const JsonConve
         return DataError("Struct schema's field name not specified properly");
       }
       if (builder.FindField(name->text) != nullptr) {
-        return DataError(absl::StrCat("Cannot create field because of field name duplication ",
-                                      name->text));
+        return DataError(
+            absl::StrCat("Cannot create field because of field name duplication ", name->text));
       }
       CONNECTD_ASSIGN_OR_RETURN(SchemaPtr field_schema, AsConnectSchema(field, config));
       builder.AddField(name->text, std::move(field_schema));
@@ -396,8 +423,8 @@ absl::StatusOr<SchemaPtr> AsConnectSchema(const JsonValue& json, const JsonConve
   if (!known) return DataError(absl::StrCat("Unknown schema type: ", type_name));
 
   const JsonValue* optional = json.Find("optional");
-  builder.optional = optional != nullptr && optional->kind == JsonValue::Kind::kBool &&
-                     optional->boolean;
+  builder.optional =
+      optional != nullptr && optional->kind == JsonValue::Kind::kBool && optional->boolean;
   if (const JsonValue* name = json.Find("name"); name && name->kind == JsonValue::Kind::kString) {
     builder.name = name->text;
   }
@@ -461,7 +488,8 @@ void AppendJavaFloat(float v, std::string& out) {
 
 absl::Status ClassCast(const Schema* schema, const Value& value) {
   return DataError(absl::StrCat("Invalid type for ",
-                                schema != nullptr ? AsAbsl(data::TypeName(schema->type)) : absl::string_view("unknown schema"),
+                                schema != nullptr ? AsAbsl(data::TypeName(schema->type))
+                                                  : absl::string_view("unknown schema"),
                                 ": ", AsAbsl(data::JavaClassName(value.kind()))));
 }
 
@@ -505,7 +533,7 @@ class JsonWriter {
     if (schema == nullptr) {
       const std::optional<Type> inferred = data::SchemaTypeOf(value.kind());
       if (!inferred) {
-        return DataError(absl::StrCat("Java ", AsAbsl(data::JavaClassName(value.kind())),
+        return DataError(absl::StrCat("Java class ", AsAbsl(data::JavaClassName(value.kind())),
                                       " does not have corresponding schema type."));
       }
       type = *inferred;
@@ -516,18 +544,34 @@ class JsonWriter {
       return ClassCast(schema, value);
     }
     switch (type) {
-      case Type::kInt8: absl::StrAppend(&out, value.int8()); break;
-      case Type::kInt16: absl::StrAppend(&out, value.int16()); break;
-      case Type::kInt32: absl::StrAppend(&out, value.int32()); break;
-      case Type::kInt64: absl::StrAppend(&out, value.int64()); break;
-      case Type::kFloat32: AppendJavaFloat(value.float32(), out); break;
-      case Type::kFloat64: AppendJavaDouble(value.float64(), out); break;
-      case Type::kBoolean: out.append(value.boolean() ? "true" : "false"); break;
-      case Type::kString: storage::AppendJacksonString(value.string(), out); break;
+      case Type::kInt8:
+        absl::StrAppend(&out, value.int8());
+        break;
+      case Type::kInt16:
+        absl::StrAppend(&out, value.int16());
+        break;
+      case Type::kInt32:
+        absl::StrAppend(&out, value.int32());
+        break;
+      case Type::kInt64:
+        absl::StrAppend(&out, value.int64());
+        break;
+      case Type::kFloat32:
+        AppendJavaFloat(value.float32(), out);
+        break;
+      case Type::kFloat64:
+        AppendJavaDouble(value.float64(), out);
+        break;
+      case Type::kBoolean:
+        out.append(value.boolean() ? "true" : "false");
+        break;
+      case Type::kString:
+        storage::AppendJacksonString(value.string(), out);
+        break;
       case Type::kBytes:
         if (value.kind() != data::Value::Kind::kBytes) {
-          return DataError(
-              absl::StrCat("Invalid type for bytes type: ", AsAbsl(data::JavaClassName(value.kind()))));
+          return DataError(absl::StrCat("Invalid type for bytes type: ",
+                                        AsAbsl(data::JavaClassName(value.kind()))));
         }
         AppendBase64(value.bytes(), out);
         break;
@@ -543,7 +587,8 @@ class JsonWriter {
         out.push_back(']');
         break;
       }
-      case Type::kMap: return Map(schema, value, out);
+      case Type::kMap:
+        return Map(schema, value, out);
       case Type::kStruct: {
         const data::Struct& s = *value.structure();
         if (!data::SchemaEquals(s.schema().get(), schema)) return DataError("Mismatching schema.");
@@ -809,13 +854,12 @@ absl::StatusOr<std::optional<std::string>> JsonConverter::FromConnectData(
   return std::optional<std::string>(std::move(out));
 }
 
-absl::StatusOr<SchemaAndValue> JsonConverter::ToConnectData(
-    std::string_view /*topic*/, std::optional<std::string_view> bytes) {
+absl::StatusOr<SchemaAndValue> JsonConverter::ToConnectData(std::string_view /*topic*/,
+                                                            std::optional<std::string_view> bytes) {
   if (!bytes) return SchemaAndValue{};
   absl::StatusOr<JsonValue> parsed = data::ReadConnectJson(*bytes);
   if (!parsed.ok()) {
-    return DataError(
-        "Converting byte[] to Kafka Connect data failed due to serialization error: ");
+    return DataError("Converting byte[] to Kafka Connect data failed due to serialization error: ");
   }
   // An empty input is Jackson's MissingNode: not an envelope, and no payload.
   const bool missing = bytes->find_first_not_of(" \t\r\n") == std::string_view::npos;

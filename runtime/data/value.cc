@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstring>
 
 #include "absl/container/flat_hash_map.h"
@@ -15,7 +16,9 @@ namespace {
 // Float.floatToIntBits / Double.doubleToLongBits: every NaN is the canonical one.
 template <typename Bits, typename Float>
 Bits JavaFloatBits(Float v) {
-  if (v != v) return sizeof(Float) == 4 ? static_cast<Bits>(0x7fc00000u) : static_cast<Bits>(0x7ff8000000000000u);
+  if (v != v)
+    return sizeof(Float) == 4 ? static_cast<Bits>(0x7fc00000u)
+                              : static_cast<Bits>(0x7ff8000000000000u);
   Bits bits;
   std::memcpy(&bits, &v, sizeof bits);
   return bits;
@@ -86,28 +89,41 @@ std::string_view JavaClassName(Value::Kind kind) {
 
 std::optional<Type> SchemaTypeOf(Value::Kind kind) {
   switch (kind) {
-    case Value::Kind::kInt8: return Type::kInt8;
-    case Value::Kind::kInt16: return Type::kInt16;
-    case Value::Kind::kInt32: return Type::kInt32;
-    case Value::Kind::kInt64: return Type::kInt64;
-    case Value::Kind::kFloat32: return Type::kFloat32;
-    case Value::Kind::kFloat64: return Type::kFloat64;
-    case Value::Kind::kBoolean: return Type::kBoolean;
-    case Value::Kind::kString: return Type::kString;
-    case Value::Kind::kBytes: return Type::kBytes;
-    case Value::Kind::kArray: return Type::kArray;
-    case Value::Kind::kMap: return Type::kMap;
-    case Value::Kind::kStruct: return Type::kStruct;
-    default: return std::nullopt;
+    case Value::Kind::kInt8:
+      return Type::kInt8;
+    case Value::Kind::kInt16:
+      return Type::kInt16;
+    case Value::Kind::kInt32:
+      return Type::kInt32;
+    case Value::Kind::kInt64:
+      return Type::kInt64;
+    case Value::Kind::kFloat32:
+      return Type::kFloat32;
+    case Value::Kind::kFloat64:
+      return Type::kFloat64;
+    case Value::Kind::kBoolean:
+      return Type::kBoolean;
+    case Value::Kind::kString:
+      return Type::kString;
+    case Value::Kind::kBytes:
+      return Type::kBytes;
+    case Value::Kind::kArray:
+      return Type::kArray;
+    case Value::Kind::kMap:
+      return Type::kMap;
+    case Value::Kind::kStruct:
+      return Type::kStruct;
+    default:
+      return std::nullopt;
   }
 }
 
 absl::Status ValidateValue(const Schema& schema, const Value& value, std::string_view location) {
   if (value.is_null()) {
     if (schema.optional) return absl::OkStatus();
-    return absl::InvalidArgumentError(absl::StrCat("Invalid value: null used for required ",
-                                                   AsAbsl(location), ", schema type: ",
-                                                   AsAbsl(TypeName(schema.type))));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Invalid value: null used for required ", AsAbsl(location),
+                     ", schema type: ", AsAbsl(TypeName(schema.type))));
   }
   if (!KindMatches(schema, value.kind())) {
     std::string message = "Invalid Java object for schema";
@@ -130,7 +146,8 @@ absl::Status ValidateValue(const Schema& schema, const Value& value, std::string
         return absl::InvalidArgumentError(absl::StrCat("No schema defined for ", entry_location));
       }
       for (const Value& element : value.array()) {
-        if (absl::Status s = ValidateValue(*schema.value_schema, element, entry_location); !s.ok()) {
+        if (absl::Status s = ValidateValue(*schema.value_schema, element, entry_location);
+            !s.ok()) {
           return s;
         }
       }
@@ -160,21 +177,28 @@ absl::Status ValidateValue(const Schema& schema, const Value& value, std::string
 
 int32_t JavaHashCode(const Value& value) {
   switch (value.kind()) {
-    case Value::Kind::kNull: return 0;
-    case Value::Kind::kInt8: return value.int8();
-    case Value::Kind::kInt16: return value.int16();
-    case Value::Kind::kInt32: return value.int32();
+    case Value::Kind::kNull:
+      return 0;
+    case Value::Kind::kInt8:
+      return value.int8();
+    case Value::Kind::kInt16:
+      return value.int16();
+    case Value::Kind::kInt32:
+      return value.int32();
     case Value::Kind::kInt64: {
       const auto v = static_cast<uint64_t>(value.int64());
       return static_cast<int32_t>(v ^ (v >> 32));
     }
-    case Value::Kind::kFloat32: return static_cast<int32_t>(JavaFloatBits<uint32_t>(value.float32()));
+    case Value::Kind::kFloat32:
+      return static_cast<int32_t>(JavaFloatBits<uint32_t>(value.float32()));
     case Value::Kind::kFloat64: {
       const uint64_t bits = JavaFloatBits<uint64_t>(value.float64());
       return static_cast<int32_t>(bits ^ (bits >> 32));
     }
-    case Value::Kind::kBoolean: return value.boolean() ? 1231 : 1237;
-    case Value::Kind::kString: return storage::JavaStringHashCode(value.string());
+    case Value::Kind::kBoolean:
+      return value.boolean() ? 1231 : 1237;
+    case Value::Kind::kString:
+      return storage::JavaStringHashCode(value.string());
     case Value::Kind::kArray: {
       uint32_t h = 1;
       for (const Value& e : value.array()) h = 31 * h + static_cast<uint32_t>(JavaHashCode(e));
@@ -187,7 +211,8 @@ int32_t JavaHashCode(const Value& value) {
       }
       return static_cast<int32_t>(h);
     }
-    case Value::Kind::kDecimal: return JavaHashCode(value.decimal());
+    case Value::Kind::kDecimal:
+      return JavaHashCode(value.decimal());
     case Value::Kind::kDate: {
       const auto v = static_cast<uint64_t>(value.date_millis());
       return static_cast<int32_t>(v ^ (v >> 32));
@@ -201,7 +226,92 @@ int32_t JavaHashCode(const Value& value) {
   return 0;
 }
 
-Value::Map JavaHashMap(Value::Map entries, std::optional<size_t> copied_entries) {
+std::string JavaToString(const Value& value) {
+  switch (value.kind()) {
+    case Value::Kind::kNull:
+      return "null";
+    case Value::Kind::kInt8:
+      return std::to_string(value.int8());
+    case Value::Kind::kInt16:
+      return std::to_string(value.int16());
+    case Value::Kind::kInt32:
+      return std::to_string(value.int32());
+    case Value::Kind::kInt64:
+      return std::to_string(value.int64());
+    case Value::Kind::kFloat32:
+      return storage::FormatJavaFloat(value.float32());
+    case Value::Kind::kFloat64:
+      return storage::FormatJavaDouble(value.float64());
+    case Value::Kind::kBoolean:
+      return value.boolean() ? "true" : "false";
+    case Value::Kind::kString:
+      return value.string();
+    case Value::Kind::kBytes:
+      return value.bytes();
+    case Value::Kind::kDecimal:
+      return ToJavaString(value.decimal());
+    case Value::Kind::kArray: {
+      std::string out = "[";
+      for (size_t i = 0; i < value.array().size(); ++i) {
+        if (i) out += ", ";
+        out += JavaToString(value.array()[i]);
+      }
+      return out + "]";
+    }
+    case Value::Kind::kMap: {
+      std::string out = "{";
+      bool first = true;
+      for (const auto& [k, v] : value.map()) {
+        if (!first) out += ", ";
+        first = false;
+        out += JavaToString(k) + "=" + JavaToString(v);
+      }
+      return out + "}";
+    }
+    case Value::Kind::kStruct: {
+      std::string out = "Struct{";
+      bool first = true;
+      const Struct& s = *value.structure();
+      for (const Field& f : s.schema()->fields) {
+        const Value& v = s.At(static_cast<size_t>(f.index));
+        if (v.is_null()) continue;
+        if (!first) out += ",";
+        first = false;
+        out += f.name + "=" + JavaToString(v);
+      }
+      return out + "}";
+    }
+    case Value::Kind::kDate: {
+      // java.util.Date.toString(): "EEE MMM dd HH:mm:ss zzz yyyy".
+      static constexpr const char* kDays[] = {"Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"};
+      static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+      const int64_t millis = value.date_millis();
+      int64_t days = millis / 86400000 - (millis % 86400000 < 0 ? 1 : 0);
+      const int64_t ms_of_day = millis - days * 86400000;
+      const int64_t weekday = ((days % 7) + 7) % 7;
+      // Civil date from days since the epoch (Howard Hinnant's algorithm).
+      const int64_t z = days + 719468;
+      const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+      const int64_t doe = z - era * 146097;
+      const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+      const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+      const int64_t mp = (5 * doy + 2) / 153;
+      const int64_t day = doy - (153 * mp + 2) / 5 + 1;
+      const int64_t month = mp < 10 ? mp + 3 : mp - 9;
+      const int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+      char buffer[64];
+      std::snprintf(buffer, sizeof buffer, "%s %s %02d %02d:%02d:%02d UTC %lld", kDays[weekday],
+                    kMonths[month - 1], static_cast<int>(day),
+                    static_cast<int>(ms_of_day / 3600000), static_cast<int>(ms_of_day / 60000 % 60),
+                    static_cast<int>(ms_of_day / 1000 % 60), static_cast<long long>(year));
+      return buffer;
+    }
+  }
+  return "";
+}
+
+Value::Map JavaHashMap(Value::Map entries, size_t initial_capacity) {
   // Keys equal in Java have equal hash codes, so only keys of one hash code are compared.
   Value::Map distinct;
   std::vector<int32_t> hash_codes;
@@ -223,12 +333,19 @@ Value::Map JavaHashMap(Value::Map entries, std::optional<size_t> copied_entries)
   }
   Value::Map ordered;
   ordered.reserve(distinct.size());
-  const size_t capacity =
-      copied_entries ? storage::JavaHashMapCopyCapacity(*copied_entries) : size_t{16};
-  for (size_t index : storage::JavaHashMapIterationOrder(hash_codes, capacity)) {
+  for (size_t index : storage::JavaHashMapIterationOrder(hash_codes, initial_capacity)) {
     ordered.push_back(std::move(distinct[index]));
   }
   return ordered;
+}
+
+size_t JavaHashMapCopyCapacity(size_t entries) { return storage::JavaHashMapCopyCapacity(entries); }
+
+size_t JavaHashMapSizedCapacity(size_t initial_capacity) {
+  // HashMap(int): tableSizeFor(n), at least 1.
+  size_t capacity = 1;
+  while (capacity < initial_capacity) capacity *= 2;
+  return capacity;
 }
 
 Struct::Struct(SchemaPtr schema) : schema_(std::move(schema)), values_(schema_->fields.size()) {}

@@ -137,10 +137,18 @@ int32_t JavaHashCode(const Value& value);
 
 // JavaHashMap returns `entries` as a java.util.HashMap holds them after putting them in the
 // order given: a repeated key keeps one entry with the last value, and the entries come in the
-// map's iteration order. The map is `new HashMap<>()`, or with `copied_entries` the copy
-// `new HashMap<>(m)` of a map m whose entries are the first `copied_entries` given (more may be
-// put after them), as transforms copy a schemaless value before changing it.
-Value::Map JavaHashMap(Value::Map entries, std::optional<size_t> copied_entries = std::nullopt);
+// map's iteration order, which depends on the table the map started with: 16 buckets for
+// `new HashMap<>()`, JavaHashMapCopyCapacity(m.size()) for `new HashMap<>(m)` (whose entries
+// are put first, in m's order), JavaHashMapSizedCapacity(n) for `new HashMap<>(n)`.
+Value::Map JavaHashMap(Value::Map entries, size_t initial_capacity = 16);
+size_t JavaHashMapCopyCapacity(size_t entries);
+size_t JavaHashMapSizedCapacity(size_t initial_capacity);
+
+// JavaToString is the value's Java toString() as StringConverter writes it: numbers as Java
+// prints them, List "[a, b]", Map "{k=v, k2=v2}", Struct "Struct{a=1,b=x}" (null fields left
+// out), BigDecimal's toString, a Date as java.util.Date.toString() in UTC; byte[] (Java prints
+// its identity) is written as its bytes.
+std::string JavaToString(const Value& value);
 
 // ValidateValue is ConnectSchema.validateValue(schema, value) with Java's messages
 // ("Invalid value: null used for required field: \"f\", schema type: INT32", ...).
@@ -174,6 +182,8 @@ class Struct {
 };
 
 // Freezes a struct into a shareable value.
-inline Value StructValue(Struct s) { return Value::OfStruct(std::make_shared<Struct>(std::move(s))); }
+inline Value StructValue(Struct s) {
+  return Value::OfStruct(std::make_shared<Struct>(std::move(s)));
+}
 
 }  // namespace connectd::data

@@ -4,8 +4,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/config/connector_config.h"
+#include "runtime/converters/converter_factory.h"
 #include "runtime/herder/herder.h"
 #include "runtime/plugin/plugin_instances.h"
+#include "runtime/transforms/transformation_chain.h"
+#include "runtime/worker/topic_creation.h"
 
 namespace connectd::herder {
 namespace {
@@ -159,13 +162,31 @@ absl::StatusOr<ConfigInfos> ValidateConnectorConfig(const plugin::PluginRegistry
       AddError(infos, "topics.regex", std::string(topics.message()));
     }
   }
-  for (const char* key : {"key.converter", "value.converter"}) {
+  for (const auto& [key, type] :
+       {std::pair{"key.converter", converters::ConverterType::kKey},
+        std::pair{"value.converter", converters::ConverterType::kValue},
+        std::pair{"header.converter", converters::ConverterType::kHeader}}) {
     auto it = config.find(key);
-    if (it != config.end() && !config::IsSupportedConverter(it->second)) {
+    if (it != config.end() && converters::CanonicalConverterClass(it->second, type).empty()) {
       AddError(infos, key,
-               absl::StrCat("Converter ", it->second, " is not supported by connectd yet; use ",
-                            config::kByteArrayConverter, " or ", config::kStringConverter));
+               absl::StrCat("Converter ", it->second,
+                            " is not supported by connectd: use ByteArrayConverter, "
+                            "StringConverter or JsonConverter"));
     }
+  }
+  if (!sink) {
+    if (absl::StatusOr<std::unique_ptr<worker::TopicCreation>> creation =
+            worker::TopicCreation::FromConfigs(true, config);
+        !creation.ok()) {
+      AddError(infos, "topic.creation.groups", std::string(creation.status().message()));
+    }
+  }
+  // The transformation chain as the task will build it (ConnectorConfig.enrich validates each
+  // transform's and predicate's configs).
+  if (absl::StatusOr<transforms::TransformationChain> chain =
+          transforms::TransformationChain::FromConnectorConfig(config);
+      !chain.ok()) {
+    AddError(infos, "transforms", std::string(chain.status().message()));
   }
   AppendValidated(PluginConfigDef(*plugin), config, infos);
 
@@ -239,8 +260,20 @@ std::vector<PluginInfo> ListConnectorPlugins(const plugin::PluginRegistry& plugi
   }
   sinks.insert(sinks.end(), sources.begin(), sources.end());
   if (!connectors_only) {
-    for (const char* converter : {config::kByteArrayConverter, config::kStringConverter}) {
-      sinks.push_back({converter, "converter", CONNECTD_VERSION_STRING});
+    for (std::string_view converter : {converters::kByteArrayConverter, converters::kJsonConverter,
+                                       converters::kStringConverter}) {
+      sinks.push_back({std::string(converter), "converter", CONNECTD_VERSION_STRING});
+    }
+    for (std::string_view converter :
+         {converters::kByteArrayConverter, converters::kJsonConverter,
+          converters::kSimpleHeaderConverter, converters::kStringConverter}) {
+      sinks.push_back({std::string(converter), "header_converter", CONNECTD_VERSION_STRING});
+    }
+    for (const std::string& cls : transforms::BuiltInTransformationClasses()) {
+      sinks.push_back({cls, "transformation", CONNECTD_VERSION_STRING});
+    }
+    for (const std::string& cls : transforms::BuiltInPredicateClasses()) {
+      sinks.push_back({cls, "predicate", CONNECTD_VERSION_STRING});
     }
   }
   return sinks;

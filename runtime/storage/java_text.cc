@@ -618,7 +618,7 @@ std::vector<size_t> JavaHashMapIterationOrder(const std::vector<int32_t>& hash_c
       for (size_t index : bucket) bigger[hashes[index] & (bigger.size() - 1)].push_back(index);
     }
     table = std::move(bigger);
-    threshold *= 2;
+    threshold = table.size() * 3 / 4;  // (int) (newCap * 0.75f) below 16, doubled above: equal
   };
 
   size_t size = 0;

@@ -142,19 +142,15 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
     const herder::ConnectorTaskId& id, const plugin::ConnectorPlugin& plugin,
     const herder::ConfigMap& connector_config, const herder::ConfigMap& task_config,
     herder::TargetState state) {
-  for (const char* key : {"key.converter", "value.converter"}) {
-    std::string cls = Get(connector_config, key,
-                          config_.parsed().GetString(key).value_or(config::kByteArrayConverter));
-    if (!config::IsSupportedConverter(cls)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          key, "=", cls, " is not supported by connectd yet: use ", config::kByteArrayConverter,
-          " or ", config::kStringConverter, " (records pass through as bytes)"));
-    }
-  }
   absl::StatusOr<herder::ConfigMap> resolved_task = providers_.Transform(task_config);
   if (!resolved_task.ok()) return resolved_task.status();
   absl::StatusOr<herder::ConfigMap> resolved_connector = providers_.Transform(connector_config);
   if (!resolved_connector.ok()) return resolved_connector.status();
+  // Converters, transforms and error handling: a bad one fails the task at start, as Java's
+  // Worker fails to build the task.
+  absl::StatusOr<std::unique_ptr<RecordPipeline>> pipeline =
+      RecordPipeline::Make(*resolved_connector, config_.parsed().originals());
+  if (!pipeline.ok()) return pipeline.status();
   const std::string policy =
       config_.parsed().GetString("connector.client.config.override.policy").value_or("All");
   auto client_config =
@@ -187,6 +183,11 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
     for (const auto& [k, v] : *producer) options.producer[k] = v;
     options.offset_flush_interval = std::chrono::milliseconds(config_.offset_flush_interval_ms());
     options.offset_flush_timeout = std::chrono::milliseconds(config_.offset_flush_timeout_ms());
+    options.pipeline = *std::move(pipeline);
+    absl::StatusOr<std::unique_ptr<TopicCreation>> topic_creation = TopicCreation::FromConfigs(
+        config_.parsed().GetBool("topic.creation.enable"), *resolved_connector);
+    if (!topic_creation.ok()) return topic_creation.status();
+    options.topic_creation = *std::move(topic_creation);
     std::shared_ptr<ConnectorOffsetStore> offsets = offsets_(id.connector);
     if (exactly_once_) {
       absl::StatusOr<ExactlyOnceTaskOptions> eos =
@@ -219,6 +220,15 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
   absl::StatusOr<std::map<std::string, std::string>> consumer = client_config("consumer");
   if (!consumer.ok()) return consumer.status();
   for (const auto& [k, v] : *consumer) options.consumer[k] = v;
+  options.pipeline = *std::move(pipeline);
+  if (!options.pipeline->errors().dlq_topic.empty()) {
+    // Java's DLQ producer: the worker's producer configs with the connector's overrides.
+    options.dlq_producer = {{"acks", "all"},
+                            {"client.id", "connector-dlq-producer-" + task_suffix}};
+    absl::StatusOr<std::map<std::string, std::string>> producer = client_config("producer");
+    if (!producer.ok()) return producer.status();
+    for (const auto& [k, v] : *producer) options.dlq_producer[k] = v;
+  }
   options.topics = config::SplitList(Get(connector_config, "topics"));
   options.topics_regex = Get(connector_config, "topics.regex");
   options.offset_flush_interval = std::chrono::milliseconds(config_.offset_flush_interval_ms());

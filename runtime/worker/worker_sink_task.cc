@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/common/logging.h"
+#include "runtime/common/strings.h"
 #include "runtime/kafka/client_config.h"
 
 namespace connectd::worker {
@@ -47,6 +48,12 @@ absl::Status WorkerSinkTask::Initialize() {
   if (!consumer.ok()) return consumer.status();
   consumer_ = *std::move(consumer);
   rd_kafka_poll_set_consumer(consumer_.get());
+  if (options_.pipeline && !options_.pipeline->errors().dlq_topic.empty()) {
+    absl::StatusOr<std::unique_ptr<DeadLetterQueueReporter>> dlq =
+        DeadLetterQueueReporter::Make(options_.pipeline->errors(), id_, options_.dlq_producer);
+    if (!dlq.ok()) return dlq.status();
+    dlq_ = *std::move(dlq);
+  }
 
   absl::StatusOr<std::unique_ptr<plugin::SinkTaskInstance>> instance =
       plugin::SinkTaskInstance::Create(plugin_, this);
@@ -139,13 +146,48 @@ absl::Status WorkerSinkTask::Iterate() {
   }
   if (!rebalance_failure_.ok()) return rebalance_failure_;
   if (!messages.empty()) {
+    // What the plugin gets: the consumed bytes, or (through the pipeline) the bytes of each
+    // transformed record, which `converted` owns during put.
+    std::vector<KafkaRecord> converted;
+    std::vector<const rd_kafka_message_t*> sources;
+    const bool through_pipeline = options_.pipeline && !options_.pipeline->PassThrough();
+    if (through_pipeline) {
+      absl::Status processed = RunPipeline(messages, converted, sources);
+      if (!processed.ok()) return processed;
+    }
     std::vector<connectd_sink_record> records;
-    std::vector<std::vector<connectd_header>> headers(messages.size());
-    records.reserve(messages.size());
-    for (size_t i = 0; i < messages.size(); ++i) {
-      const rd_kafka_message_t* m = messages[i].get();
+    const size_t count = through_pipeline ? converted.size() : messages.size();
+    std::vector<std::vector<connectd_header>> headers(count);
+    records.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      const rd_kafka_message_t* m = through_pipeline ? sources[i] : messages[i].get();
       connectd_sink_record r{};
       r.struct_size = sizeof(r);
+      if (through_pipeline) {
+        const KafkaRecord& c = converted[i];
+        r.topic = {c.topic.data(), c.topic.size()};
+        r.partition = c.partition.value_or(m->partition);
+        r.offset = m->offset;
+        r.key = c.key ? connectd_bytes{c.key->data(), c.key->size()} : connectd_bytes{nullptr, 0};
+        r.value =
+            c.value ? connectd_bytes{c.value->data(), c.value->size()} : connectd_bytes{nullptr, 0};
+        r.timestamp_ms = c.timestamp_ms;
+        rd_kafka_timestamp_type_t type;
+        rd_kafka_message_timestamp(m, &type);
+        r.timestamp_type = type == RD_KAFKA_TIMESTAMP_CREATE_TIME ? CONNECTD_TIMESTAMP_CREATE_TIME
+                           : type == RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME
+                               ? CONNECTD_TIMESTAMP_LOG_APPEND_TIME
+                               : CONNECTD_TIMESTAMP_NO_TYPE;
+        for (const auto& [k, v] : c.headers) {
+          headers[i].push_back(
+              {{k.data(), k.size()},
+               v ? connectd_bytes{v->data(), v->size()} : connectd_bytes{nullptr, 0}});
+        }
+        r.headers = headers[i].data();
+        r.header_count = headers[i].size();
+        records.push_back(r);
+        continue;
+      }
       const char* topic = rd_kafka_topic_name(m->rkt);
       r.topic = {topic, std::strlen(topic)};
       r.partition = m->partition;
@@ -172,7 +214,8 @@ absl::Status WorkerSinkTask::Iterate() {
       records.push_back(r);
     }
     task_metrics_.RecordRead(static_cast<int64_t>(messages.size()));
-    absl::Status put = instance_->Put(records.data(), records.size());
+    absl::Status put =
+        records.empty() ? absl::OkStatus() : instance_->Put(records.data(), records.size());
     if (!put.ok() && put.code() != absl::StatusCode::kUnavailable) return put;
     if (put.ok()) task_metrics_.RecordSend(static_cast<int64_t>(records.size()));
     if (!put.ok()) {
@@ -194,7 +237,7 @@ absl::Status WorkerSinkTask::Iterate() {
       assigned_[{topic, m->partition}] = m->offset + 1;
       if (topics_seen_.insert(topic).second) listener_.OnTopicUsed(id_.connector, topic);
     }
-    records_put_ += static_cast<int64_t>(messages.size());
+    records_put_ += static_cast<int64_t>(records.size());
   }
   bool requested = false;
   {
@@ -209,7 +252,67 @@ absl::Status WorkerSinkTask::Iterate() {
   return absl::OkStatus();
 }
 
+absl::Status WorkerSinkTask::RunPipeline(const std::vector<kafka::MessagePtr>& messages,
+                                         std::vector<KafkaRecord>& converted,
+                                         std::vector<const rd_kafka_message_t*>& sources) {
+  RecordPipeline& pipeline = *options_.pipeline;
+  for (const kafka::MessagePtr& message : messages) {
+    const rd_kafka_message_t* m = message.get();
+    KafkaRecord consumed;
+    consumed.topic = rd_kafka_topic_name(m->rkt);
+    consumed.partition = m->partition;
+    if (m->key) consumed.key.emplace(static_cast<const char*>(m->key), m->key_len);
+    if (m->payload) consumed.value.emplace(static_cast<const char*>(m->payload), m->len);
+    consumed.timestamp_ms = rd_kafka_message_timestamp(m, nullptr);
+    rd_kafka_headers_t* hdrs = nullptr;
+    if (rd_kafka_message_headers(m, &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      const char* name;
+      const void* value;
+      size_t size;
+      for (size_t h = 0; !rd_kafka_header_get_all(hdrs, h, &name, &value, &size); ++h) {
+        consumed.headers.emplace_back(name, value ? std::optional<std::string>(std::string(
+                                                        static_cast<const char*>(value), size))
+                                                  : std::nullopt);
+      }
+    }
+    PipelineOutcome outcome = pipeline.ToSink(consumed, m->offset);
+    if (outcome.record) {
+      converted.push_back(std::move(*outcome.record));
+      sources.push_back(m);
+      continue;
+    }
+    if (!outcome.error) continue;  // dropped by a transform
+    const ProcessingError& error = *outcome.error;
+    if (!pipeline.errors().tolerate_all) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("Tolerance exceeded in error handler: executing stage '",
+                       AsAbsl(StageName(error.stage)), "' with class '", error.executing_class,
+                       "' failed: ", error.exception_class, ": ", error.message));
+    }
+    if (pipeline.errors().log_enable) {
+      std::string where;
+      if (pipeline.errors().log_include_messages) {
+        where = absl::StrCat(", where consumed record is {topic='", consumed.topic,
+                             "', partition=", m->partition, ", offset=", m->offset,
+                             ", timestamp=", consumed.timestamp_ms, "}");
+      }
+      CONNECTD_LOG(kError, kLogger) << "Error encountered in task " << id_.connector << "-"
+                                    << id_.task << ". Executing stage '" << StageName(error.stage)
+                                    << "' with class '" << error.executing_class << "'" << where
+                                    << ". " << error.exception_class << ": " << error.message;
+    }
+    if (dlq_) dlq_->Report(consumed, m->offset, error);
+  }
+  if (dlq_) dlq_->Poll();
+  return absl::OkStatus();
+}
+
 absl::Status WorkerSinkTask::Commit(bool sync) {
+  // A skipped record's offset may be committed only once its dead-letter copy is stored.
+  if (dlq_ && !dlq_->Flush(options_.offset_flush_timeout)) {
+    return absl::DeadlineExceededError(
+        "the dead letter queue did not acknowledge its records in time; offsets not committed");
+  }
   std::vector<connectd_topic_partition_offset> current;
   for (const auto& [tp, offset] : assigned_) {
     if (offset >= 0) current.push_back({{tp.first.data(), tp.first.size()}, tp.second, offset});

@@ -8,6 +8,12 @@
 // commit before revocation. At-least-once: a record's offset is committed only after the plugin
 // flushed it.
 //
+// Records go through the task's RecordPipeline when it has transforms or converters that
+// change bytes: a record that fails there fails the task ("Tolerance exceeded in error handler")
+// unless errors.tolerance=all, which logs it (errors.log.enable), sends it to the dead-letter
+// queue (DeadLetterQueueReporter) and goes on; its offset is committed once the dead-letter copy
+// is acknowledged. A record a transform drops is skipped and its offset committed.
+//
 // Threads: the task thread; the plugin's context calls (seek, pause, resume, requestCommit) may
 // come from any thread and are applied on the task thread.
 #pragma once
@@ -25,6 +31,8 @@
 #include "runtime/kafka/rdkafka_handles.h"
 #include "runtime/plugin/plugin_instances.h"
 #include "runtime/plugin/plugin_registry.h"
+#include "runtime/worker/dead_letter_queue.h"
+#include "runtime/worker/record_pipeline.h"
 #include "runtime/worker/task_metrics.h"
 #include "runtime/worker/worker_task.h"
 
@@ -39,6 +47,11 @@ struct SinkTaskOptions {
   std::chrono::milliseconds offset_flush_timeout{5000};
   int max_batch = 500;
   metrics::MetricsRegistry* metrics = nullptr;  // not null
+  // Converters, transforms and errors.tolerance (record_pipeline.h); null or pass-through: the
+  // plugin gets the consumed bytes as they are.
+  std::shared_ptr<RecordPipeline> pipeline;
+  // librdkafka properties of the dead-letter queue producer (errors.deadletterqueue.topic.name).
+  std::map<std::string, std::string> dlq_producer;
 };
 
 class WorkerSinkTask : public WorkerTask, private plugin::SinkTaskContextHost {
@@ -72,6 +85,11 @@ class WorkerSinkTask : public WorkerTask, private plugin::SinkTaskContextHost {
                                 rd_kafka_topic_partition_list_t* partitions, void* opaque);
   void OnRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* partitions);
   void ApplyContextRequests();
+  // Runs each consumed message through the pipeline: the records to put (and the messages they
+  // came from) are appended; a failure not tolerated is returned.
+  absl::Status RunPipeline(const std::vector<kafka::MessagePtr>& messages,
+                           std::vector<KafkaRecord>& converted,
+                           std::vector<const rd_kafka_message_t*>& sources);
   // Commits what preCommit allows; `sync` waits for the broker.
   absl::Status Commit(bool sync);
   void PauseAll(bool pause);
@@ -97,6 +115,7 @@ class WorkerSinkTask : public WorkerTask, private plugin::SinkTaskContextHost {
   std::map<TopicPartition, bool> pause_requests_;  // guarded by requests_mu_
 
   std::atomic<int64_t> records_put_{0};
+  std::unique_ptr<DeadLetterQueueReporter> dlq_;  // task thread
 };
 
 }  // namespace connectd::worker

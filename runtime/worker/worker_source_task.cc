@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/common/logging.h"
+#include "runtime/common/strings.h"
 #include "runtime/kafka/client_config.h"
 #include "runtime/storage/offset_codec.h"
 
@@ -31,6 +32,10 @@ struct WorkerSourceTask::InFlight {
   std::vector<std::string> owned_header_keys;
   std::vector<std::optional<std::string>> owned_header_values;
   std::vector<connectd_header> headers;
+  // After the pipeline: what is produced (`produced` views `transformed`).
+  std::optional<KafkaRecord> transformed;
+  std::vector<connectd_header> transformed_headers;
+  std::optional<connectd_source_record> produced;
 
   ~InFlight() {
     if (view.release != nullptr) view.release(view.release_opaque);
@@ -53,12 +58,8 @@ class WorkerSourceTask::Batch : public plugin::SourceBatchHost {
     f->view = r;
     f->view.struct_size = sizeof(connectd_source_record);
     // Copied in every case (ABI 1.2): needed after the poll call returns.
-    auto topic = task_.topics_.find(absl::string_view(r.topic.data, r.topic.size));
-    if (topic == task_.topics_.end()) {
-      topic = task_.topics_.emplace(View(r.topic)).first;
-      f->new_topic = true;
-    }
-    f->view.topic = {topic->data(), topic->size()};
+    const std::string_view topic = task_.Intern(View(r.topic), &f->new_topic);
+    f->view.topic = {topic.data(), topic.size()};
     if (!task_.options_.exactly_once && r.source_partition.size > 0 && r.source_offset.size > 0) {
       f->entry =
           task_.submitted_.Submit(View(r.source_partition), std::string(View(r.source_offset)));
@@ -236,13 +237,104 @@ absl::Status WorkerSourceTask::Iterate() {
   return absl::OkStatus();
 }
 
+std::string_view WorkerSourceTask::Intern(std::string_view topic, bool* added) {
+  auto it = topics_.find(absl::string_view(topic.data(), topic.size()));
+  *added = it == topics_.end();
+  if (*added) it = topics_.emplace(topic).first;
+  return std::string_view(it->data(), it->size());
+}
+
+absl::StatusOr<bool> WorkerSourceTask::Transform(InFlight& f) {
+  const connectd_source_record& v = f.view;
+  KafkaRecord in;
+  in.topic = std::string(View(v.topic));
+  if (v.partition != CONNECTD_ANY_PARTITION) in.partition = v.partition;
+  if (v.key.data) in.key.emplace(static_cast<const char*>(v.key.data), v.key.size);
+  if (v.value.data) in.value.emplace(static_cast<const char*>(v.value.data), v.value.size);
+  in.timestamp_ms = v.timestamp_ms;
+  for (size_t i = 0; i < v.header_count; ++i) {
+    const connectd_header& h = v.headers[i];
+    in.headers.emplace_back(std::string(View(h.key)),
+                            h.value.data
+                                ? std::optional<std::string>(std::string(
+                                      static_cast<const char*>(h.value.data), h.value.size))
+                                : std::nullopt);
+  }
+  PipelineOutcome outcome = options_.pipeline->FromSource(std::move(in));
+  if (outcome.error) {
+    const ProcessingError& error = *outcome.error;
+    if (!options_.pipeline->errors().tolerate_all) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("Tolerance exceeded in error handler: executing stage '",
+                       AsAbsl(StageName(error.stage)), "' with class '", error.executing_class,
+                       "' failed: ", error.exception_class, ": ", error.message));
+    }
+    if (options_.pipeline->errors().log_enable) {
+      CONNECTD_LOG(kError, kLogger)
+          << "Error encountered in task " << id_.connector << "-" << id_.task
+          << ". Executing stage '" << StageName(error.stage) << "' with class '"
+          << error.executing_class << "'. " << error.exception_class << ": " << error.message;
+    }
+  }
+  if (!outcome.record) {
+    // Dropped: acknowledged as it is (Connect commits a filtered record's offset too).
+    if (instance_->has_commit_record()) {
+      absl::Status committed = instance_->CommitRecord(f.view, nullptr);
+      if (!committed.ok()) {
+        CONNECTD_LOG(kWarn, kLogger)
+            << "Exception thrown while calling task.commitRecord(): " << committed.message();
+      }
+    }
+    if (options_.exactly_once && v.source_partition.size > 0 && v.source_offset.size > 0) {
+      transaction_offsets_[std::string(View(v.source_partition))] =
+          std::string(View(v.source_offset));
+    }
+    if (f.entry) submitted_.Ack(f.entry);
+    f.entry = nullptr;
+    return false;
+  }
+  f.transformed = std::move(outcome.record);
+  KafkaRecord& out = *f.transformed;
+  connectd_source_record p = f.view;
+  bool added = false;
+  const std::string_view topic = Intern(out.topic, &added);
+  f.new_topic = added;
+  p.topic = {topic.data(), topic.size()};
+  p.partition = out.partition ? *out.partition : CONNECTD_ANY_PARTITION;
+  p.key = out.key ? connectd_bytes{out.key->data(), out.key->size()} : connectd_bytes{nullptr, 0};
+  p.value =
+      out.value ? connectd_bytes{out.value->data(), out.value->size()} : connectd_bytes{nullptr, 0};
+  p.timestamp_ms = out.timestamp_ms;
+  for (const auto& [k, hv] : out.headers) {
+    f.transformed_headers.push_back(
+        {{k.data(), k.size()},
+         hv ? connectd_bytes{hv->data(), hv->size()} : connectd_bytes{nullptr, 0}});
+  }
+  p.headers = f.transformed_headers.data();
+  p.header_count = f.transformed_headers.size();
+  f.produced = p;
+  return true;
+}
+
 absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
   record->task = this;
-  const connectd_source_record& r = record->view;
+  if (options_.pipeline && !options_.pipeline->PassThrough()) {
+    absl::StatusOr<bool> produce = Transform(*record);
+    if (!produce.ok()) return produce.status();
+    if (!*produce) return absl::OkStatus();
+  }
+  const connectd_source_record& r = record->produced ? *record->produced : record->view;
   // Submitted in Batch::Append; exactly-once: the offset joins the open transaction once the
   // producer took the record (Connect's recordDispatched), below.
   const std::string_view topic = View(r.topic);  // interned: NUL-terminated
-  if (record->new_topic) listener_.OnTopicUsed(id_.connector, std::string(topic));
+  if (record->new_topic) {
+    // The first record to this topic: create it first when the connector asks for that.
+    if (options_.topic_creation) {
+      absl::Status created = options_.topic_creation->Ensure(producer_.get(), std::string(topic));
+      if (!created.ok()) return created;
+    }
+    listener_.OnTopicUsed(id_.connector, std::string(topic));
+  }
   while (true) {
     rd_kafka_headers_t* headers = nullptr;
     if (r.header_count > 0) {

@@ -19,6 +19,12 @@
 // aborts the transaction and fails the task, so no offset is ever stored for records that were
 // not committed with it.
 //
+// Transforms and converters (RecordPipeline), when the connector has any that change bytes, run
+// on each polled record before it is produced; commitRecord still sees the record as the plugin
+// made it (Connect's preTransformRecord). A record a transform drops, or that errors.tolerance=all
+// skips after a failure, is acknowledged at once: commitRecord without metadata, and its source
+// offset becomes committable in order.
+//
 // Threads: everything on the task thread (delivery reports run inside rd_kafka_poll there);
 // Stop()/Transition() from any thread.
 #pragma once
@@ -40,8 +46,10 @@
 #include "runtime/plugin/plugin_instances.h"
 #include "runtime/plugin/plugin_registry.h"
 #include "runtime/worker/exactly_once.h"
+#include "runtime/worker/record_pipeline.h"
 #include "runtime/worker/source_offsets.h"
 #include "runtime/worker/task_metrics.h"
+#include "runtime/worker/topic_creation.h"
 #include "runtime/worker/worker_task.h"
 
 namespace connectd::worker {
@@ -66,6 +74,11 @@ struct SourceTaskOptions {
   metrics::MetricsRegistry* metrics = nullptr;  // not null
   // Set: the task runs transactionally; `producer` then carries the transactional settings.
   std::optional<ExactlyOnceTaskOptions> exactly_once;
+  // Transforms, converters and errors.tolerance (record_pipeline.h); null or pass-through:
+  // records are produced as the plugin handed them over.
+  std::shared_ptr<RecordPipeline> pipeline;
+  // topic.creation.* (KIP-158); null: topics are left to the broker's auto-creation.
+  std::shared_ptr<TopicCreation> topic_creation;
 };
 
 class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHost {
@@ -96,6 +109,12 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   void RecordPolled(const Batch& batch, std::chrono::steady_clock::time_point poll_start);
   void RecordAcknowledged();
   absl::Status Send(std::unique_ptr<InFlight> record);
+  // Runs a record through the pipeline: true to produce its transformed bytes, false when a
+  // transform dropped it or errors.tolerance=all skipped it (then it counts as acknowledged:
+  // commitRecord without metadata, its offset committable); an intolerable failure is returned.
+  absl::StatusOr<bool> Transform(InFlight& record);
+  // The interned copy of `topic` (stable, NUL-terminated); `added` when it is new.
+  std::string_view Intern(std::string_view topic, bool* added);
   void OnDelivery(const rd_kafka_message_t* message);
   static void DeliveryCallback(rd_kafka_t* rk, const rd_kafka_message_t* message, void* opaque);
   void CommitOffsets();

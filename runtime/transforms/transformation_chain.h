@@ -1,0 +1,53 @@
+// File: transformation_chain.h
+//
+// A connector's transformation chain, configured exactly as Connect configures it from the
+// connector config (ConnectorConfig.transformationStages):
+//   transforms=<a>,<b>                    aliases, applied in order
+//   transforms.<a>.type=<class>           a built-in class (Java name or simple alias)
+//   transforms.<a>.<key>=...              the transform's own configs
+//   transforms.<a>.predicate=<p>          optional: apply only when predicate p holds ...
+//   transforms.<a>.negate=true            ... or only when it does not
+//   predicates=<p>,...  predicates.<p>.type=<class>  predicates.<p>.<key>=...
+// Apply runs the stages in order; a stage returning no record ends the chain (filtered).
+//
+// Thread safety: a chain belongs to one task and runs on its thread.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/transforms/transformation.h"
+
+namespace connectd::transforms {
+
+class TransformationChain {
+ public:
+  // Builds and configures every stage: kInvalidArgument naming the config when an alias has no
+  // type, a class is unknown, a predicate is missing, or a transform rejects its configs.
+  static absl::StatusOr<TransformationChain> FromConnectorConfig(
+      const std::map<std::string, std::string>& connector_config);
+
+  bool empty() const { return stages_.empty(); }
+  size_t size() const { return stages_.size(); }
+
+  // The record after every stage, or nullopt when a stage dropped it. On an error (the
+  // transform's own message) `failed_class`, when given, is set to the failing stage's class.
+  absl::StatusOr<std::optional<ConnectRecord>> Apply(ConnectRecord record,
+                                                     std::string* failed_class = nullptr) const;
+
+ private:
+  struct Stage {
+    std::string alias;
+    std::string class_name;  // as configured
+    std::shared_ptr<Transformation> transformation;
+    std::shared_ptr<const Predicate> predicate;  // null: always apply
+    bool negate = false;
+  };
+  std::vector<Stage> stages_;
+};
+
+}  // namespace connectd::transforms

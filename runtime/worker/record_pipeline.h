@@ -1,0 +1,113 @@
+// File: record_pipeline.h
+//
+// The data plane of one task, between the plugin and Kafka, as Connect runs it: the task's
+// converters (key, value, header), the connector's transformation chain, and where a record
+// fails, what errors.tolerance says (Connect's RetryWithToleranceOperator with its LogReporter;
+// the dead-letter queue is worker_sink_task's).
+//
+//   source: plugin record (bytes) -> transforms -> converters.fromConnectData -> produce
+//   sink:   consumed record -> converters.toConnectData -> transforms -> plugin record (bytes)
+//
+// Plugins speak bytes (the ABI): a source plugin's key and value enter as Connect BYTES
+// (Schema.OPTIONAL_BYTES, what MirrorMaker's records are in Java); a sink plugin receives the
+// bytes of the transformed data, written back by the same converter (a bytes or string value
+// as it is). Headers the record came with keep their bytes unless a transform replaces them;
+// headers a transform adds are written by the header converter.
+//
+// PassThrough(): no transforms and byte-preserving key/value converters; the task then skips
+// the pipeline and keeps its zero-copy path.
+//
+// Thread safety: one task thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/converters/converter.h"
+#include "runtime/transforms/transformation_chain.h"
+
+namespace connectd::worker {
+
+// errors.* of a connector (ConnectorConfig / SinkConnectorConfig).
+struct ErrorHandlingConfig {
+  bool tolerate_all = false;  // errors.tolerance=all
+  int64_t retry_timeout_ms = 0;
+  int64_t retry_delay_max_ms = 60000;
+  bool log_enable = false;
+  bool log_include_messages = false;
+  std::string dlq_topic;  // sink connectors; empty: no dead-letter queue
+  int16_t dlq_replication_factor = 3;
+  bool dlq_context_headers = false;
+
+  static absl::StatusOr<ErrorHandlingConfig> FromConnectorConfig(
+      const std::map<std::string, std::string>& config);
+};
+
+// Connect's Stage: where in the pipeline a record failed.
+enum class Stage { kKeyConverter, kValueConverter, kHeaderConverter, kTransformation };
+std::string_view StageName(Stage stage);  // "KEY_CONVERTER", ...
+
+struct ProcessingError {
+  Stage stage;
+  std::string executing_class;  // the converter's or transformation's Java class
+  std::string exception_class;  // org.apache.kafka.connect.errors.DataException
+  std::string message;
+};
+
+// A record in Kafka's terms. timestamp_ms < 0: none.
+struct KafkaRecord {
+  std::string topic;
+  std::optional<int32_t> partition;
+  std::optional<std::string> key;
+  std::optional<std::string> value;
+  int64_t timestamp_ms = -1;
+  std::vector<std::pair<std::string, std::optional<std::string>>> headers;
+};
+
+// What became of one record: passed on, dropped by a transform (`filtered`), or failed.
+struct PipelineOutcome {
+  std::optional<KafkaRecord> record;
+  std::optional<ProcessingError> error;
+  bool filtered() const { return !record && !error; }
+};
+
+class RecordPipeline {
+ public:
+  // From the connector config and the worker's config (for converters the connector does not
+  // name). kInvalidArgument for an unsupported converter or a bad transform/error config.
+  static absl::StatusOr<std::unique_ptr<RecordPipeline>> Make(
+      const std::map<std::string, std::string>& connector_config,
+      const std::map<std::string, std::string>& worker_config);
+
+  bool PassThrough() const { return pass_through_; }
+  const ErrorHandlingConfig& errors() const { return errors_; }
+
+  PipelineOutcome FromSource(KafkaRecord plugin_record);
+  // `offset`: the consumed record's offset (SinkRecord.kafkaOffset, for InsertField).
+  PipelineOutcome ToSink(KafkaRecord consumed, int64_t offset);
+
+ private:
+  struct Converters {
+    std::unique_ptr<converters::Converter> key, value, header;
+    std::string key_class, value_class, header_class;
+  };
+
+  RecordPipeline() = default;
+  absl::StatusOr<KafkaRecord> Write(const transforms::ConnectRecord& record, Stage* failed_stage,
+                                    std::string* failed_class);
+
+  Converters converters_;
+  transforms::TransformationChain chain_;
+  std::vector<std::string> transform_classes_;  // per stage, for error reports
+  ErrorHandlingConfig errors_;
+  bool pass_through_ = false;
+};
+
+}  // namespace connectd::worker
