@@ -138,14 +138,6 @@ std::optional<int64_t> ExactLong(const DecimalText& d) {
 
 // ---- Java number conversions ------------------------------------------------------------------
 
-// (long) d: NaN is 0, out-of-range values saturate.
-int64_t JavaDoubleToLong(double d) {
-  if (std::isnan(d)) return 0;
-  if (d >= 9223372036854775807.0) return std::numeric_limits<int64_t>::max();
-  if (d <= -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
-  return static_cast<int64_t>(d);
-}
-
 std::optional<int64_t> NumberLongValue(const Value& v) {
   switch (v.kind()) {
     case Value::Kind::kInt8:
@@ -884,6 +876,20 @@ absl::StatusOr<Value> EncodeLogical(const Schema& schema, const Value& value) {
   }
   if (schema.IsLogical(kTimestampLogicalName)) return Value::Int64(millis);
   return value;
+}
+
+int64_t JavaDoubleToLong(double d) {
+  if (std::isnan(d)) return 0;
+  if (d >= 9223372036854775807.0) return std::numeric_limits<int64_t>::max();
+  if (d <= -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(d);
+}
+
+int32_t JavaDoubleToInt(double d) {
+  if (std::isnan(d)) return 0;
+  if (d >= 2147483647.0) return std::numeric_limits<int32_t>::max();
+  if (d <= -2147483648.0) return std::numeric_limits<int32_t>::min();
+  return static_cast<int32_t>(d);
 }
 
 }  // namespace connectd::data

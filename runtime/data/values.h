@@ -14,6 +14,7 @@
 // Thread safety: pure functions.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -71,5 +72,9 @@ absl::StatusOr<Value> EncodeLogical(const Schema& schema, const Value& value);
 
 // FormatDateValue is Values.dateFormatFor(date).format(date) (see ConvertToString).
 std::string FormatDateValue(int64_t epoch_millis);
+
+// Java's (long) d and (int) d: NaN is 0, out-of-range values saturate.
+int64_t JavaDoubleToLong(double d);
+int32_t JavaDoubleToInt(double d);
 
 }  // namespace connectd::data

@@ -104,19 +104,6 @@ absl::StatusOr<Type> ParseSpecType(std::string_view text) {
 
 // ---- Java's conversions ----------------------------------------------------------------------
 
-int32_t JavaD2I(double d) {
-  if (std::isnan(d)) return 0;
-  if (d >= 2147483647.0) return std::numeric_limits<int32_t>::max();
-  if (d <= -2147483648.0) return std::numeric_limits<int32_t>::min();
-  return static_cast<int32_t>(d);
-}
-int64_t JavaD2L(double d) {
-  if (std::isnan(d)) return 0;
-  if (d >= 9223372036854775807.0) return std::numeric_limits<int64_t>::max();
-  if (d <= -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
-  return static_cast<int64_t>(d);
-}
-
 // Number.intValue() and longValue() of a Connect number (nullopt: not a Number).
 std::optional<int64_t> IntValue(const Value& v) {
   switch (v.kind()) {
@@ -129,9 +116,9 @@ std::optional<int64_t> IntValue(const Value& v) {
     case Value::Kind::kInt64:
       return static_cast<int32_t>(static_cast<uint32_t>(v.int64()));
     case Value::Kind::kFloat32:
-      return JavaD2I(v.float32());
+      return data::JavaDoubleToInt(v.float32());
     case Value::Kind::kFloat64:
-      return JavaD2I(v.float64());
+      return data::JavaDoubleToInt(v.float64());
     case Value::Kind::kDecimal:
       return static_cast<int32_t>(static_cast<uint32_t>(data::LongValue(v.decimal())));
     default:
@@ -143,9 +130,9 @@ std::optional<int64_t> LongValue(const Value& v) {
     case Value::Kind::kInt64:
       return v.int64();
     case Value::Kind::kFloat32:
-      return JavaD2L(v.float32());
+      return data::JavaDoubleToLong(v.float32());
     case Value::Kind::kFloat64:
-      return JavaD2L(v.float64());
+      return data::JavaDoubleToLong(v.float64());
     case Value::Kind::kDecimal:
       return data::LongValue(v.decimal());
     default:
