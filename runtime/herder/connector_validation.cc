@@ -7,6 +7,7 @@
 #include "runtime/converters/converter_factory.h"
 #include "runtime/herder/herder.h"
 #include "runtime/plugin/plugin_instances.h"
+#include "runtime/plugin/plugin_stages.h"
 #include "runtime/transforms/transformation_chain.h"
 #include "runtime/worker/topic_creation.h"
 
@@ -73,11 +74,10 @@ void AppendValidated(const config::ConfigDef& def, const ConfigMap& config, Conf
 
 }  // namespace
 
-config::ConfigDef PluginConfigDef(const plugin::ConnectorPlugin& plugin) {
+config::ConfigDef PluginConfigDef(const connectd_config_key* keys, size_t count) {
   config::ConfigDef def;
-  const connectd_connector_descriptor* d = plugin.descriptor;
-  for (size_t i = 0; i < d->config_key_count; ++i) {
-    const connectd_config_key& k = d->config_keys[i];
+  for (size_t i = 0; i < count && keys != nullptr; ++i) {
+    const connectd_config_key& k = keys[i];
     if (k.struct_size < sizeof(connectd_config_key) || k.name == nullptr) continue;
     config::ConfigKey key;
     key.name = k.name;
@@ -115,6 +115,18 @@ config::ConfigDef PluginConfigDef(const plugin::ConnectorPlugin& plugin) {
     def.Define(std::move(key));
   }
   return def;
+}
+
+config::ConfigDef PluginConfigDef(const plugin::ConnectorPlugin& plugin) {
+  return PluginConfigDef(plugin.descriptor->config_keys, plugin.descriptor->config_key_count);
+}
+
+// A transformation's or predicate's ConfigDef, as its plugin declares it.
+config::ConfigDef PluginConfigDef(const plugin::StagePlugin& stage) {
+  return stage.transformation != nullptr
+             ? PluginConfigDef(stage.transformation->config_keys,
+                               stage.transformation->config_key_count)
+             : PluginConfigDef(stage.predicate->config_keys, stage.predicate->config_key_count);
 }
 
 ConfigKeyInfo ToKeyInfo(const config::ConfigKey& key) {
@@ -183,8 +195,9 @@ absl::StatusOr<ConfigInfos> ValidateConnectorConfig(const plugin::PluginRegistry
   }
   // The transformation chain as the task will build it (ConnectorConfig.enrich validates each
   // transform's and predicate's configs).
+  const plugin::PluginStages stages(plugins);
   if (absl::StatusOr<transforms::TransformationChain> chain =
-          transforms::TransformationChain::FromConnectorConfig(config);
+          transforms::TransformationChain::FromConnectorConfig(config, &stages);
       !chain.ok()) {
     AddError(infos, "transforms", std::string(chain.status().message()));
   }
@@ -275,6 +288,12 @@ std::vector<PluginInfo> ListConnectorPlugins(const plugin::PluginRegistry& plugi
     for (const std::string& cls : transforms::BuiltInPredicateClasses()) {
       sinks.push_back({cls, "predicate", CONNECTD_VERSION_STRING});
     }
+    for (const plugin::StagePlugin* stage : plugins.Stages(plugin::StageKind::kTransformation)) {
+      sinks.push_back({stage->class_name, "transformation", stage->version});
+    }
+    for (const plugin::StagePlugin* stage : plugins.Stages(plugin::StageKind::kPredicate)) {
+      sinks.push_back({stage->class_name, "predicate", stage->version});
+    }
   }
   return sinks;
 }
@@ -282,9 +301,16 @@ std::vector<PluginInfo> ListConnectorPlugins(const plugin::PluginRegistry& plugi
 absl::StatusOr<std::vector<ConfigKeyInfo>> ConnectorPluginConfigKeys(
     const plugin::PluginRegistry& plugins, const std::string& name) {
   const plugin::ConnectorPlugin* plugin = plugins.Find(name);
-  if (plugin == nullptr) return absl::NotFoundError(absl::StrCat("Unknown plugin ", name, "."));
+  const plugin::StagePlugin* stage = nullptr;
+  if (plugin == nullptr) stage = plugins.FindStage(plugin::StageKind::kTransformation, name);
+  if (plugin == nullptr && stage == nullptr) {
+    stage = plugins.FindStage(plugin::StageKind::kPredicate, name);
+  }
+  if (plugin == nullptr && stage == nullptr) {
+    return absl::NotFoundError(absl::StrCat("Unknown plugin ", name, "."));
+  }
   std::vector<ConfigKeyInfo> keys;
-  const config::ConfigDef def = PluginConfigDef(*plugin);
+  const config::ConfigDef def = plugin != nullptr ? PluginConfigDef(*plugin) : PluginConfigDef(*stage);
   for (const config::ConfigKey& key : def.keys()) keys.push_back(ToKeyInfo(key));
   return keys;
 }

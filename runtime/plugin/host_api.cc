@@ -1,6 +1,7 @@
 #include "runtime/plugin/host_api.h"
 
 #include <cstddef>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -121,6 +122,13 @@ connectd_host_api MakeHostApi() {
   api.source_batch_append = [](connectd_source_batch_host_ptr* batch,
                                const connectd_source_record* record) -> connectd_status {
     if (!WellFormed(record)) return CONNECTD_STATUS_INVALID_ARGUMENT;
+    // A plugin built against an older minor hands a shorter struct: the worker reads a whole
+    // one, with the fields the plugin does not know zeroed.
+    if (record->struct_size < sizeof(connectd_source_record)) {
+      connectd_source_record whole{};
+      std::memcpy(&whole, record, record->struct_size);
+      return reinterpret_cast<SourceBatchHost*>(batch)->Append(whole);
+    }
     return reinterpret_cast<SourceBatchHost*>(batch)->Append(*record);
   };
   api.source_task_offset = [](connectd_source_task_context_host_ptr* c, connectd_str partition,
@@ -187,6 +195,11 @@ connectd_host_api MakeHostApi() {
     if (sensor == nullptr) return;
     auto* s = reinterpret_cast<metrics::Sensor*>(sensor);
     s->scope()->RemoveSensor(s);
+  };
+  api.record_out_set = [](connectd_record_out_host_ptr* out,
+                          const connectd_connect_record* record) -> connectd_status {
+    if (out == nullptr || record == nullptr) return CONNECTD_STATUS_INVALID_ARGUMENT;
+    return reinterpret_cast<RecordOutHost*>(out)->Set(*record);
   };
   return api;
 }

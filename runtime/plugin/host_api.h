@@ -54,6 +54,9 @@ inline connectd_task_configs_host_ptr* ToHandle(TaskConfigSink* l) {
 inline connectd_validation_host_ptr* ToHandle(ValidationErrors* v) {
   return reinterpret_cast<connectd_validation_host_ptr*>(v);
 }
+inline connectd_record_out_host_ptr* ToHandle(RecordOutHost* o) {
+  return reinterpret_cast<connectd_record_out_host_ptr*>(o);
+}
 inline connectd_offsets_host_ptr* ToHandle(CommittableOffsets* o) {
   return reinterpret_cast<connectd_offsets_host_ptr*>(o);
 }

@@ -71,4 +71,12 @@ class SinkTaskContextHost {
   virtual metrics::MetricsScope* Metrics() = 0;
 };
 
+// Where Transformation.apply puts its record (host->record_out_set).
+class RecordOutHost {
+ public:
+  virtual ~RecordOutHost() = default;
+  // Reads (copies) the record; CONNECTD_STATUS_INVALID_ARGUMENT for malformed data.
+  virtual connectd_status Set(const connectd_connect_record& record) = 0;
+};
+
 }  // namespace connectd::plugin

@@ -1,6 +1,7 @@
 #include "runtime/plugin/plugin_instances.h"
 
 #include <cstddef>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "runtime/common/strings.h"
@@ -184,7 +185,11 @@ absl::StatusOr<std::unique_ptr<SinkTaskInstance>> SinkTaskInstance::Create(
     return absl::InternalError(
         absl::StrCat("Failed to create task of ", plugin.class_name, ": ", error.message));
   }
-  return std::unique_ptr<SinkTaskInstance>(new SinkTaskInstance(vtable, ptr, plugin.class_name));
+  // Before 1.5 the record ended at header_count.
+  const size_t record_size = plugin.abi_minor >= 5 ? sizeof(connectd_sink_record)
+                                                   : offsetof(connectd_sink_record, key_schema);
+  return std::unique_ptr<SinkTaskInstance>(
+      new SinkTaskInstance(vtable, ptr, plugin.class_name, record_size));
 }
 
 SinkTaskInstance::~SinkTaskInstance() { vtable_->destroy(ptr_); }
@@ -211,6 +216,15 @@ absl::Status SinkTaskInstance::Close(const std::vector<connectd_topic_partition>
 
 absl::Status SinkTaskInstance::Put(const connectd_sink_record* records, size_t count) {
   HookError error;
+  if (record_size_ < sizeof(connectd_sink_record) && count > 0) {
+    packed_.resize(count * record_size_);
+    for (size_t i = 0; i < count; ++i) {
+      connectd_sink_record prefix = records[i];
+      prefix.struct_size = static_cast<uint32_t>(record_size_);
+      std::memcpy(packed_.data() + i * record_size_, &prefix, record_size_);
+    }
+    records = reinterpret_cast<const connectd_sink_record*>(packed_.data());
+  }
   return HookStatus(vtable_->put(ptr_, records, count, ToHandle(&error)), error, "SinkTask.put");
 }
 

@@ -102,11 +102,14 @@ class SinkTaskInstance {
 
  private:
   SinkTaskInstance(const connectd_sink_task_vtable* vtable, connectd_task_plugin_ptr* ptr,
-                   std::string class_name)
-      : vtable_(vtable), ptr_(ptr), class_name_(std::move(class_name)) {}
+                   std::string class_name, size_t record_size)
+      : vtable_(vtable), ptr_(ptr), class_name_(std::move(class_name)), record_size_(record_size) {}
   const connectd_sink_task_vtable* vtable_;
   connectd_task_plugin_ptr* ptr_;
   std::string class_name_;
+  // sizeof(connectd_sink_record) as the plugin was built: the stride of the array put passes.
+  size_t record_size_;
+  std::vector<unsigned char> packed_;  // records repacked for a plugin of an older minor
 };
 
 // The Status for a hook's result: OK, or `code` with the plugin's message (or a default).

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <filesystem>
 #include <set>
 #include <system_error>
@@ -24,8 +25,7 @@ bool IsSharedObject(const std::filesystem::path& path) {
   return path.extension() == ".so" || path.filename().string().find(".so.") != std::string::npos;
 }
 
-void CollectLibraries(const std::filesystem::path& dir, int depth,
-                      std::vector<std::string>& out) {
+void CollectLibraries(const std::filesystem::path& dir, int depth, std::vector<std::string>& out) {
   std::error_code ec;
   std::vector<std::filesystem::path> entries;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
@@ -104,8 +104,8 @@ absl::Status PluginRegistry::LoadLibrary(const std::string& path) {
       reinterpret_cast<connectd_plugin_entry_fn>(dlsym(handle, CONNECTD_PLUGIN_ENTRY_SYMBOL));
   if (entry == nullptr) {
     dlclose(handle);  // RTLD_NODELETE keeps it mapped; nothing of it is used
-    return Record(path, absl::NotFoundError(absl::StrCat("no entry symbol '",
-                                                         CONNECTD_PLUGIN_ENTRY_SYMBOL, "'")));
+    return Record(path, absl::NotFoundError(
+                            absl::StrCat("no entry symbol '", CONNECTD_PLUGIN_ENTRY_SYMBOL, "'")));
   }
   loaded_files_[real] = path;
   HookError error;
@@ -126,10 +126,10 @@ absl::Status PluginRegistry::AddDescriptor(const connectd_plugin_descriptor* des
   if (descriptor->abi_major != CONNECTD_PLUGIN_ABI_VERSION_MAJOR) {
     return absl::FailedPreconditionError(absl::StrCat(
         "plugin ABI version ", descriptor->abi_major, ".", descriptor->abi_minor,
-        " is not compatible with the worker's ABI version ", CONNECTD_PLUGIN_ABI_VERSION_MAJOR,
-        ".", CONNECTD_PLUGIN_ABI_VERSION_MINOR, " (the major versions differ)"));
+        " is not compatible with the worker's ABI version ", CONNECTD_PLUGIN_ABI_VERSION_MAJOR, ".",
+        CONNECTD_PLUGIN_ABI_VERSION_MINOR, " (the major versions differ)"));
   }
-  if (descriptor->struct_size < sizeof(connectd_plugin_descriptor)) {
+  if (descriptor->struct_size < offsetof(connectd_plugin_descriptor, transformations)) {
     return absl::InvalidArgumentError("plugin descriptor is shorter than ABI 1.0's");
   }
   const char* plugin_name = descriptor->name ? descriptor->name : "(unnamed)";
@@ -147,16 +147,17 @@ absl::Status PluginRegistry::AddDescriptor(const connectd_plugin_descriptor* des
     if (c == nullptr || c->struct_size < sizeof(connectd_connector_descriptor) ||
         c->class_name == nullptr || c->connector == nullptr) {
       status = absl::InvalidArgumentError(absl::StrCat("connector #", i, " is malformed"));
-    } else if (c->type != CONNECTD_CONNECTOR_TYPE_SOURCE && c->type != CONNECTD_CONNECTOR_TYPE_SINK) {
+    } else if (c->type != CONNECTD_CONNECTOR_TYPE_SOURCE &&
+               c->type != CONNECTD_CONNECTOR_TYPE_SINK) {
       status = absl::InvalidArgumentError(
           absl::StrCat(c->class_name, ": unknown connector type ", c->type));
     } else if ((c->type == CONNECTD_CONNECTOR_TYPE_SOURCE && c->source_task == nullptr) ||
                (c->type == CONNECTD_CONNECTOR_TYPE_SINK && c->sink_task == nullptr)) {
       status = absl::InvalidArgumentError(absl::StrCat(c->class_name, ": no task vtable"));
     } else if (auto it = by_class_.find(c->class_name); it != by_class_.end()) {
-      status = absl::AlreadyExistsError(absl::StrCat(
-          "connector class ", c->class_name, " is already provided by ",
-          it->second->library_path, "; this copy is ignored"));
+      status = absl::AlreadyExistsError(
+          absl::StrCat("connector class ", c->class_name, " is already provided by ",
+                       it->second->library_path, "; this copy is ignored"));
     }
     if (!status.ok()) {
       if (first_error.ok()) first_error = status;
@@ -164,8 +165,8 @@ absl::Status PluginRegistry::AddDescriptor(const connectd_plugin_descriptor* des
     }
     auto plugin = std::make_unique<ConnectorPlugin>();
     plugin->class_name = c->class_name;
-    plugin->type = c->type == CONNECTD_CONNECTOR_TYPE_SOURCE ? ConnectorType::kSource
-                                                             : ConnectorType::kSink;
+    plugin->type =
+        c->type == CONNECTD_CONNECTOR_TYPE_SOURCE ? ConnectorType::kSource : ConnectorType::kSink;
     plugin->version = c->version ? c->version : "";
     plugin->library_path = origin;
     plugin->plugin_name = plugin_name;
@@ -178,7 +179,110 @@ absl::Status PluginRegistry::AddDescriptor(const connectd_plugin_descriptor* des
     by_class_[plugin->class_name] = std::move(plugin);
   }
   RecomputeAliases();
+  if (absl::Status stages = AddStages(descriptor, origin); first_error.ok()) first_error = stages;
   return first_error;
+}
+
+absl::Status PluginRegistry::AddStages(const connectd_plugin_descriptor* descriptor,
+                                       const std::string& origin) {
+  if (descriptor->abi_minor < 5 || descriptor->struct_size < sizeof(connectd_plugin_descriptor)) {
+    return absl::OkStatus();
+  }
+  const char* plugin_name = descriptor->name ? descriptor->name : "(unnamed)";
+  absl::Status first_error;
+  const auto add = [&](absl::Status status) {
+    if (!status.ok() && first_error.ok()) first_error = status;
+  };
+  if (descriptor->transformations == nullptr && descriptor->transformation_count > 0) {
+    add(absl::InvalidArgumentError("the transformation list is NULL"));
+  } else {
+    for (size_t i = 0; i < descriptor->transformation_count; ++i) {
+      const connectd_transformation_descriptor* t = descriptor->transformations[i];
+      if (t == nullptr || t->struct_size < sizeof(connectd_transformation_descriptor) ||
+          t->class_name == nullptr || t->vtable == nullptr ||
+          t->vtable->struct_size < sizeof(connectd_transformation_vtable) ||
+          t->vtable->create == nullptr || t->vtable->configure == nullptr ||
+          t->vtable->apply == nullptr || t->vtable->destroy == nullptr) {
+        add(absl::InvalidArgumentError(absl::StrCat("transformation #", i, " is malformed")));
+        continue;
+      }
+      auto stage = std::make_unique<StagePlugin>();
+      stage->class_name = t->class_name;
+      stage->kind = StageKind::kTransformation;
+      stage->version = t->version ? t->version : "";
+      stage->library_path = origin;
+      stage->plugin_name = plugin_name;
+      stage->transformation = t;
+      add(AddStage(std::move(stage)));
+    }
+  }
+  if (descriptor->predicates == nullptr && descriptor->predicate_count > 0) {
+    add(absl::InvalidArgumentError("the predicate list is NULL"));
+  } else {
+    for (size_t i = 0; i < descriptor->predicate_count; ++i) {
+      const connectd_predicate_descriptor* p = descriptor->predicates[i];
+      if (p == nullptr || p->struct_size < sizeof(connectd_predicate_descriptor) ||
+          p->class_name == nullptr || p->vtable == nullptr ||
+          p->vtable->struct_size < sizeof(connectd_predicate_vtable) ||
+          p->vtable->create == nullptr || p->vtable->configure == nullptr ||
+          p->vtable->test == nullptr || p->vtable->destroy == nullptr) {
+        add(absl::InvalidArgumentError(absl::StrCat("predicate #", i, " is malformed")));
+        continue;
+      }
+      auto stage = std::make_unique<StagePlugin>();
+      stage->class_name = p->class_name;
+      stage->kind = StageKind::kPredicate;
+      stage->version = p->version ? p->version : "";
+      stage->library_path = origin;
+      stage->plugin_name = plugin_name;
+      stage->predicate = p;
+      add(AddStage(std::move(stage)));
+    }
+  }
+  return first_error;
+}
+
+absl::Status PluginRegistry::AddStage(std::unique_ptr<StagePlugin> stage) {
+  StageTable& table = Table(stage->kind);
+  const char* kind = stage->kind == StageKind::kTransformation ? "transformation" : "predicate";
+  if (auto it = table.by_class.find(stage->class_name); it != table.by_class.end()) {
+    return absl::AlreadyExistsError(
+        absl::StrCat(kind, " class ", stage->class_name, " is already provided by ",
+                     it->second->library_path, "; this copy is ignored"));
+  }
+  CONNECTD_LOG(kInfo, kLogger) << "Loaded " << kind << " " << stage->class_name << " "
+                               << stage->version << " from " << stage->library_path;
+  table.by_class[stage->class_name] = std::move(stage);
+  // Aliases: the simple name, when no other class of this kind has it.
+  std::map<std::string, std::vector<StagePlugin*>> candidates;
+  for (auto& [name, plugin] : table.by_class) {
+    plugin->aliases.clear();
+    const size_t dot = name.rfind('.');
+    if (dot != std::string::npos && dot + 1 < name.size()) {
+      candidates[name.substr(dot + 1)].push_back(plugin.get());
+    }
+  }
+  table.by_alias.clear();
+  for (auto& [alias, plugins] : candidates) {
+    if (plugins.size() == 1 && table.by_class.count(alias) == 0) {
+      plugins[0]->aliases.push_back(alias);
+      table.by_alias[alias] = plugins[0];
+    }
+  }
+  return absl::OkStatus();
+}
+
+const StagePlugin* PluginRegistry::FindStage(StageKind kind, std::string_view name) const {
+  const StageTable& table = Table(kind);
+  if (auto it = table.by_class.find(name); it != table.by_class.end()) return it->second.get();
+  if (auto it = table.by_alias.find(name); it != table.by_alias.end()) return it->second;
+  return nullptr;
+}
+
+std::vector<const StagePlugin*> PluginRegistry::Stages(StageKind kind) const {
+  std::vector<const StagePlugin*> out;
+  for (const auto& [name, plugin] : Table(kind).by_class) out.push_back(plugin.get());
+  return out;
 }
 
 void PluginRegistry::RecomputeAliases() {

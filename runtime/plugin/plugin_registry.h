@@ -1,7 +1,7 @@
 // File: plugin_registry.h
 //
 // PluginRegistry: finds connector plugins on `plugin.path`, loads them and answers "which
-// connector is class X?". Loading follows Kafka Connect:
+// connector (transformation, predicate) is class X?". Loading follows Kafka Connect:
 //   - `plugin.path` is a comma-separated list of directories; a plugin is a shared object (.so)
 //     in one of them or in their sub-directories (or a path to a .so itself).
 //   - Each connector is registered under its full class name and under the aliases Connect
@@ -36,9 +36,23 @@ struct ConnectorPlugin {
   ConnectorType type;
   std::string version;
   std::string library_path;
-  std::string plugin_name;     // the descriptor's name
-  uint32_t abi_minor;          // the minor the plugin was built against
-  const connectd_connector_descriptor* descriptor;  // lives as long as the process
+  std::string plugin_name;                                 // the descriptor's name
+  uint32_t abi_minor = CONNECTD_PLUGIN_ABI_VERSION_MINOR;  // the minor it was built against
+  const connectd_connector_descriptor* descriptor;         // lives as long as the process
+};
+
+// One loaded transformation or predicate class (ABI 1.5), registered under its class name and
+// its simple name (after the last '.') when no other class of its kind has the same one.
+enum class StageKind { kTransformation, kPredicate };
+struct StagePlugin {
+  std::string class_name;
+  std::vector<std::string> aliases;
+  StageKind kind;
+  std::string version;
+  std::string library_path;
+  std::string plugin_name;
+  const connectd_transformation_descriptor* transformation = nullptr;  // kTransformation
+  const connectd_predicate_descriptor* predicate = nullptr;            // kPredicate
 };
 
 // A plugin (or one connector of it) that did not load.
@@ -69,16 +83,31 @@ class PluginRegistry {
   // Every loaded connector, sorted by class name.
   std::vector<const ConnectorPlugin*> Connectors() const;
 
+  // The transformation or predicate class whose name or simple name is `name`, or nullptr.
+  const StagePlugin* FindStage(StageKind kind, std::string_view name) const;
+  // Every loaded transformation or predicate class, sorted by class name.
+  std::vector<const StagePlugin*> Stages(StageKind kind) const;
+
   const std::vector<LoadProblem>& problems() const { return problems_; }
 
  private:
+  struct StageTable {
+    std::map<std::string, std::unique_ptr<StagePlugin>, std::less<>> by_class;
+    std::map<std::string, const StagePlugin*, std::less<>> by_alias;
+  };
+
   absl::Status Record(const std::string& path, absl::Status status);
   void RecomputeAliases();
+  absl::Status AddStages(const connectd_plugin_descriptor* descriptor, const std::string& origin);
+  absl::Status AddStage(std::unique_ptr<StagePlugin> stage);
+  StageTable& Table(StageKind kind) { return stages_[static_cast<int>(kind)]; }
+  const StageTable& Table(StageKind kind) const { return stages_[static_cast<int>(kind)]; }
 
   std::map<std::string, std::unique_ptr<ConnectorPlugin>, std::less<>> by_class_;
   std::map<std::string, const ConnectorPlugin*, std::less<>> by_alias_;
   std::map<std::string, std::string> loaded_files_;  // real path -> as given
   std::vector<LoadProblem> problems_;
+  StageTable stages_[2];
 };
 
 // Connect's aliases for a class name: {simple name, simple name without "Connector"}.

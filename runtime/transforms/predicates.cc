@@ -28,7 +28,7 @@ class TopicNameMatches final : public Predicate {
     return absl::OkStatus();
   }
 
-  bool Test(const ConnectRecord& record) const override { return pattern_->Matches(record.topic); }
+  absl::StatusOr<bool> Test(const ConnectRecord& record) const override { return pattern_->Matches(record.topic); }
 
  private:
   std::optional<JavaPattern> pattern_;
@@ -48,7 +48,7 @@ class HasHeaderKey final : public Predicate {
     return absl::OkStatus();
   }
 
-  bool Test(const ConnectRecord& record) const override {
+  absl::StatusOr<bool> Test(const ConnectRecord& record) const override {
     for (const Header& h : record.headers) {
       if (h.key == name_) return true;
     }
@@ -62,7 +62,7 @@ class HasHeaderKey final : public Predicate {
 class RecordIsTombstone final : public Predicate {
  public:
   absl::Status Configure(const Configs&) override { return absl::OkStatus(); }
-  bool Test(const ConnectRecord& record) const override { return record.value.is_null(); }
+  absl::StatusOr<bool> Test(const ConnectRecord& record) const override { return record.value.is_null(); }
 };
 
 }  // namespace

@@ -5,7 +5,7 @@
 // connector's `transforms` / `predicates` configs describe (transformation_chain.h).
 //
 // A Transformation rewrites one record or drops it (nullopt), as Transformation.apply returning
-// null. A Predicate answers test(record). Both are configured once with their own keys (the
+// null. A Predicate answers test(record) (an error fails the record, as a Java exception would). Both are configured once with their own keys (the
 // connector's `transforms.<alias>.` / `predicates.<alias>.` prefix removed) and report bad
 // configs with Java's ConfigException messages. Apply errors are kInvalidArgument with Java's
 // DataException message; errors.tolerance decides what the task does with them.
@@ -39,7 +39,7 @@ class Predicate {
  public:
   virtual ~Predicate() = default;
   virtual absl::Status Configure(const Configs& configs) = 0;
-  virtual bool Test(const ConnectRecord& record) const = 0;
+  virtual absl::StatusOr<bool> Test(const ConnectRecord& record) const = 0;
 };
 
 // The built-in classes, by Java class name ("org.apache.kafka.connect.transforms.Cast$Value")
@@ -48,5 +48,17 @@ std::unique_ptr<Transformation> MakeBuiltInTransformation(std::string_view class
 std::unique_ptr<Predicate> MakeBuiltInPredicate(std::string_view class_name);
 std::vector<std::string> BuiltInTransformationClasses();
 std::vector<std::string> BuiltInPredicateClasses();
+
+// Classes beyond the built-ins: the transformations and predicates plugins provide
+// (plugin::PluginStages). Each returns nullptr for a class it does not know, or an error when
+// the class exists but an instance cannot be made.
+class StageClasses {
+ public:
+  virtual ~StageClasses() = default;
+  virtual absl::StatusOr<std::unique_ptr<Transformation>> MakeTransformation(
+      std::string_view class_name) const = 0;
+  virtual absl::StatusOr<std::unique_ptr<Predicate>> MakePredicate(
+      std::string_view class_name) const = 0;
+};
 
 }  // namespace connectd::transforms

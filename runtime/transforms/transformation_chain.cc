@@ -51,14 +51,18 @@ absl::StatusOr<std::string> TypeOf(const ConnectorConfig& config, const std::str
 }  // namespace
 
 absl::StatusOr<TransformationChain> TransformationChain::FromConnectorConfig(
-    const ConnectorConfig& config) {
+    const ConnectorConfig& config, const StageClasses* plugins) {
   std::map<std::string, std::shared_ptr<const Predicate>> predicates;
+  std::map<std::string, std::string> predicate_classes;
   CONNECTD_ASSIGN_OR_RETURN(std::vector<std::string> predicate_aliases,
                             Aliases(config, "predicates"));
   for (const std::string& alias : predicate_aliases) {
     const std::string prefix = absl::StrCat("predicates.", alias, ".");
     CONNECTD_ASSIGN_OR_RETURN(std::string type, TypeOf(config, prefix + "type"));
     std::unique_ptr<Predicate> predicate = MakeBuiltInPredicate(type);
+    if (predicate == nullptr && plugins != nullptr) {
+      CONNECTD_ASSIGN_OR_RETURN(predicate, plugins->MakePredicate(type));
+    }
     if (predicate == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("Invalid value ", type, " for configuration ",
                                                      prefix, "type: Class ", type,
@@ -66,6 +70,7 @@ absl::StatusOr<TransformationChain> TransformationChain::FromConnectorConfig(
     }
     CONNECTD_RETURN_IF_ERROR(predicate->Configure(WithPrefix(config, prefix)));
     predicates[alias] = std::move(predicate);
+    predicate_classes[alias] = type;
   }
 
   TransformationChain chain;
@@ -74,6 +79,9 @@ absl::StatusOr<TransformationChain> TransformationChain::FromConnectorConfig(
     const std::string prefix = absl::StrCat("transforms.", alias, ".");
     CONNECTD_ASSIGN_OR_RETURN(std::string type, TypeOf(config, prefix + "type"));
     std::unique_ptr<Transformation> transformation = MakeBuiltInTransformation(type);
+    if (transformation == nullptr && plugins != nullptr) {
+      CONNECTD_ASSIGN_OR_RETURN(transformation, plugins->MakeTransformation(type));
+    }
     if (transformation == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("Invalid value ", type, " for configuration ",
                                                      prefix, "type: Class ", type,
@@ -89,6 +97,7 @@ absl::StatusOr<TransformationChain> TransformationChain::FromConnectorConfig(
             "predicate: Predicate alias ", p->second, " is not defined in \"predicates\""));
       }
       stage.predicate = found->second;
+      stage.predicate_class = predicate_classes[p->second];
     }
     if (auto n = config.find(prefix + "negate"); n != config.end()) {
       const std::string value = absl::AsciiStrToLower(absl::StripAsciiWhitespace(n->second));
@@ -108,7 +117,14 @@ absl::StatusOr<TransformationChain> TransformationChain::FromConnectorConfig(
 absl::StatusOr<std::optional<ConnectRecord>> TransformationChain::Apply(
     ConnectRecord record, std::string* failed_class) const {
   for (const Stage& stage : stages_) {
-    if (stage.predicate != nullptr && stage.negate == stage.predicate->Test(record)) continue;
+    if (stage.predicate != nullptr) {
+      absl::StatusOr<bool> holds = stage.predicate->Test(record);
+      if (!holds.ok()) {
+        if (failed_class != nullptr) *failed_class = stage.predicate_class;
+        return holds.status();
+      }
+      if (*holds == stage.negate) continue;
+    }
     absl::StatusOr<std::optional<ConnectRecord>> out =
         stage.transformation->Apply(std::move(record));
     if (!out.ok()) {

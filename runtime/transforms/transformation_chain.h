@@ -3,7 +3,7 @@
 // A connector's transformation chain, configured exactly as Connect configures it from the
 // connector config (ConnectorConfig.transformationStages):
 //   transforms=<a>,<b>                    aliases, applied in order
-//   transforms.<a>.type=<class>           a built-in class (Java name or simple alias)
+//   transforms.<a>.type=<class>           a built-in or plugin class (Java name or simple alias)
 //   transforms.<a>.<key>=...              the transform's own configs
 //   transforms.<a>.predicate=<p>          optional: apply only when predicate p holds ...
 //   transforms.<a>.negate=true            ... or only when it does not
@@ -28,8 +28,10 @@ class TransformationChain {
  public:
   // Builds and configures every stage: kInvalidArgument naming the config when an alias has no
   // type, a class is unknown, a predicate is missing, or a transform rejects its configs.
+  // `plugins` (may be null) provides the classes plugins bring; built-ins are looked up first.
   static absl::StatusOr<TransformationChain> FromConnectorConfig(
-      const std::map<std::string, std::string>& connector_config);
+      const std::map<std::string, std::string>& connector_config,
+      const StageClasses* plugins = nullptr);
 
   bool empty() const { return stages_.empty(); }
   size_t size() const { return stages_.size(); }
@@ -46,6 +48,7 @@ class TransformationChain {
     std::shared_ptr<Transformation> transformation;
     std::shared_ptr<const Predicate> predicate;  // null: always apply
     bool negate = false;
+    std::string predicate_class;  // as configured
   };
   std::vector<Stage> stages_;
 };

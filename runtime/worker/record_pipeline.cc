@@ -81,7 +81,8 @@ std::string_view StageName(Stage stage) {
 
 absl::StatusOr<std::unique_ptr<RecordPipeline>> RecordPipeline::Make(
     const std::map<std::string, std::string>& connector_config,
-    const std::map<std::string, std::string>& worker_config) {
+    const std::map<std::string, std::string>& worker_config,
+    const transforms::StageClasses* plugin_stages) {
   std::unique_ptr<RecordPipeline> p(new RecordPipeline());
   const converters::ConverterSpec key = converters::ResolveConverter(
       connector_config, worker_config, "key", converters::kByteArrayConverter);
@@ -96,8 +97,8 @@ absl::StatusOr<std::unique_ptr<RecordPipeline>> RecordPipeline::Make(
   CONNECTD_ASSIGN_OR_RETURN(
       p->converters_.header,
       MakeFor(header, converters::ConverterType::kHeader, &p->converters_.header_class));
-  CONNECTD_ASSIGN_OR_RETURN(p->chain_,
-                            transforms::TransformationChain::FromConnectorConfig(connector_config));
+  CONNECTD_ASSIGN_OR_RETURN(p->chain_, transforms::TransformationChain::FromConnectorConfig(
+                                           connector_config, plugin_stages));
   CONNECTD_ASSIGN_OR_RETURN(p->errors_, ErrorHandlingConfig::FromConnectorConfig(connector_config));
   p->pass_through_ = p->chain_.empty() && converters::IsPassThrough(key.class_name) &&
                      converters::IsPassThrough(value.class_name);
@@ -138,14 +139,24 @@ absl::StatusOr<KafkaRecord> RecordPipeline::Write(const ConnectRecord& record, S
   return out;
 }
 
-PipelineOutcome RecordPipeline::FromSource(KafkaRecord plugin_record) {
+PipelineOutcome RecordPipeline::FromSource(KafkaRecord plugin_record, SourceData data) {
   ConnectRecord record;
   record.topic = std::move(plugin_record.topic);
   record.kafka_partition = plugin_record.partition;
-  record.key_schema = BytesSchema();
-  record.key = BytesValue(plugin_record.key);
-  record.value_schema = BytesSchema();
-  record.value = BytesValue(plugin_record.value);
+  if (data.key) {
+    record.key_schema = std::move(data.key->schema);
+    record.key = std::move(data.key->value);
+  } else {
+    record.key_schema = BytesSchema();
+    record.key = BytesValue(plugin_record.key);
+  }
+  if (data.value) {
+    record.value_schema = std::move(data.value->schema);
+    record.value = std::move(data.value->value);
+  } else {
+    record.value_schema = BytesSchema();
+    record.value = BytesValue(plugin_record.value);
+  }
   if (plugin_record.timestamp_ms >= 0) record.timestamp = plugin_record.timestamp_ms;
   for (auto& [k, v] : plugin_record.headers) {
     record.headers.push_back(Header{k, BytesSchema(), BytesValue(v), v});
@@ -240,6 +251,7 @@ PipelineOutcome RecordPipeline::ToSink(KafkaRecord consumed, int64_t offset) {
     out.headers.emplace_back(h.key, std::move(*bytes));
   }
   outcome.record = std::move(out);
+  outcome.data = std::move(r);
   return outcome;
 }
 

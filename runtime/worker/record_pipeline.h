@@ -5,14 +5,15 @@
 // fails, what errors.tolerance says (Connect's RetryWithToleranceOperator with its LogReporter;
 // the dead-letter queue is worker_sink_task's).
 //
-//   source: plugin record (bytes) -> transforms -> converters.fromConnectData -> produce
-//   sink:   consumed record -> converters.toConnectData -> transforms -> plugin record (bytes)
+//   source: plugin record (bytes or data) -> transforms -> converters.fromConnectData -> produce
+//   sink:   consumed record -> converters.toConnectData -> transforms -> plugin record
 //
-// Plugins speak bytes (the ABI): a source plugin's key and value enter as Connect BYTES
-// (Schema.OPTIONAL_BYTES, what MirrorMaker's records are in Java); a sink plugin receives the
-// bytes of the transformed data, written back by the same converter (a bytes or string value
-// as it is). Headers the record came with keep their bytes unless a transform replaces them;
-// headers a transform adds are written by the header converter.
+// A source plugin's key and value enter as Connect BYTES (Schema.OPTIONAL_BYTES, what
+// MirrorMaker's records are in Java), or as the Connect data a 1.5 plugin gave (SourceData). A
+// sink plugin receives the transformed data (PipelineOutcome::data) and its bytes, written back
+// by the same converter (a bytes or string value as it is). Headers the record came with keep their
+// bytes unless a transform replaces them; headers a transform adds are written by the header
+// converter.
 //
 // PassThrough(): no transforms and byte-preserving key/value converters; the task then skips
 // the pipeline and keeps its zero-copy path.
@@ -71,9 +72,17 @@ struct KafkaRecord {
   std::vector<std::pair<std::string, std::optional<std::string>>> headers;
 };
 
+// A source plugin's key or value as Connect data (ABI 1.5), instead of its bytes.
+struct SourceData {
+  std::optional<converters::SchemaAndValue> key;
+  std::optional<converters::SchemaAndValue> value;
+};
+
 // What became of one record: passed on, dropped by a transform (`filtered`), or failed.
 struct PipelineOutcome {
   std::optional<KafkaRecord> record;
+  // ToSink: the record as Connect data, after the transforms (what a 1.5 sink plugin sees).
+  std::optional<transforms::ConnectRecord> data;
   std::optional<ProcessingError> error;
   bool filtered() const { return !record && !error; }
 };
@@ -82,14 +91,17 @@ class RecordPipeline {
  public:
   // From the connector config and the worker's config (for converters the connector does not
   // name). kInvalidArgument for an unsupported converter or a bad transform/error config.
+  // `plugin_stages` (may be null): transformation and predicate classes plugins provide.
   static absl::StatusOr<std::unique_ptr<RecordPipeline>> Make(
       const std::map<std::string, std::string>& connector_config,
-      const std::map<std::string, std::string>& worker_config);
+      const std::map<std::string, std::string>& worker_config,
+      const transforms::StageClasses* plugin_stages = nullptr);
 
   bool PassThrough() const { return pass_through_; }
   const ErrorHandlingConfig& errors() const { return errors_; }
 
-  PipelineOutcome FromSource(KafkaRecord plugin_record);
+  // `data`: the plugin's key or value as Connect data, which replaces the record's bytes.
+  PipelineOutcome FromSource(KafkaRecord plugin_record, SourceData data = {});
   // `offset`: the consumed record's offset (SinkRecord.kafkaOffset, for InsertField).
   PipelineOutcome ToSink(KafkaRecord consumed, int64_t offset);
 

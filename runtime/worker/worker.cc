@@ -149,7 +149,7 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
   // Converters, transforms and error handling: a bad one fails the task at start, as Java's
   // Worker fails to build the task.
   absl::StatusOr<std::unique_ptr<RecordPipeline>> pipeline =
-      RecordPipeline::Make(*resolved_connector, config_.parsed().originals());
+      RecordPipeline::Make(*resolved_connector, config_.parsed().originals(), &plugin_stages_);
   if (!pipeline.ok()) return pipeline.status();
   const std::string policy =
       config_.parsed().GetString("connector.client.config.override.policy").value_or("All");

@@ -23,6 +23,7 @@
 #include "runtime/config/worker_config.h"
 #include "runtime/herder/herder_types.h"
 #include "runtime/plugin/plugin_registry.h"
+#include "runtime/plugin/plugin_stages.h"
 #include "runtime/worker/source_offsets.h"
 #include "runtime/worker/task_status.h"
 #include "runtime/worker/worker_connector.h"
@@ -130,6 +131,7 @@ class Worker {
 
   const config::WorkerConfig& config_;
   const plugin::PluginRegistry& plugins_;
+  const plugin::PluginStages plugin_stages_{plugins_};
   const config::ConfigProviders providers_;
   OffsetStoreFactory offsets_;
   StatusListener& listener_;

@@ -7,6 +7,7 @@
 #include "runtime/common/logging.h"
 #include "runtime/common/strings.h"
 #include "runtime/kafka/client_config.h"
+#include "runtime/plugin/data_abi.h"
 
 namespace connectd::worker {
 namespace {
@@ -146,18 +147,22 @@ absl::Status WorkerSinkTask::Iterate() {
   }
   if (!rebalance_failure_.ok()) return rebalance_failure_;
   if (!messages.empty()) {
-    // What the plugin gets: the consumed bytes, or (through the pipeline) the bytes of each
-    // transformed record, which `converted` owns during put.
+    // What the plugin gets: the consumed bytes, or (through the pipeline) the bytes and Connect
+    // data of each transformed record, which `converted` and `data` own during put; `writer`
+    // lays the data out for the ABI. On the pass-through path the data views the bytes.
     std::vector<KafkaRecord> converted;
+    std::vector<transforms::ConnectRecord> data;
     std::vector<const rd_kafka_message_t*> sources;
     const bool through_pipeline = options_.pipeline && !options_.pipeline->PassThrough();
     if (through_pipeline) {
-      absl::Status processed = RunPipeline(messages, converted, sources);
+      absl::Status processed = RunPipeline(messages, converted, data, sources);
       if (!processed.ok()) return processed;
     }
     std::vector<connectd_sink_record> records;
     const size_t count = through_pipeline ? converted.size() : messages.size();
     std::vector<std::vector<connectd_header>> headers(count);
+    std::vector<connectd_value> keys(count), values(count);
+    plugin::DataWriter writer;
     records.reserve(count);
     for (size_t i = 0; i < count; ++i) {
       const rd_kafka_message_t* m = through_pipeline ? sources[i] : messages[i].get();
@@ -185,6 +190,12 @@ absl::Status WorkerSinkTask::Iterate() {
         }
         r.headers = headers[i].data();
         r.header_count = headers[i].size();
+        keys[i] = writer.WriteValue(data[i].key);
+        values[i] = writer.WriteValue(data[i].value);
+        r.key_schema = writer.WriteSchema(data[i].key_schema);
+        r.key_data = &keys[i];
+        r.value_schema = writer.WriteSchema(data[i].value_schema);
+        r.value_data = &values[i];
         records.push_back(r);
         continue;
       }
@@ -211,6 +222,11 @@ absl::Status WorkerSinkTask::Iterate() {
       }
       r.headers = headers[i].data();
       r.header_count = headers[i].size();
+      keys[i] = plugin::BytesView(r.key);
+      values[i] = plugin::BytesView(r.value);
+      r.key_schema = r.value_schema = plugin::OptionalBytesSchema();
+      r.key_data = &keys[i];
+      r.value_data = &values[i];
       records.push_back(r);
     }
     task_metrics_.RecordRead(static_cast<int64_t>(messages.size()));
@@ -254,6 +270,7 @@ absl::Status WorkerSinkTask::Iterate() {
 
 absl::Status WorkerSinkTask::RunPipeline(const std::vector<kafka::MessagePtr>& messages,
                                          std::vector<KafkaRecord>& converted,
+                                         std::vector<transforms::ConnectRecord>& data,
                                          std::vector<const rd_kafka_message_t*>& sources) {
   RecordPipeline& pipeline = *options_.pipeline;
   for (const kafka::MessagePtr& message : messages) {
@@ -278,6 +295,7 @@ absl::Status WorkerSinkTask::RunPipeline(const std::vector<kafka::MessagePtr>& m
     PipelineOutcome outcome = pipeline.ToSink(consumed, m->offset);
     if (outcome.record) {
       converted.push_back(std::move(*outcome.record));
+      data.push_back(std::move(*outcome.data));
       sources.push_back(m);
       continue;
     }

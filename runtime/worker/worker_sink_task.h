@@ -85,10 +85,12 @@ class WorkerSinkTask : public WorkerTask, private plugin::SinkTaskContextHost {
                                 rd_kafka_topic_partition_list_t* partitions, void* opaque);
   void OnRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* partitions);
   void ApplyContextRequests();
-  // Runs each consumed message through the pipeline: the records to put (and the messages they
-  // came from) are appended; a failure not tolerated is returned.
+  // Runs each consumed message through the pipeline: the records to put, as bytes and as
+  // Connect data (and the messages they came from), are appended; a failure not tolerated is
+  // returned.
   absl::Status RunPipeline(const std::vector<kafka::MessagePtr>& messages,
                            std::vector<KafkaRecord>& converted,
+                           std::vector<transforms::ConnectRecord>& data,
                            std::vector<const rd_kafka_message_t*>& sources);
   // Commits what preCommit allows; `sync` waits for the broker.
   absl::Status Commit(bool sync);

@@ -7,6 +7,7 @@
 #include "runtime/common/logging.h"
 #include "runtime/common/strings.h"
 #include "runtime/kafka/client_config.h"
+#include "runtime/plugin/data_abi.h"
 #include "runtime/storage/offset_codec.h"
 
 namespace connectd::worker {
@@ -32,6 +33,7 @@ struct WorkerSourceTask::InFlight {
   std::vector<std::string> owned_header_keys;
   std::vector<std::optional<std::string>> owned_header_values;
   std::vector<connectd_header> headers;
+  SourceData data;  // the key or value as Connect data (ABI 1.5), which replaces its bytes
   // After the pipeline: what is produced (`produced` views `transformed`).
   std::optional<KafkaRecord> transformed;
   std::vector<connectd_header> transformed_headers;
@@ -49,14 +51,25 @@ class WorkerSourceTask::Batch : public plugin::SourceBatchHost {
   explicit Batch(WorkerSourceTask& task) : task_(task) {}
 
   connectd_status Append(const connectd_source_record& r) override {
+    // `r` is whole: host_api zeroes what an older plugin's struct lacks.
     if (r.struct_size < offsetof(connectd_source_record, release) || r.topic.size == 0) {
-      if (r.struct_size >= sizeof(connectd_source_record) && r.release) r.release(r.release_opaque);
+      if (r.release) r.release(r.release_opaque);
       return CONNECTD_STATUS_INVALID_ARGUMENT;
     }
     auto f = std::make_unique<InFlight>();
-    bool zero_copy = r.struct_size >= sizeof(connectd_source_record) && r.release != nullptr;
+    bool zero_copy = r.release != nullptr;
     f->view = r;
     f->view.struct_size = sizeof(connectd_source_record);
+    f->view.key_schema = f->view.value_schema = nullptr;
+    f->view.key_data = f->view.value_data = nullptr;
+    if (r.key_data != nullptr || r.value_data != nullptr) {
+      absl::Status read = ReadData(r, f->data);
+      if (!read.ok()) {
+        CONNECTD_LOG(kError, kLogger) << "Task " << task_.id().connector << "-" << task_.id().task
+                                      << " handed over malformed data: " << read.message();
+        return CONNECTD_STATUS_INVALID_ARGUMENT;  // `f` releases the record
+      }
+    }
     // Copied in every case (ABI 1.2): needed after the poll call returns.
     const std::string_view topic = task_.Intern(View(r.topic), &f->new_topic);
     f->view.topic = {topic.data(), topic.size()};
@@ -107,6 +120,27 @@ class WorkerSourceTask::Batch : public plugin::SourceBatchHost {
   std::vector<std::unique_ptr<InFlight>> records;
 
  private:
+  // Copies the plugin's Connect data (valid only during this call).
+  static absl::Status ReadData(const connectd_source_record& r, SourceData& data) {
+    plugin::DataReader reader;
+    if (r.key_data != nullptr) {
+      absl::Status read = ReadOne(reader, r.key_schema, *r.key_data, data.key);
+      if (!read.ok()) return read;
+    }
+    if (r.value_data != nullptr) return ReadOne(reader, r.value_schema, *r.value_data, data.value);
+    return absl::OkStatus();
+  }
+  static absl::Status ReadOne(plugin::DataReader& reader, const connectd_schema* schema,
+                              const connectd_value& value,
+                              std::optional<converters::SchemaAndValue>& out) {
+    absl::StatusOr<data::SchemaPtr> read_schema = reader.ReadSchema(schema);
+    if (!read_schema.ok()) return read_schema.status();
+    absl::StatusOr<data::Value> read_value = reader.ReadValue(value);
+    if (!read_value.ok()) return read_value.status();
+    out = converters::SchemaAndValue{*std::move(read_schema), *std::move(read_value)};
+    return absl::OkStatus();
+  }
+
   WorkerSourceTask& task_;
 };
 
@@ -260,7 +294,7 @@ absl::StatusOr<bool> WorkerSourceTask::Transform(InFlight& f) {
                                       static_cast<const char*>(h.value.data), h.value.size))
                                 : std::nullopt);
   }
-  PipelineOutcome outcome = options_.pipeline->FromSource(std::move(in));
+  PipelineOutcome outcome = options_.pipeline->FromSource(std::move(in), std::move(f.data));
   if (outcome.error) {
     const ProcessingError& error = *outcome.error;
     if (!options_.pipeline->errors().tolerate_all) {
@@ -318,7 +352,12 @@ absl::StatusOr<bool> WorkerSourceTask::Transform(InFlight& f) {
 
 absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
   record->task = this;
-  if (options_.pipeline && !options_.pipeline->PassThrough()) {
+  const bool has_data = record->data.key || record->data.value;
+  if (has_data && !options_.pipeline) {
+    return absl::FailedPreconditionError(
+        "a record carries Connect data but the task has no converters");
+  }
+  if (options_.pipeline && (!options_.pipeline->PassThrough() || has_data)) {
     absl::StatusOr<bool> produce = Transform(*record);
     if (!produce.ok()) return produce.status();
     if (!*produce) return absl::OkStatus();

@@ -30,6 +30,9 @@
  *        sensor_add, sensor_record, sensor_remove (Kafka's Sensor with its stats).
  *   1.4  connectd_connector_vtable.exactly_once_support (KIP-618's
  *        SourceConnector.exactlyOnceSupport).
+ *   1.5  Connect data (connectd_schema, connectd_value): source records may carry Connect data
+ *        instead of bytes, sink records carry their converted data; Transformations and
+ *        Predicates as plugins (descriptor arrays, vtables, host function record_out_set).
  *
  * OWNERSHIP
  *   - `connectd_str` and `connectd_bytes` are views. A view handed to a callee is valid only for
@@ -67,7 +70,7 @@ extern "C" {
 #endif
 
 #define CONNECTD_PLUGIN_ABI_VERSION_MAJOR 1
-#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 4
+#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 5
 
 /* The minor version whose layout this translation unit sees. */
 #ifndef CONNECTD_PLUGIN_ABI_TARGET_MINOR
@@ -164,6 +167,119 @@ typedef struct connectd_connector_plugin_ptr connectd_connector_plugin_ptr;
 typedef struct connectd_task_plugin_ptr connectd_task_plugin_ptr;
 
 /* ------------------------------------------------------------------------------------------ */
+/* Connect data (1.5): org.apache.kafka.connect.data's Schema and values as C views            */
+
+/* Schema.Type, in Java's declaration order. */
+#define CONNECTD_TYPE_INT8 0
+#define CONNECTD_TYPE_INT16 1
+#define CONNECTD_TYPE_INT32 2
+#define CONNECTD_TYPE_INT64 3
+#define CONNECTD_TYPE_FLOAT32 4
+#define CONNECTD_TYPE_FLOAT64 5
+#define CONNECTD_TYPE_BOOLEAN 6
+#define CONNECTD_TYPE_STRING 7
+#define CONNECTD_TYPE_BYTES 8
+#define CONNECTD_TYPE_ARRAY 9
+#define CONNECTD_TYPE_MAP 10
+#define CONNECTD_TYPE_STRUCT 11
+
+/* The Java class a value is: null, Byte .. Double, Boolean, String, byte[], List, Map, Struct,
+ * BigDecimal (Decimal logical type) and java.util.Date (Date, Time, Timestamp logical types). */
+#define CONNECTD_VALUE_NULL 0
+#define CONNECTD_VALUE_INT8 1
+#define CONNECTD_VALUE_INT16 2
+#define CONNECTD_VALUE_INT32 3
+#define CONNECTD_VALUE_INT64 4
+#define CONNECTD_VALUE_FLOAT32 5
+#define CONNECTD_VALUE_FLOAT64 6
+#define CONNECTD_VALUE_BOOLEAN 7
+#define CONNECTD_VALUE_STRING 8
+#define CONNECTD_VALUE_BYTES 9
+#define CONNECTD_VALUE_ARRAY 10
+#define CONNECTD_VALUE_MAP 11
+#define CONNECTD_VALUE_STRUCT 12
+#define CONNECTD_VALUE_DECIMAL 13
+#define CONNECTD_VALUE_DATE 14
+
+struct connectd_schema;
+struct connectd_value;
+
+typedef struct connectd_field {
+  connectd_str name;
+  const struct connectd_schema* schema;
+} connectd_field;
+
+/* A Connect schema (ConnectSchema). Absent optional strings are {NULL, 0}. Logical types are a
+ * name on the underlying type, as in Java: "org.apache.kafka.connect.data.Decimal" on BYTES
+ * with parameter "scale", "...data.Date" and "...data.Time" on INT32, "...data.Timestamp" on
+ * INT64. A NULL `const connectd_schema*` is Java's null schema (schemaless data). */
+typedef struct connectd_schema {
+  uint32_t struct_size;
+  int32_t type; /* CONNECTD_TYPE_* */
+  int32_t optional;
+  connectd_str name;
+  int32_t has_version;
+  int32_t version;
+  connectd_str doc;
+  int32_t has_parameters; /* 0: Java's null parameter map */
+  const connectd_kv* parameters; /* in insertion order */
+  size_t parameter_count;
+  const struct connectd_value* default_value; /* NULL: no default */
+  const connectd_field* fields;               /* STRUCT, in order */
+  size_t field_count;
+  const struct connectd_schema* key_schema;   /* MAP */
+  const struct connectd_schema* value_schema; /* ARRAY (elements), MAP */
+} connectd_schema;
+
+/* A Connect value. `kind` selects the member:
+ *   INT8..INT64, DATE (epoch ms)   i
+ *   BOOLEAN                        i (0 or 1)
+ *   FLOAT32, FLOAT64               f
+ *   STRING (UTF-8)                 str
+ *   BYTES                          bytes (data never NULL)
+ *   ARRAY                          items[count]
+ *   MAP                            items[2 * count]: key, value, key, value, ... in the map's
+ *                                  iteration order
+ *   STRUCT                         items[count], one per field of struct_schema, in order
+ *   DECIMAL                        bytes: the unscaled value as BigInteger.toByteArray()
+ *                                  (big-endian two's complement); decimal_scale
+ * A schema-less STRUCT does not exist: struct_schema is required for STRUCT. */
+typedef struct connectd_value {
+  int32_t kind; /* CONNECTD_VALUE_* */
+  int32_t decimal_scale;
+  int64_t i;
+  double f;
+  connectd_str str;
+  connectd_bytes bytes;
+  const struct connectd_value* items;
+  size_t count;
+  const connectd_schema* struct_schema;
+} connectd_value;
+
+/* A record as transformations and predicates see it (Connect's ConnectRecord). Views are valid
+ * during the call that hands the record over. */
+typedef struct connectd_connect_header {
+  connectd_str key;
+  const connectd_schema* schema; /* NULL: schemaless */
+  connectd_value value;
+} connectd_connect_header;
+
+typedef struct connectd_connect_record {
+  uint32_t struct_size;
+  connectd_str topic;
+  int32_t partition; /* CONNECTD_ANY_PARTITION: none (Java's null kafkaPartition) */
+  const connectd_schema* key_schema;
+  connectd_value key;
+  const connectd_schema* value_schema;
+  connectd_value value;
+  int64_t timestamp_ms; /* CONNECTD_NO_TIMESTAMP: none */
+  const connectd_connect_header* headers;
+  size_t header_count;
+  int32_t has_kafka_offset; /* sink records: SinkRecord.kafkaOffset() */
+  int64_t kafka_offset;
+} connectd_connect_record;
+
+/* ------------------------------------------------------------------------------------------ */
 /* Records                                                                                     */
 
 /* The timestamp of a record that has none. */
@@ -194,6 +310,16 @@ typedef struct connectd_source_record {
   size_t header_count;
   void (*release)(void* release_opaque);
   void* release_opaque;
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 5
+  /* Since 1.5: a key or value as Connect data (SourceRecord's keySchema/key, valueSchema/value)
+   * instead of bytes. When `key_data` is non-NULL, `key` is ignored and the connector's key
+   * converter writes the data (as Java's); likewise `value_data`. batch_append copies data
+   * (`release` covers bytes only). A NULL schema with data is schemaless data. */
+  const connectd_schema* key_schema;
+  const connectd_value* key_data;
+  const connectd_schema* value_schema;
+  const connectd_value* value_data;
+#endif
 } connectd_source_record;
 
 /* Where the target broker put a source record (Connect's RecordMetadata). */
@@ -221,6 +347,17 @@ typedef struct connectd_sink_record {
   int32_t timestamp_type;
   const connectd_header* headers;
   size_t header_count;
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 5
+  /* Since 1.5: the key and value as Connect data, as the converters and transformations made
+   * them (SinkRecord.keySchema()/key(), valueSchema()/value()); `key`/`value` above are their
+   * bytes as the converters write them back. Never NULL from a 1.5 host. A record that is
+   * already bytes (ByteArrayConverter, no transforms) arrives as OPTIONAL_BYTES data viewing the
+   * same memory, without a copy. */
+  const connectd_schema* key_schema;
+  const connectd_value* key_data;
+  const connectd_schema* value_schema;
+  const connectd_value* value_data;
+#endif
 } connectd_sink_record;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -404,7 +541,9 @@ typedef struct connectd_sink_task_vtable {
                            const connectd_topic_partition* partitions, size_t count,
                            connectd_error_host_ptr* error);
 
-  /* SinkTask.put: a batch of consumed records (possibly empty). */
+  /* SinkTask.put: a batch of consumed records (possibly empty). The array's stride is the
+   * sizeof(connectd_sink_record) of the minor the plugin was built against (and struct_size says
+   * it): a host of a newer minor repacks the records for an older plugin. */
   connectd_status (*put)(connectd_task_plugin_ptr* task, const connectd_sink_record* records,
                          size_t count, connectd_error_host_ptr* error);
 
@@ -425,6 +564,63 @@ typedef struct connectd_sink_task_vtable {
   void (*stop)(connectd_task_plugin_ptr* task);
   void (*destroy)(connectd_task_plugin_ptr* task);
 } connectd_sink_task_vtable;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Transformations and predicates (1.5)                                                        */
+
+typedef struct connectd_transformation_plugin_ptr connectd_transformation_plugin_ptr;
+typedef struct connectd_predicate_plugin_ptr connectd_predicate_plugin_ptr;
+typedef struct connectd_record_out_host_ptr connectd_record_out_host_ptr;
+
+/* Connect's Transformation. An instance belongs to one task; all hooks run on its thread. */
+typedef struct connectd_transformation_vtable {
+  uint32_t struct_size;
+  connectd_transformation_plugin_ptr* (*create)(connectd_error_host_ptr* error);
+  /* Transformation.configure with the stage's configs (`transforms.<alias>.` removed, without
+   * type/predicate/negate). A non-OK status rejects the connector config with the message. */
+  connectd_status (*configure)(connectd_transformation_plugin_ptr* transformation,
+                               connectd_props configs, connectd_error_host_ptr* error);
+  /* Transformation.apply: emits the new record with host->record_out_set(out, ...) during this
+   * call, or emits nothing to drop the record (Java's null). A non-OK status is the record's
+   * failure (Connect's DataException), handled by errors.tolerance. */
+  connectd_status (*apply)(connectd_transformation_plugin_ptr* transformation,
+                           const connectd_connect_record* record,
+                           connectd_record_out_host_ptr* out, connectd_error_host_ptr* error);
+  void (*destroy)(connectd_transformation_plugin_ptr* transformation);
+} connectd_transformation_vtable;
+
+/* Connect's Predicate. An instance belongs to one task; all hooks run on its thread. */
+typedef struct connectd_predicate_vtable {
+  uint32_t struct_size;
+  connectd_predicate_plugin_ptr* (*create)(connectd_error_host_ptr* error);
+  connectd_status (*configure)(connectd_predicate_plugin_ptr* predicate, connectd_props configs,
+                               connectd_error_host_ptr* error);
+  /* Predicate.test: sets *result to 1 (true) or 0. */
+  connectd_status (*test)(connectd_predicate_plugin_ptr* predicate,
+                          const connectd_connect_record* record, int32_t* result,
+                          connectd_error_host_ptr* error);
+  void (*destroy)(connectd_predicate_plugin_ptr* predicate);
+} connectd_predicate_vtable;
+
+/* One transformation or predicate class, registered under `class_name` and its simple name
+ * (after the last '.'), as Connect's aliases. Pointers live as long as the plugin is loaded. */
+typedef struct connectd_transformation_descriptor {
+  uint32_t struct_size;
+  const char* class_name;
+  const char* version;
+  const connectd_config_key* config_keys;
+  size_t config_key_count;
+  const connectd_transformation_vtable* vtable;
+} connectd_transformation_descriptor;
+
+typedef struct connectd_predicate_descriptor {
+  uint32_t struct_size;
+  const char* class_name;
+  const char* version;
+  const connectd_config_key* config_keys;
+  size_t config_key_count;
+  const connectd_predicate_vtable* vtable;
+} connectd_predicate_descriptor;
 
 /* ------------------------------------------------------------------------------------------ */
 /* Descriptors                                                                                 */
@@ -455,6 +651,13 @@ typedef struct connectd_plugin_descriptor {
   const char* version;
   const connectd_connector_descriptor* const* connectors;
   size_t connector_count;
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 5
+  /* Since 1.5. A plugin may hold connectors, transformations and predicates in any mix. */
+  const connectd_transformation_descriptor* const* transformations;
+  size_t transformation_count;
+  const connectd_predicate_descriptor* const* predicates;
+  size_t predicate_count;
+#endif
 } connectd_plugin_descriptor;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -564,6 +767,14 @@ typedef struct connectd_host_api {
 
   /* Unpublishes a sensor before its scope ends (e.g. a partition no longer assigned). */
   void (*sensor_remove)(connectd_sensor_host_ptr* sensor);
+
+  /* ---- 1.5: transformations. ---- */
+
+  /* Transformation.apply output: the transformed record (copied). A second call replaces the
+   * first. Fails with CONNECTD_STATUS_INVALID_ARGUMENT for malformed data (a value that does
+   * not match its schema's shape, a STRUCT without struct_schema). */
+  connectd_status (*record_out_set)(connectd_record_out_host_ptr* out,
+                                    const connectd_connect_record* record);
 
 } connectd_host_api;
 

@@ -4,8 +4,9 @@
 //
 //   CONNECTD_PLUGIN("connect-file", "4.4.0", FileStreamSourceConnector, FileStreamSinkConnector)
 //
-// expands to the exported C entry point and static descriptors built from each connector's
-// kClassName, kVersion, configDef() and TaskType. The trampolines below are the only code that
+// expands to the exported C entry point and static descriptors built from each class's
+// kClassName, kVersion, configDef() (and a connector's TaskType). The list may mix connectors,
+// transformations and predicates (connectd/sdk/transformation.h) in any order. The trampolines below are the only code that
 // touches the C vtables: they turn every exception into a status code plus message, so no C++
 // exception ever crosses the ABI.
 #pragma once
@@ -23,6 +24,7 @@
 #include "connectd/sdk/host.h"
 #include "connectd/sdk/records.h"
 #include "connectd/sdk/task.h"
+#include "connectd/sdk/transformation.h"
 
 namespace connectd::sdk {
 namespace internal {
@@ -277,19 +279,91 @@ struct SinkTaskTrampolines {
       &Stop, &Destroy};
 };
 
+template <typename T>
+struct TransformationTrampolines {
+  static T* Self(connectd_transformation_plugin_ptr* p) {
+    return static_cast<T*>(reinterpret_cast<Transformation*>(p));
+  }
+  static connectd_transformation_plugin_ptr* Create(connectd_error_host_ptr* error) {
+    T* t = nullptr;
+    internal::Guard(error, [&] { t = new T(); });
+    return reinterpret_cast<connectd_transformation_plugin_ptr*>(static_cast<Transformation*>(t));
+  }
+  static connectd_status Configure(connectd_transformation_plugin_ptr* p, connectd_props configs,
+                                   connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] { Self(p)->configure(FromAbi(configs)); });
+  }
+  static connectd_status Apply(connectd_transformation_plugin_ptr* p,
+                               const connectd_connect_record* record,
+                               connectd_record_out_host_ptr* out, connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] {
+      std::optional<ConnectRecord> result = Self(p)->apply(internal::FromAbi(*record));
+      if (!result) return;
+      AbiWriter writer;
+      std::vector<connectd_connect_header> headers;
+      connectd_connect_record abi;
+      internal::ToAbi(*result, writer, headers, abi);
+      const connectd_status status = Host().record_out_set(out, &abi);
+      if (status != CONNECTD_STATUS_OK) {
+        throw ConnectException(std::string(T::kClassName) +
+                                   " returned a record whose data does not match its schema",
+                               status);
+      }
+    });
+  }
+  static void Destroy(connectd_transformation_plugin_ptr* p) {
+    internal::GuardNoThrow("Transformation destructor", [&] { delete Self(p); });
+  }
+  static constexpr connectd_transformation_vtable kVtable = {
+      sizeof(connectd_transformation_vtable), &Create, &Configure, &Apply, &Destroy};
+};
+
+template <typename T>
+struct PredicateTrampolines {
+  static T* Self(connectd_predicate_plugin_ptr* p) {
+    return static_cast<T*>(reinterpret_cast<Predicate*>(p));
+  }
+  static connectd_predicate_plugin_ptr* Create(connectd_error_host_ptr* error) {
+    T* t = nullptr;
+    internal::Guard(error, [&] { t = new T(); });
+    return reinterpret_cast<connectd_predicate_plugin_ptr*>(static_cast<Predicate*>(t));
+  }
+  static connectd_status Configure(connectd_predicate_plugin_ptr* p, connectd_props configs,
+                                   connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] { Self(p)->configure(FromAbi(configs)); });
+  }
+  static connectd_status Test(connectd_predicate_plugin_ptr* p,
+                              const connectd_connect_record* record, int32_t* result,
+                              connectd_error_host_ptr* error) {
+    return internal::Guard(
+        error, [&] { *result = Self(p)->test(internal::FromAbi(*record)) ? 1 : 0; });
+  }
+  static void Destroy(connectd_predicate_plugin_ptr* p) {
+    internal::GuardNoThrow("Predicate destructor", [&] { delete Self(p); });
+  }
+  static constexpr connectd_predicate_vtable kVtable = {
+      sizeof(connectd_predicate_vtable), &Create, &Configure, &Test, &Destroy};
+};
+
 namespace internal {
 
 template <typename C>
-const connectd_connector_descriptor* Describe() {
-  static_assert(std::is_base_of_v<Connector, C>, "a connector derives from SourceConnector or "
-                                                 "SinkConnector");
+const std::vector<connectd_config_key>& ConfigKeysOf() {
   static const ConfigDef def = C::configDef();
   static const std::vector<connectd_config_key> keys = [] {
     std::vector<connectd_config_key> out;
     for (const ConfigKey& key : def.keys()) out.push_back(key.ToAbi());
     return out;
   }();
+  return keys;
+}
+
+template <typename C>
+const connectd_connector_descriptor* Describe() {
+  static_assert(std::is_base_of_v<Connector, C>, "a connector derives from SourceConnector or "
+                                                 "SinkConnector");
   static const connectd_connector_descriptor descriptor = [] {
+    const std::vector<connectd_config_key>& keys = ConfigKeysOf<C>();
     connectd_connector_descriptor d{};
     d.struct_size = sizeof(connectd_connector_descriptor);
     d.class_name = C::kClassName;
@@ -312,7 +386,49 @@ const connectd_connector_descriptor* Describe() {
   return &descriptor;
 }
 
-template <typename... Connectors>
+// Descriptors of a transformation or predicate class (Descriptor = connectd_*_descriptor).
+template <typename T, typename Descriptor, typename Vtable>
+const Descriptor* DescribeStage(const Vtable* vtable) {
+  static const Descriptor descriptor = [vtable] {
+    Descriptor d{};
+    d.struct_size = sizeof(Descriptor);
+    d.class_name = T::kClassName;
+    d.version = T::kVersion;
+    d.config_keys = ConfigKeysOf<T>().data();
+    d.config_key_count = ConfigKeysOf<T>().size();
+    d.vtable = vtable;
+    return d;
+  }();
+  return &descriptor;
+}
+
+// The plugin's classes sorted by kind, in declaration order.
+struct PluginClasses {
+  std::vector<const connectd_connector_descriptor*> connectors;
+  std::vector<const connectd_transformation_descriptor*> transformations;
+  std::vector<const connectd_predicate_descriptor*> predicates;
+
+  template <typename T>
+  void Add() {
+    if constexpr (std::is_base_of_v<Connector, T>) {
+      connectors.push_back(Describe<T>());
+    } else if constexpr (std::is_base_of_v<Transformation, T>) {
+      static_assert(CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 5 || sizeof(T) == 0,
+                    "transformations need ABI 1.5");
+      transformations.push_back(
+          DescribeStage<T, connectd_transformation_descriptor>(&TransformationTrampolines<T>::kVtable));
+    } else {
+      static_assert(std::is_base_of_v<Predicate, T>,
+                    "CONNECTD_PLUGIN lists connectors, transformations and predicates");
+      static_assert(CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 5 || sizeof(T) == 0,
+                    "predicates need ABI 1.5");
+      predicates.push_back(
+          DescribeStage<T, connectd_predicate_descriptor>(&PredicateTrampolines<T>::kVtable));
+    }
+  }
+};
+
+template <typename... Classes>
 const connectd_plugin_descriptor* PluginEntry(const connectd_host_api* host,
                                               connectd_error_host_ptr* error, const char* name,
                                               const char* version) noexcept {
@@ -326,12 +442,28 @@ const connectd_plugin_descriptor* PluginEntry(const connectd_host_api* host,
     return nullptr;
   }
   try {
-    static const connectd_connector_descriptor* const connectors[] = {Describe<Connectors>()...};
-    static const connectd_plugin_descriptor descriptor = {
-        sizeof(connectd_plugin_descriptor), CONNECTD_PLUGIN_ABI_VERSION_MAJOR,
-        CONNECTD_PLUGIN_ABI_TARGET_MINOR,   name,
-        version,                            connectors,
-        sizeof...(Connectors)};
+    static const PluginClasses classes = [] {
+      PluginClasses c;
+      (c.Add<Classes>(), ...);
+      return c;
+    }();
+    static const connectd_plugin_descriptor descriptor = [name, version] {
+      connectd_plugin_descriptor d{};
+      d.struct_size = sizeof(connectd_plugin_descriptor);
+      d.abi_major = CONNECTD_PLUGIN_ABI_VERSION_MAJOR;
+      d.abi_minor = CONNECTD_PLUGIN_ABI_TARGET_MINOR;
+      d.name = name;
+      d.version = version;
+      d.connectors = classes.connectors.data();
+      d.connector_count = classes.connectors.size();
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 5
+      d.transformations = classes.transformations.data();
+      d.transformation_count = classes.transformations.size();
+      d.predicates = classes.predicates.data();
+      d.predicate_count = classes.predicates.size();
+#endif
+      return d;
+    }();
     return &descriptor;
   } catch (const std::exception& e) {
     Fail(error, CONNECTD_STATUS_INTERNAL, std::string("plugin initialisation failed: ") + e.what());

@@ -6,6 +6,7 @@
 //   - SourceRecordView / SinkRecordView: non-owning views of records the host passes in.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "connectd/plugin/abi.h"
+#include "connectd/sdk/data.h"
 #include "connectd/sdk/errors.h"
 #include "connectd/sdk/host.h"
 
@@ -38,6 +40,11 @@ struct SourceRecord {
   std::optional<std::string> value;
   int64_t timestamp_ms = CONNECTD_NO_TIMESTAMP;
   std::vector<std::pair<std::string, std::optional<std::string>>> headers;
+  // Since ABI 1.5: the key or value as Connect data (SourceRecord's keySchema/key,
+  // valueSchema/value); when set, `key` or `value` above is ignored and the connector's
+  // converter writes the data, as Java's worker does.
+  std::optional<SchemaAndValue> key_data;
+  std::optional<SchemaAndValue> value_data;
 };
 
 // A view of a source record the host hands back (commitRecord).
@@ -88,6 +95,20 @@ class SourceBatch {
                                        ToBytes(record.value), record.timestamp_ms);
     r.headers = header_scratch_.data();
     r.header_count = header_scratch_.size();
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 5
+    AbiWriter writer;
+    connectd_value key_data{}, value_data{};
+    if (record.key_data) {
+      key_data = writer.value(record.key_data->value);
+      r.key_schema = writer.schema(record.key_data->schema);
+      r.key_data = &key_data;
+    }
+    if (record.value_data) {
+      value_data = writer.value(record.value_data->value);
+      r.value_schema = writer.schema(record.value_data->schema);
+      r.value_data = &value_data;
+    }
+#endif
     Append(r);
   }
 
@@ -151,8 +172,27 @@ class SinkRecordView {
   std::optional<std::string_view> headerValue(size_t i) const {
     return FromBytes(r_->headers[i].value);
   }
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 5
+  // Since ABI 1.5: the key and value as Connect data (SinkRecord.keySchema()/key(), ...), a
+  // copy; nullopt from an older worker. The raw views are in raw().
+  std::optional<SchemaAndValue> keyData() const {
+    return Data(r_->key_schema, r_->key_data, offsetof(connectd_sink_record, key_data));
+  }
+  std::optional<SchemaAndValue> valueData() const {
+    return Data(r_->value_schema, r_->value_data, offsetof(connectd_sink_record, value_data));
+  }
+#endif
+  const connectd_sink_record& raw() const { return *r_; }
 
  private:
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 5
+  std::optional<SchemaAndValue> Data(const connectd_schema* schema, const connectd_value* value,
+                                     size_t field_offset) const {
+    if (r_->struct_size < field_offset + sizeof(void*) || value == nullptr) return std::nullopt;
+    AbiReader reader;
+    return SchemaAndValue{reader.schema(schema), reader.value(*value)};
+  }
+#endif
   const connectd_sink_record* r_;
 };
 

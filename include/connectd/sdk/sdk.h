@@ -5,9 +5,11 @@
 #pragma once
 
 #include "connectd/sdk/config_def.h"  // IWYU pragma: export
+#include "connectd/sdk/data.h"        // IWYU pragma: export
 #include "connectd/sdk/connector.h"   // IWYU pragma: export
 #include "connectd/sdk/errors.h"      // IWYU pragma: export
 #include "connectd/sdk/metrics.h"     // IWYU pragma: export
 #include "connectd/sdk/plugin.h"      // IWYU pragma: export
 #include "connectd/sdk/records.h"     // IWYU pragma: export
 #include "connectd/sdk/task.h"        // IWYU pragma: export
+#include "connectd/sdk/transformation.h"  // IWYU pragma: export
