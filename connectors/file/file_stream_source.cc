@@ -38,11 +38,21 @@ std::string JsonQuote(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char escaped[8];
@@ -77,11 +87,13 @@ sdk::ConfigDef FileStreamSourceConnector::configDef() {
 void FileStreamSourceConnector::start(const sdk::Props& props) {
   auto topic = props.find("topic");
   if (topic == props.end() || topic->second.empty()) {
-    throw sdk::ConfigException("Missing required configuration \"topic\" which has no default value.");
+    throw sdk::ConfigException(
+        "Missing required configuration \"topic\" which has no default value.");
   }
   if (topic->second.find(',') != std::string::npos) {
-    throw sdk::ConfigException("'topic' in FileStreamSourceConnector configuration requires "
-                               "definition of a single topic.");
+    throw sdk::ConfigException(
+        "'topic' in FileStreamSourceConnector configuration requires "
+        "definition of a single topic.");
   }
   props_ = props;
 }
@@ -96,14 +108,16 @@ bool FileStreamSourceConnector::alterOffsets(const sdk::Props& /*config*/,
                                              const std::vector<sdk::OffsetChange>& changes) {
   for (const sdk::OffsetChange& change : changes) {
     if (change.partition.find("\"filename\"") == std::string::npos) {
-      throw sdk::ConnectException("The partitions for FileStreamSourceConnector must contain the "
-                                  "key 'filename'",
-                                  CONNECTD_STATUS_INVALID_ARGUMENT);
+      throw sdk::ConnectException(
+          "The partitions for FileStreamSourceConnector must contain the "
+          "key 'filename'",
+          CONNECTD_STATUS_INVALID_ARGUMENT);
     }
     if (change.offset && !ParsePosition(*change.offset)) {
-      throw sdk::ConnectException("The offset for FileStreamSourceConnector must contain the key "
-                                  "'position' with a non-negative integer value",
-                                  CONNECTD_STATUS_INVALID_ARGUMENT);
+      throw sdk::ConnectException(
+          "The offset for FileStreamSourceConnector must contain the key "
+          "'position' with a non-negative integer value",
+          CONNECTD_STATUS_INVALID_ARGUMENT);
     }
   }
   return true;
@@ -133,8 +147,9 @@ bool FileStreamSourceTask::Fill() {
     if (fd_ < 0) {
       // Connect waits for the file to appear rather than failing.
       sdk::Log(CONNECTD_LOG_WARN, kLogger,
-               "Couldn't find file " + *filename_ + " for FileStreamSourceTask, sleeping to wait "
-               "for it to be created");
+               "Couldn't find file " + *filename_ +
+                   " for FileStreamSourceTask, sleeping to wait "
+                   "for it to be created");
       return false;
     }
     if (position_ > 0 && ::lseek(fd_, position_, SEEK_SET) < 0) {
@@ -170,7 +185,11 @@ void FileStreamSourceTask::poll(sdk::SourceBatch& batch) {
     position_ += static_cast<long long>(end + terminator);
     sdk::SourceRecord record;
     record.topic = topic_;
-    record.value = buffer_.substr(0, end);
+    // Java's record: no key (null schema, null value), the line as a STRING_SCHEMA value; the
+    // task's converters write them (StringConverter: the line's bytes).
+    record.key_data = sdk::SchemaAndValue{nullptr, sdk::Value()};
+    record.value_data =
+        sdk::SchemaAndValue{value_schema_, sdk::Value::String(buffer_.substr(0, end))};
     record.timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                               std::chrono::system_clock::now().time_since_epoch())
                               .count();

@@ -34,6 +34,8 @@ class FileStreamSourceTask : public sdk::SourceTask {
   int batch_size_ = 2000;
   int fd_ = -1;
   std::string partition_json_;
+  // Java's FileStreamSourceTask.VALUE_SCHEMA (Schema.STRING_SCHEMA).
+  const sdk::SchemaPtr value_schema_ = sdk::Schema::Required(sdk::Type::kString);
   long long position_ = 0;  // bytes of the file consumed by emitted lines
   std::string buffer_;      // read but not yet emitted
   std::mutex mu_;
@@ -51,7 +53,8 @@ class FileStreamSourceConnector : public sdk::SourceConnector {
   void start(const sdk::Props& props) override;
   std::vector<sdk::Props> taskConfigs(int max_tasks) override;
   void stop() override {}
-  bool alterOffsets(const sdk::Props& config, const std::vector<sdk::OffsetChange>& changes) override;
+  bool alterOffsets(const sdk::Props& config,
+                    const std::vector<sdk::OffsetChange>& changes) override;
 
  private:
   sdk::Props props_;

@@ -26,7 +26,6 @@ std::string_view View(connectd_str s) {
 struct WorkerSourceTask::InFlight {
   WorkerSourceTask* task = nullptr;
   SubmittedRecords::Entry* entry = nullptr;  // null: no source offset, or exactly-once
-  bool new_topic = false;                    // the first record of the task to this topic
   connectd_source_record view{};
   std::string owned_partition, owned_offset;  // untracked records only
   std::optional<std::string> owned_key, owned_value;
@@ -71,7 +70,7 @@ class WorkerSourceTask::Batch : public plugin::SourceBatchHost {
       }
     }
     // Copied in every case (ABI 1.2): needed after the poll call returns.
-    const std::string_view topic = task_.Intern(View(r.topic), &f->new_topic);
+    const std::string_view topic = task_.Intern(View(r.topic));
     f->view.topic = {topic.data(), topic.size()};
     if (!task_.options_.exactly_once && r.source_partition.size > 0 && r.source_offset.size > 0) {
       f->entry =
@@ -271,10 +270,9 @@ absl::Status WorkerSourceTask::Iterate() {
   return absl::OkStatus();
 }
 
-std::string_view WorkerSourceTask::Intern(std::string_view topic, bool* added) {
+std::string_view WorkerSourceTask::Intern(std::string_view topic) {
   auto it = topics_.find(absl::string_view(topic.data(), topic.size()));
-  *added = it == topics_.end();
-  if (*added) it = topics_.emplace(topic).first;
+  if (it == topics_.end()) it = topics_.emplace(topic).first;
   return std::string_view(it->data(), it->size());
 }
 
@@ -330,9 +328,7 @@ absl::StatusOr<bool> WorkerSourceTask::Transform(InFlight& f) {
   f.transformed = std::move(outcome.record);
   KafkaRecord& out = *f.transformed;
   connectd_source_record p = f.view;
-  bool added = false;
-  const std::string_view topic = Intern(out.topic, &added);
-  f.new_topic = added;
+  const std::string_view topic = Intern(out.topic);
   p.topic = {topic.data(), topic.size()};
   p.partition = out.partition ? *out.partition : CONNECTD_ANY_PARTITION;
   p.key = out.key ? connectd_bytes{out.key->data(), out.key->size()} : connectd_bytes{nullptr, 0};
@@ -366,14 +362,17 @@ absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
   // Submitted in Batch::Append; exactly-once: the offset joins the open transaction once the
   // producer took the record (Connect's recordDispatched), below.
   const std::string_view topic = View(r.topic);  // interned: NUL-terminated
-  if (record->new_topic) {
-    // The first record to this topic: create it first when the connector asks for that.
+  if (topic.data() != last_produced_topic_ && !produced_topics_.contains(topic.data())) {
+    // The first record to this topic (after transforms): create it first when the connector
+    // asks for that.
     if (options_.topic_creation) {
       absl::Status created = options_.topic_creation->Ensure(producer_.get(), std::string(topic));
       if (!created.ok()) return created;
     }
+    produced_topics_.insert(topic.data());
     listener_.OnTopicUsed(id_.connector, std::string(topic));
   }
+  last_produced_topic_ = topic.data();
   while (true) {
     rd_kafka_headers_t* headers = nullptr;
     if (r.header_count > 0) {

@@ -41,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/container/node_hash_set.h"
 #include "runtime/kafka/rdkafka_handles.h"
 #include "runtime/plugin/plugin_instances.h"
@@ -113,8 +114,8 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   // transform dropped it or errors.tolerance=all skipped it (then it counts as acknowledged:
   // commitRecord without metadata, its offset committable); an intolerable failure is returned.
   absl::StatusOr<bool> Transform(InFlight& record);
-  // The interned copy of `topic` (stable, NUL-terminated); `added` when it is new.
-  std::string_view Intern(std::string_view topic, bool* added);
+  // The interned copy of `topic` (stable, NUL-terminated).
+  std::string_view Intern(std::string_view topic);
   void OnDelivery(const rd_kafka_message_t* message);
   static void DeliveryCallback(rd_kafka_t* rk, const rd_kafka_message_t* message, void* opaque);
   void CommitOffsets();
@@ -148,6 +149,9 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   std::chrono::steady_clock::time_point next_commit_;
   // Every topic the task wrote to, interned: records point at these (NUL-terminated) strings.
   absl::node_hash_set<std::string> topics_;
+  // The interned topics a record was produced to (created first, with topic.creation.*).
+  absl::flat_hash_set<const char*> produced_topics_;
+  const char* last_produced_topic_ = nullptr;  // in produced_topics_: skips the lookup
 
   std::atomic<int64_t> records_polled_{0};
   std::atomic<int64_t> records_acked_{0};

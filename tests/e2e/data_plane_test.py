@@ -5,7 +5,6 @@ each one, as it was consumed, to its dead-letter queue with Connect's context he
 default errors.tolerance=none the first poison record fails the task. A source connector's
 records go through a transform chain (RegexRouter, InsertHeader) and JsonConverter.
 """
-import base64
 import json
 import os
 import tempfile
@@ -36,6 +35,9 @@ class DataPlaneE2ETest(unittest.TestCase):
         self.dir = tempfile.mkdtemp(prefix="connectd-e2e-")
         self.worker = StandaloneWorker(workdir=self.dir).start()
         self.topic = "dp-" + uuid.uuid4().hex[:8]
+        # Sink connectors' consumer groups (connect-<name>) outlive the worker on the shared
+        # cluster: a name of its own keeps other tests' committed offsets out of this one.
+        self.sink = "sink-" + self.topic
 
     def tearDown(self):
         code = self.worker.stop()
@@ -59,7 +61,7 @@ class DataPlaneE2ETest(unittest.TestCase):
                   "value.converter": "org.apache.kafka.connect.json.JsonConverter",
                   "value.converter.schemas.enable": "false"}
         config.update(extra)
-        self.create("sink", config)
+        self.create(self.sink, config)
         return sink_file
 
     def test_poison_records_go_to_the_dead_letter_queue_and_the_task_keeps_going(self):
@@ -78,7 +80,7 @@ class DataPlaneE2ETest(unittest.TestCase):
                    what=f"{len(good)} good lines in the sink file")
         # JsonConverter read each object and wrote it back for the plugin, in order.
         self.assertEqual(lines_of(sink_file), good)
-        self.assertEqual(self.worker.state("sink"), ("RUNNING", ["RUNNING"]))
+        self.assertEqual(self.worker.state(self.sink), ("RUNNING", ["RUNNING"]))
 
         records = consume(dlq, len(poison))
         self.assertEqual([r["value"] for r in records], [line for _, line in poison])
@@ -87,7 +89,7 @@ class DataPlaneE2ETest(unittest.TestCase):
             self.assertEqual(headers["__connect.errors.topic"], self.topic)
             self.assertEqual(headers["__connect.errors.partition"], "0")
             self.assertEqual(headers["__connect.errors.offset"], str(offset))
-            self.assertEqual(headers["__connect.errors.connector.name"], "sink")
+            self.assertEqual(headers["__connect.errors.connector.name"], self.sink)
             self.assertEqual(headers["__connect.errors.task.id"], "0")
             self.assertEqual(headers["__connect.errors.stage"], "VALUE_CONVERTER")
             self.assertEqual(headers["__connect.errors.class.name"],
@@ -97,7 +99,7 @@ class DataPlaneE2ETest(unittest.TestCase):
             self.assertIn("Converting byte[] to Kafka Connect data failed",
                           headers["__connect.errors.exception.message"])
             self.assertIn("__connect.errors.exception.stacktrace", headers)
-        self.assertIn("Error encountered in task sink-0. Executing stage 'VALUE_CONVERTER'",
+        self.assertIn(f"Error encountered in task {self.sink}-0. Executing stage 'VALUE_CONVERTER'",
                       self.worker.tail(400))
         # The skipped records' offsets were committed with the rest: nothing is redelivered.
         self.assertEqual(int(tool("count", kafka_bootstrap(), dlq).strip()), len(poison))
@@ -105,8 +107,8 @@ class DataPlaneE2ETest(unittest.TestCase):
     def test_a_poison_record_fails_the_task_without_error_tolerance(self):
         self.write_lines(['{"n":0}', "not json", '{"n":2}'])
         sink_file = self.json_sink({})
-        self.worker.wait_state("sink", "RUNNING", ["FAILED"], timeout=60)
-        trace = self.worker.get("/connectors/sink/status")[1]["tasks"][0]["trace"]
+        self.worker.wait_state(self.sink, "RUNNING", ["FAILED"], timeout=60)
+        trace = self.worker.get(f"/connectors/{self.sink}/status")[1]["tasks"][0]["trace"]
         self.assertIn("Tolerance exceeded in error handler", trace)
         self.assertIn("VALUE_CONVERTER", trace)
         # The poison record fails its whole batch before put, as in Java (convertMessages runs
@@ -133,11 +135,39 @@ class DataPlaneE2ETest(unittest.TestCase):
         records = consume(routed, 20)
         self.assertEqual(len(records), 20)
         first = records[0]
-        # FileStreamSource hands over bytes: JsonConverter writes them as Connect BYTES.
-        envelope = json.loads(first["value"])
-        self.assertEqual(envelope["schema"], {"type": "bytes", "optional": True})
-        self.assertEqual(base64.b64decode(envelope["payload"]).decode(), "line-0")
+        # FileStreamSource's line is a STRING_SCHEMA value, its key null with no schema, as in
+        # Java: JsonConverter writes the bytes Java's does, and no key at all.
+        self.assertEqual(first["value"],
+                         '{"schema":{"type":"string","optional":false},"payload":"line-0"}')
+        self.assertEqual(first["key"], "")  # the tool prints a null key as ""
         self.assertEqual(dict(first["headers"])["origin"], "connectd")
+
+    def test_plugin_data_and_a_plugin_transform_cross_the_abi(self):
+        # StructSource (tests/plugins) hands over Connect data: key STRING "k<n>", value STRUCT
+        # {id, name}; Uppercase, a transformation from the same plugin, rewrites `name`.
+        self.create("src", {
+            "connector.class": "StructSource", "topic": self.topic, "count": "3",
+            "key.converter": "org.apache.kafka.connect.storage.StringConverter",
+            "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+            "transforms": "up", "transforms.up.type": "Uppercase", "transforms.up.field": "name"})
+        records = consume(self.topic, 3)
+        self.assertEqual([r["key"] for r in records], ["k0", "k1", "k2"])
+        self.assertEqual(json.loads(records[1]["value"]), {
+            "schema": {"type": "struct", "optional": False, "name": "org.connectd.test.Person",
+                       "fields": [{"type": "int32", "optional": False, "field": "id"},
+                                  {"type": "string", "optional": True, "field": "name"}]},
+            "payload": {"id": 1, "name": "PERSON 1"}})
+        # A sink reading them back gets the STRUCT as Connect data through the ABI.
+        sink_file = os.path.join(self.dir, "recorded.txt")
+        self.create(self.sink, {
+            "connector.class": "RecordingSink", "file": sink_file, "topics": self.topic,
+            "record.data": "true",
+            "key.converter": "org.apache.kafka.connect.storage.StringConverter",
+            "value.converter": "org.apache.kafka.connect.json.JsonConverter"})
+        wait_until(lambda: len(lines_of(sink_file)) >= 3, timeout=60, what="3 recorded records")
+        recorded = sorted(line.split(" ", 1)[1] for line in lines_of(sink_file))
+        self.assertTrue(recorded[0].endswith(
+            " data=STRUCT{id=INT32:0,name=STRING:PERSON 0}"), recorded[0])
 
     def test_source_topics_are_created_with_their_groups_settings(self):
         source_file = os.path.join(self.dir, "in.txt")

@@ -8,14 +8,22 @@
 //   NoopSourceConnector          `batch.size` records of `record.size` bytes per poll, copied or
 //                                zero-copy (`zero.copy`), for the ABI cost benchmark
 //   RecordingSinkConnector       appends "topic/partition/offset key=value" lines to `file`
+//                                (with `record.data=true`, the value as Connect data after it)
+//   StructSourceConnector        `count` records whose key and value are Connect data (ABI 1.5):
+//                                key STRING "k<n>", value STRUCT {id INT32, name STRING}
+//   Uppercase (transformation)   upper-cases a STRING value, or the STRUCT value's `field`;
+//                                drops a record whose value is `drop.value`
+//   ValueHasPrefix (predicate)   whether the STRING value starts with `prefix` (required)
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -349,18 +357,56 @@ class NoopSourceConnector : public EveryTaskSameConfig<NoopSourceTask> {
 // ---- RecordingSink -----------------------------------------------------------------------
 class RecordingSinkTask : public connectd::sdk::SinkTask {
  public:
-  void start(const Props& props) override { out_.open(props.at("file"), std::ios::app); }
+  void start(const Props& props) override {
+    out_.open(props.at("file"), std::ios::app);
+    record_data_ = props.count("record.data") && props.at("record.data") == "true";
+  }
   void put(const connectd::sdk::SinkRecords& records) override {
     for (auto record : records) {
       out_ << record.topic() << "/" << record.kafkaPartition() << "/" << record.kafkaOffset() << " "
-           << record.key().value_or("null") << "=" << record.value().value_or("null") << "\n";
+           << record.key().value_or("null") << "=" << record.value().value_or("null");
+      if (record_data_) {
+        std::optional<connectd::sdk::SchemaAndValue> data = record.valueData();
+        out_ << " data=" << (data ? Describe(*data) : "absent");
+      }
+      out_ << "\n";
     }
   }
   void flush(const connectd::sdk::OffsetMap&) override { out_.flush(); }
   void stop() override {}
 
  private:
+  // "<schema type>:<value>" for the scalar, bytes and struct values the tests send.
+  static std::string Describe(const connectd::sdk::SchemaAndValue& data) {
+    using connectd::sdk::Type;
+    if (data.schema == nullptr) return "schemaless";
+    const connectd::sdk::Value& v = data.value;
+    if (v.isNull()) return "null";
+    switch (data.schema->type) {
+      case Type::kString:
+        return "STRING:" + v.string();
+      case Type::kBytes:
+        return "BYTES:" + v.bytes();
+      case Type::kInt32:
+        return "INT32:" + std::to_string(v.int32());
+      case Type::kInt64:
+        return "INT64:" + std::to_string(v.int64());
+      case Type::kStruct: {
+        std::string out = "STRUCT{";
+        const auto& fields = data.schema->fields;
+        for (size_t i = 0; i < fields.size(); ++i) {
+          if (i > 0) out += ",";
+          out += fields[i].name + "=" + Describe({fields[i].schema, v.structure()->values()[i]});
+        }
+        return out + "}";
+      }
+      default:
+        return "type" + std::to_string(static_cast<int>(data.schema->type));
+    }
+  }
+
   std::ofstream out_;
+  bool record_data_ = false;
 };
 
 class RecordingSinkConnector : public connectd::sdk::SinkConnector {
@@ -386,9 +432,133 @@ class RecordingSinkConnector : public connectd::sdk::SinkConnector {
   Props props_;
 };
 
+// ---- StructSource (ABI 1.5: Connect data) -------------------------------------------------
+class StructSourceTask : public connectd::sdk::SourceTask {
+ public:
+  void start(const Props& props) override {
+    topic_ = props.count("topic") ? props.at("topic") : "structs";
+    count_ = IntProp(props, "count", 3);
+    schema_ = connectd::sdk::SchemaBuilder::Struct()
+                  .name("org.connectd.test.Person")
+                  .field("id", connectd::sdk::Schema::Required(connectd::sdk::Type::kInt32))
+                  .field("name", connectd::sdk::Schema::Optional(connectd::sdk::Type::kString))
+                  .build();
+  }
+  void poll(connectd::sdk::SourceBatch& batch) override {
+    if (next_ >= count_) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::min(batch.timeoutMs(), 10)));
+      return;
+    }
+    for (; next_ < count_; ++next_) {
+      auto person = std::make_shared<connectd::sdk::Struct>(schema_);
+      person->put("id", connectd::sdk::Value::Int32(next_));
+      person->put("name", connectd::sdk::Value::String("person " + std::to_string(next_)));
+      connectd::sdk::SourceRecord record;
+      record.source_partition = "{\"structs\":0}";
+      record.source_offset = "{\"n\":" + std::to_string(next_) + "}";
+      record.topic = topic_;
+      record.key_data = connectd::sdk::SchemaAndValue{
+          connectd::sdk::Schema::Optional(connectd::sdk::Type::kString),
+          connectd::sdk::Value::String("k" + std::to_string(next_))};
+      record.value_data =
+          connectd::sdk::SchemaAndValue{schema_, connectd::sdk::Value::OfStruct(person)};
+      batch.add(record);
+    }
+  }
+  void stop() override {}
+
+ private:
+  std::string topic_;
+  int count_ = 0;
+  int next_ = 0;
+  connectd::sdk::SchemaPtr schema_;
+};
+
+class StructSourceConnector : public EveryTaskSameConfig<StructSourceTask> {
+ public:
+  static constexpr char kClassName[] = "org.connectd.test.StructSourceConnector";
+};
+
+// ---- Uppercase, ValueHasPrefix (ABI 1.5: transformations and predicates) -----------------
+class Uppercase : public connectd::sdk::Transformation {
+ public:
+  static constexpr char kClassName[] = "org.connectd.test.transforms.Uppercase";
+  static constexpr char kVersion[] = "1.0.0";
+  static ConfigDef configDef() {
+    return ConfigDef()
+        .define(ConfigKey("field", ConfigKey::kString)
+                    .withDefault("")
+                    .importance(ConfigKey::kMedium)
+                    .doc("The STRUCT value's field to upper-case; empty for a STRING value."))
+        .define(ConfigKey("drop.value", ConfigKey::kString)
+                    .withDefault("")
+                    .importance(ConfigKey::kLow)
+                    .doc("Drop records whose STRING value is this."));
+  }
+  void configure(const Props& configs) override {
+    field_ = configs.count("field") ? configs.at("field") : "";
+    drop_ = configs.count("drop.value") ? configs.at("drop.value") : "";
+  }
+  std::optional<connectd::sdk::ConnectRecord> apply(
+      const connectd::sdk::ConnectRecord& record) override {
+    using connectd::sdk::Type;
+    using connectd::sdk::Value;
+    if (field_.empty()) {
+      if (record.value.isNull() || record.value.kind() != CONNECTD_VALUE_STRING) {
+        throw connectd::sdk::DataException("Uppercase needs a STRING value");
+      }
+      if (!drop_.empty() && record.value.string() == drop_) return std::nullopt;
+      return record.newRecord(record.topic, record.keySchema, record.key, record.valueSchema,
+                              Value::String(Upper(record.value.string())));
+    }
+    if (record.valueSchema == nullptr || record.valueSchema->type != Type::kStruct) {
+      throw connectd::sdk::DataException("Uppercase needs a STRUCT value for field " + field_);
+    }
+    auto copy = std::make_shared<connectd::sdk::Struct>(*record.value.structure());
+    const Value& current = copy->get(field_);
+    if (!current.isNull()) copy->put(field_, Value::String(Upper(current.string())));
+    return record.newRecord(record.topic, record.keySchema, record.key, record.valueSchema,
+                            Value::OfStruct(copy));
+  }
+
+ private:
+  static std::string Upper(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return text;
+  }
+  std::string field_, drop_;
+};
+
+class ValueHasPrefix : public connectd::sdk::Predicate {
+ public:
+  static constexpr char kClassName[] = "org.connectd.test.predicates.ValueHasPrefix";
+  static constexpr char kVersion[] = "1.0.0";
+  static ConfigDef configDef() {
+    return ConfigDef().define(ConfigKey("prefix", ConfigKey::kString)
+                                  .importance(ConfigKey::kHigh)
+                                  .doc("The prefix a STRING value must start with."));
+  }
+  void configure(const Props& configs) override {
+    auto it = configs.find("prefix");
+    if (it == configs.end()) {
+      throw connectd::sdk::ConfigException(
+          "Missing required configuration \"prefix\" which has no default value.");
+    }
+    prefix_ = it->second;
+  }
+  bool test(const connectd::sdk::ConnectRecord& record) override {
+    return !record.value.isNull() && record.value.kind() == CONNECTD_VALUE_STRING &&
+           record.value.string().rfind(prefix_, 0) == 0;
+  }
+
+ private:
+  std::string prefix_;
+};
+
 }  // namespace testplugins
 
 CONNECTD_PLUGIN("connectd-test-plugins", "1.0.0", testplugins::MockSourceConnector,
                 testplugins::VerifiableSourceConnector, testplugins::ThrowingSourceConnector,
                 testplugins::HangingSourceConnector, testplugins::NoopSourceConnector,
-                testplugins::RecordingSinkConnector)
+                testplugins::RecordingSinkConnector, testplugins::StructSourceConnector,
+                testplugins::Uppercase, testplugins::ValueHasPrefix)

@@ -15,6 +15,7 @@
 // Only one FakeHost may exist at a time in a process (it installs itself as the SDK's host).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -367,6 +368,19 @@ class FakeHost {
         out.headers.emplace_back(std::string(FromStr(r->headers[i].key)),
                                  v ? std::optional<std::string>(std::string(*v)) : std::nullopt);
       }
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 5
+      // The key and value as Connect data, when the task gave them (ABI 1.5).
+      if (r->struct_size >= offsetof(connectd_source_record, value_data) + sizeof(void*)) {
+        AbiReader reader;
+        if (r->key_data != nullptr) {
+          out.key_data = SchemaAndValue{reader.schema(r->key_schema), reader.value(*r->key_data)};
+        }
+        if (r->value_data != nullptr) {
+          out.value_data =
+              SchemaAndValue{reader.schema(r->value_schema), reader.value(*r->value_data)};
+        }
+      }
+#endif
       captured.zero_copy = r->release != nullptr;
       if (r->release != nullptr) r->release(r->release_opaque);
       reinterpret_cast<std::vector<CapturedRecord>*>(batch)->push_back(std::move(captured));

@@ -17,6 +17,12 @@ namespace {
 using sdk::testing::FakeHost;
 using ::testing::HasSubstr;
 
+// The line a FileStreamSource record carries (its STRING value).
+std::string Line(const sdk::testing::CapturedRecord& r) {
+  if (!r.record.value_data || r.record.value_data->value.isNull()) return "<no value>";
+  return r.record.value_data->value.string();
+}
+
 class FileStreamTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -49,23 +55,30 @@ TEST_F(FileStreamTest, SourceEmitsCompleteLinesWithConnectOffsets) {
   ASSERT_TRUE(records.ok()) << records.message;
   ASSERT_EQ(records.value.size(), 3u);
   std::string partition = "{\"filename\":\"" + path + "\"}";
-  EXPECT_EQ(records.value[0].record.value, "alpha");
-  EXPECT_EQ(records.value[1].record.value, "beta");
-  EXPECT_EQ(records.value[2].record.value, "gamma");
+  EXPECT_EQ(Line(records.value[0]), "alpha");
+  EXPECT_EQ(Line(records.value[1]), "beta");
+  EXPECT_EQ(Line(records.value[2]), "gamma");
   EXPECT_EQ(records.value[0].record.source_offset, "{\"position\":6}");
   EXPECT_EQ(records.value[1].record.source_offset, "{\"position\":12}");
   EXPECT_EQ(records.value[2].record.source_offset, "{\"position\":18}");
   for (const auto& r : records.value) {
     EXPECT_EQ(r.record.source_partition, partition);
     EXPECT_EQ(r.record.topic, "lines");
-    EXPECT_FALSE(r.record.key.has_value());
+    // Java's SourceRecord: no key (null schema and value), a STRING_SCHEMA value.
+    ASSERT_TRUE(r.record.key_data.has_value());
+    EXPECT_EQ(r.record.key_data->schema, nullptr);
+    EXPECT_TRUE(r.record.key_data->value.isNull());
+    ASSERT_TRUE(r.record.value_data.has_value());
+    ASSERT_NE(r.record.value_data->schema, nullptr);
+    EXPECT_EQ(r.record.value_data->schema->type, sdk::Type::kString);
+    EXPECT_FALSE(r.record.value_data->schema->optional);
     EXPECT_GT(r.record.timestamp_ms, 0);
   }
   // The incomplete line is emitted once it is terminated.
   std::ofstream(path, std::ios::app) << "\n";
   records = task.poll(100);
   ASSERT_EQ(records.value.size(), 1u);
-  EXPECT_EQ(records.value[0].record.value, "delta-incomplete");
+  EXPECT_EQ(Line(records.value[0]), "delta-incomplete");
 }
 
 TEST_F(FileStreamTest, SourceResumesAfterTheStoredPosition) {
@@ -75,7 +88,7 @@ TEST_F(FileStreamTest, SourceResumesAfterTheStoredPosition) {
   ASSERT_TRUE(task.start({{"file", path}, {"topic", "t"}}).ok());
   auto records = task.poll(100);
   ASSERT_EQ(records.value.size(), 2u);
-  EXPECT_EQ(records.value[0].record.value, "two");
+  EXPECT_EQ(Line(records.value[0]), "two");
   EXPECT_EQ(records.value[1].record.source_offset, "{\"position\":14}");
 }
 
@@ -97,7 +110,7 @@ TEST_F(FileStreamTest, SourceWaitsForAMissingFileAndStopWakesIt) {
   EXPECT_TRUE(task.poll(5000).value.empty());
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
   Write("later.txt", "now\n");
-  EXPECT_EQ(task.poll(10).value.at(0).record.value, "now");
+  EXPECT_EQ(Line(task.poll(10).value.at(0)), "now");
 }
 
 TEST_F(FileStreamTest, ConnectorNeedsOneTopicAndMakesOneTask) {
