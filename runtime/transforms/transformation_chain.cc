@@ -115,24 +115,38 @@ absl::StatusOr<TransformationChain> TransformationChain::FromConnectorConfig(
 }
 
 absl::StatusOr<std::optional<ConnectRecord>> TransformationChain::Apply(
-    ConnectRecord record, std::string* failed_class) const {
+    ConnectRecord record, std::string* failed_class, StageRetrier* retrier) const {
   for (const Stage& stage : stages_) {
-    if (stage.predicate != nullptr) {
-      absl::StatusOr<bool> holds = stage.predicate->Test(record);
-      if (!holds.ok()) {
-        if (failed_class != nullptr) *failed_class = stage.predicate_class;
-        return holds.status();
+    std::optional<ConnectRecord> next;  // nullopt after the stage: dropped
+    const std::string* failing = nullptr;
+    const auto run = [&](ConnectRecord in) -> absl::Status {
+      if (stage.predicate != nullptr) {
+        absl::StatusOr<bool> holds = stage.predicate->Test(in);
+        if (!holds.ok()) {
+          failing = &stage.predicate_class;
+          return holds.status();
+        }
+        if (*holds == stage.negate) {
+          next = std::move(in);
+          return absl::OkStatus();
+        }
       }
-      if (*holds == stage.negate) continue;
+      absl::StatusOr<std::optional<ConnectRecord>> out = stage.transformation->Apply(std::move(in));
+      if (!out.ok()) {
+        failing = &stage.class_name;
+        return out.status();
+      }
+      next = std::move(*out);
+      return absl::OkStatus();
+    };
+    const absl::Status status =
+        retrier == nullptr ? run(std::move(record)) : retrier->Run([&] { return run(record); });
+    if (!status.ok()) {
+      if (failed_class != nullptr && failing != nullptr) *failed_class = *failing;
+      return status;
     }
-    absl::StatusOr<std::optional<ConnectRecord>> out =
-        stage.transformation->Apply(std::move(record));
-    if (!out.ok()) {
-      if (failed_class != nullptr) *failed_class = stage.class_name;
-      return out.status();
-    }
-    if (!*out) return out;
-    record = std::move(**out);
+    if (!next) return std::optional<ConnectRecord>();
+    record = std::move(*next);
   }
   return std::optional<ConnectRecord>(std::move(record));
 }

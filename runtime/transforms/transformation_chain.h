@@ -13,6 +13,7 @@
 // Thread safety: a chain belongs to one task and runs on its thread.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -23,6 +24,15 @@
 #include "runtime/transforms/transformation.h"
 
 namespace connectd::transforms {
+
+// Runs a stage again while it fails retriably (kUnavailable: Connect's RetriableException), as
+// a connector's errors.retry.timeout asks (the worker's: RecordPipeline's Java backoff).
+class StageRetrier {
+ public:
+  virtual ~StageRetrier() = default;
+  // Calls `attempt` until it succeeds, fails otherwise, or the policy gives up; the last status.
+  virtual absl::Status Run(const std::function<absl::Status()>& attempt) = 0;
+};
 
 class TransformationChain {
  public:
@@ -38,8 +48,11 @@ class TransformationChain {
 
   // The record after every stage, or nullopt when a stage dropped it. On an error (the
   // transform's own message) `failed_class`, when given, is set to the failing stage's class.
+  // With a `retrier`, each stage (its predicate and transformation, as Connect's
+  // TransformationStage) is one retried operation, given a copy of its input per attempt.
   absl::StatusOr<std::optional<ConnectRecord>> Apply(ConnectRecord record,
-                                                     std::string* failed_class = nullptr) const;
+                                                     std::string* failed_class = nullptr,
+                                                     StageRetrier* retrier = nullptr) const;
 
  private:
   struct Stage {

@@ -1,5 +1,10 @@
 #include "runtime/worker/record_pipeline.h"
 
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <thread>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -100,9 +105,59 @@ absl::StatusOr<std::unique_ptr<RecordPipeline>> RecordPipeline::Make(
   CONNECTD_ASSIGN_OR_RETURN(p->chain_, transforms::TransformationChain::FromConnectorConfig(
                                            connector_config, plugin_stages));
   CONNECTD_ASSIGN_OR_RETURN(p->errors_, ErrorHandlingConfig::FromConnectorConfig(connector_config));
+  if (p->errors_.retry_timeout_ms != 0) {
+    p->retrier_ = std::make_unique<JavaBackoffRetrier>(p->errors_.retry_timeout_ms,
+                                                       p->errors_.retry_delay_max_ms);
+  }
   p->pass_through_ = p->chain_.empty() && converters::IsPassThrough(key.class_name) &&
                      converters::IsPassThrough(value.class_name);
   return p;
+}
+
+// Connect's RetryWithToleranceOperator.execAndRetry and backoff for one stage.
+class RecordPipeline::JavaBackoffRetrier : public transforms::StageRetrier {
+ public:
+  JavaBackoffRetrier(int64_t timeout_ms, int64_t max_delay_ms)
+      : timeout_ms_(timeout_ms), max_delay_ms_(max_delay_ms) {}
+  void set_stopping(std::function<bool()> stopping) { stopping_ = std::move(stopping); }
+
+  absl::Status Run(const std::function<absl::Status()>& attempt) override {
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point start = Clock::now();
+    const Clock::time_point deadline =
+        timeout_ms_ < 0 ? Clock::time_point::max() : start + std::chrono::milliseconds(timeout_ms_);
+    for (int n = 1;; ++n) {
+      absl::Status status = attempt();
+      if (status.code() != absl::StatusCode::kUnavailable) return status;
+      if (Clock::now() >= deadline || (stopping_ && stopping_())) return status;
+      int64_t delay = kMinDelayMs << std::min(n - 1, 40);
+      if (delay > max_delay_ms_) {
+        delay = max_delay_ms_ > 0
+                    ? std::uniform_int_distribution<int64_t>(0, max_delay_ms_ - 1)(random_)
+                    : 0;
+      }
+      const Clock::time_point wake =
+          std::min(deadline, Clock::now() + std::chrono::milliseconds(delay));
+      // In short steps, so that a stopping task is not held for the whole delay.
+      while (Clock::now() < wake && !(stopping_ && stopping_())) {
+        std::this_thread::sleep_for(
+            std::min<Clock::duration>(wake - Clock::now(), std::chrono::milliseconds(50)));
+      }
+    }
+  }
+
+ private:
+  static constexpr int64_t kMinDelayMs = 300;  // RETRIES_DELAY_MIN_MS
+  const int64_t timeout_ms_;
+  const int64_t max_delay_ms_;
+  std::function<bool()> stopping_;
+  std::minstd_rand random_{std::random_device{}()};
+};
+
+RecordPipeline::~RecordPipeline() = default;
+
+void RecordPipeline::SetStopCheck(std::function<bool()> stopping) {
+  if (retrier_) retrier_->set_stopping(std::move(stopping));
 }
 
 absl::StatusOr<KafkaRecord> RecordPipeline::Write(const ConnectRecord& record, Stage* failed_stage,
@@ -164,7 +219,7 @@ PipelineOutcome RecordPipeline::FromSource(KafkaRecord plugin_record, SourceData
   PipelineOutcome outcome;
   std::string failed_class;
   absl::StatusOr<std::optional<ConnectRecord>> transformed =
-      chain_.Apply(std::move(record), &failed_class);
+      chain_.Apply(std::move(record), &failed_class, retrier_.get());
   if (!transformed.ok()) {
     outcome.error = ProcessingError{Stage::kTransformation, failed_class, kDataException,
                                     std::string(transformed.status().message())};
@@ -209,7 +264,7 @@ PipelineOutcome RecordPipeline::ToSink(KafkaRecord consumed, int64_t offset) {
   }
   std::string failed_class;
   absl::StatusOr<std::optional<ConnectRecord>> transformed =
-      chain_.Apply(std::move(record), &failed_class);
+      chain_.Apply(std::move(record), &failed_class, retrier_.get());
   if (!transformed.ok()) {
     return fail(Stage::kTransformation, failed_class, transformed.status());
   }

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -97,6 +98,8 @@ class RecordPipeline {
       const std::map<std::string, std::string>& worker_config,
       const transforms::StageClasses* plugin_stages = nullptr);
 
+  ~RecordPipeline();
+
   bool PassThrough() const { return pass_through_; }
   const ErrorHandlingConfig& errors() const { return errors_; }
 
@@ -104,6 +107,13 @@ class RecordPipeline {
   PipelineOutcome FromSource(KafkaRecord plugin_record, SourceData data = {});
   // `offset`: the consumed record's offset (SinkRecord.kafkaOffset, for InsertField).
   PipelineOutcome ToSink(KafkaRecord consumed, int64_t offset);
+
+  // errors.retry.timeout / errors.retry.delay.max.ms: a transformation stage failing retriably
+  // (a plugin's RetriableException) is tried again with Java's backoff (300 ms doubling; above
+  // the max delay a random delay below it) until it succeeds or the timeout passes (-1: no
+  // timeout), and no longer once `stopping` answers true. Set by the task before its first
+  // record; `stopping` is called from the task thread.
+  void SetStopCheck(std::function<bool()> stopping);
 
  private:
   struct Converters {
@@ -115,9 +125,12 @@ class RecordPipeline {
   absl::StatusOr<KafkaRecord> Write(const transforms::ConnectRecord& record, Stage* failed_stage,
                                     std::string* failed_class);
 
+  class JavaBackoffRetrier;
+
   Converters converters_;
   transforms::TransformationChain chain_;
-  std::vector<std::string> transform_classes_;  // per stage, for error reports
+  std::unique_ptr<JavaBackoffRetrier> retrier_;  // null: errors.retry.timeout=0
+  std::vector<std::string> transform_classes_;   // per stage, for error reports
   ErrorHandlingConfig errors_;
   bool pass_through_ = false;
 };

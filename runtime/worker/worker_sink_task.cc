@@ -38,6 +38,7 @@ WorkerSinkTask::WorkerSinkTask(herder::ConnectorTaskId id, StatusListener& liste
 WorkerSinkTask::~WorkerSinkTask() = default;
 
 absl::Status WorkerSinkTask::Initialize() {
+  if (options_.pipeline) options_.pipeline->SetStopCheck([this] { return stopping(); });
   std::vector<std::string> warnings;
   absl::StatusOr<kafka::ConfPtr> conf = kafka::MakeConfWithWarnings(options_.consumer, warnings);
   if (!conf.ok()) return conf.status();

@@ -160,6 +160,7 @@ std::optional<std::string> WorkerSourceTask::Offset(std::string_view source_part
 }
 
 absl::Status WorkerSourceTask::Initialize() {
+  if (options_.pipeline) options_.pipeline->SetStopCheck([this] { return stopping(); });
   std::vector<std::string> warnings;
   absl::StatusOr<kafka::ConfPtr> conf = kafka::MakeConfWithWarnings(options_.producer, warnings);
   if (!conf.ok()) return conf.status();

@@ -2,6 +2,8 @@
 // and Kafka's (runtime/worker/record_pipeline.h).
 #include "runtime/worker/record_pipeline.h"
 
+#include <chrono>
+
 #include "gtest/gtest.h"
 
 namespace connectd::worker {
@@ -130,6 +132,99 @@ TEST(RecordPipelineTest, FailuresNameTheirStageAndClass) {
   EXPECT_EQ(out.error->executing_class, "org.apache.kafka.connect.transforms.ExtractField$Value");
   // A plugin's bytes are Connect BYTES: ExtractField needs a struct.
   EXPECT_EQ(out.error->message, "Only Struct objects supported for [field extraction], found: [B");
+}
+
+// A plugin-like transformation that fails retriably (kUnavailable) `failures` times in a row.
+class Flaky : public transforms::Transformation {
+ public:
+  explicit Flaky(int* failures, int* calls) : failures_(failures), calls_(calls) {}
+  absl::Status Configure(const transforms::Configs&) override { return absl::OkStatus(); }
+  absl::StatusOr<std::optional<transforms::ConnectRecord>> Apply(
+      transforms::ConnectRecord record) override {
+    ++*calls_;
+    if (*failures_ > 0) {
+      --*failures_;
+      return absl::UnavailableError("not yet");
+    }
+    record.topic += "-ok";
+    return std::optional<transforms::ConnectRecord>(std::move(record));
+  }
+
+ private:
+  int* failures_;
+  int* calls_;
+};
+
+class FlakyClasses : public transforms::StageClasses {
+ public:
+  absl::StatusOr<std::unique_ptr<transforms::Transformation>> MakeTransformation(
+      std::string_view class_name) const override {
+    if (class_name != "Flaky") return std::unique_ptr<transforms::Transformation>();
+    return std::unique_ptr<transforms::Transformation>(new Flaky(&failures, &calls));
+  }
+  absl::StatusOr<std::unique_ptr<transforms::Predicate>> MakePredicate(
+      std::string_view) const override {
+    return std::unique_ptr<transforms::Predicate>();
+  }
+  mutable int failures = 0;
+  mutable int calls = 0;
+};
+
+// errors.retry.timeout: Connect retries a retriable failure with backoff (300 ms, 600 ms, ...)
+// until the timeout; 0 (the default) does not retry.
+TEST(RecordPipelineTest, RetriableTransformFailuresAreRetriedWithinTheTimeout) {
+  FlakyClasses classes;
+  const Config chain{{"transforms", "f"}, {"transforms.f.type", "Flaky"}};
+  auto no_retry = RecordPipeline::Make(chain, {}, &classes);
+  ASSERT_TRUE(no_retry.ok()) << no_retry.status();
+  classes.failures = 1;
+  PipelineOutcome failed = (*no_retry)->FromSource(Record("t", "v"));
+  ASSERT_TRUE(failed.error.has_value());
+  EXPECT_EQ(failed.error->message, "not yet");
+  EXPECT_EQ(classes.calls, 1);
+
+  Config retrying = chain;
+  retrying["errors.retry.timeout"] = "5000";
+  auto pipeline = RecordPipeline::Make(retrying, {}, &classes);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.status();
+  classes.failures = 2;
+  classes.calls = 0;
+  const auto start = std::chrono::steady_clock::now();
+  PipelineOutcome ok = (*pipeline)->FromSource(Record("t", "v"));
+  const auto waited = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(ok.error.has_value()) << ok.error->message;
+  ASSERT_TRUE(ok.record.has_value());
+  EXPECT_EQ(ok.record->topic, "t-ok");
+  EXPECT_EQ(classes.calls, 3);
+  EXPECT_GE(waited, std::chrono::milliseconds(900));  // 300 + 600 ms of backoff
+
+  // A stopping task gives up at once.
+  (*pipeline)->SetStopCheck([] { return true; });
+  classes.failures = 100;
+  classes.calls = 0;
+  PipelineOutcome stopped = (*pipeline)->FromSource(Record("t", "v"));
+  ASSERT_TRUE(stopped.error.has_value());
+  EXPECT_EQ(classes.calls, 1);
+}
+
+// The timeout bounds the retries; the delay never passes errors.retry.delay.max.ms.
+TEST(RecordPipelineTest, RetriesEndAtTheTimeout) {
+  FlakyClasses classes;
+  auto pipeline = RecordPipeline::Make({{"transforms", "f"},
+                                        {"transforms.f.type", "Flaky"},
+                                        {"errors.retry.timeout", "700"},
+                                        {"errors.retry.delay.max.ms", "100"}},
+                                       {}, &classes);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.status();
+  classes.failures = 1000;
+  const auto start = std::chrono::steady_clock::now();
+  PipelineOutcome failed = (*pipeline)->FromSource(Record("t", "v"));
+  const auto waited = std::chrono::steady_clock::now() - start;
+  ASSERT_TRUE(failed.error.has_value());
+  EXPECT_EQ(failed.error->stage, Stage::kTransformation);
+  EXPECT_GE(waited, std::chrono::milliseconds(700));
+  EXPECT_LT(waited, std::chrono::milliseconds(3000));
+  EXPECT_GE(classes.calls, 3);  // each delay is below 100 ms
 }
 
 TEST(RecordPipelineTest, BadConfigsAreRejectedWithJavasMessages) {
