@@ -79,16 +79,22 @@ DeadLetterQueueReporter::~DeadLetterQueueReporter() {
 
 void DeadLetterQueueReporter::OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void*) {
   if (message->err == RD_KAFKA_RESP_ERR_NO_ERROR) return;
-  auto* failures = static_cast<int64_t*>(message->_private);
-  if (failures != nullptr) ++*failures;
+  auto* reporter = static_cast<DeadLetterQueueReporter*>(message->_private);
+  if (reporter != nullptr) reporter->CountFailure();
   CONNECTD_LOG(kError, kLogger) << "Could not produce message to dead letter queue. topic="
                                 << rd_kafka_topic_name(message->rkt) << ": "
                                 << rd_kafka_err2str(message->err);
 }
 
+void DeadLetterQueueReporter::CountFailure() {
+  ++produce_failures_;
+  if (metrics_ != nullptr) metrics_->RecordDeadLetterQueueProduceFailed();
+}
+
 void DeadLetterQueueReporter::Report(const KafkaRecord& original, int64_t offset,
                                      const ProcessingError& error) {
   ++produce_requests_;
+  if (metrics_ != nullptr) metrics_->RecordDeadLetterQueueProduceRequest();
   rd_kafka_headers_t* headers = rd_kafka_headers_new(original.headers.size() + 10);
   for (const auto& [k, v] : original.headers) {
     rd_kafka_header_add(headers, k.data(), static_cast<ssize_t>(k.size()), v ? v->data() : nullptr,
@@ -120,10 +126,10 @@ void DeadLetterQueueReporter::Report(const KafkaRecord& original, int64_t offset
       RD_KAFKA_V_KEY(key_data, key_size), RD_KAFKA_V_VALUE(value_data, value_size),
       RD_KAFKA_V_TIMESTAMP(original.timestamp_ms < 0 ? 0 : original.timestamp_ms),
       RD_KAFKA_V_HEADERS(headers), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-      RD_KAFKA_V_OPAQUE(&produce_failures_), RD_KAFKA_V_END);
+      RD_KAFKA_V_OPAQUE(this), RD_KAFKA_V_END);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     rd_kafka_headers_destroy(headers);
-    ++produce_failures_;
+    CountFailure();
     CONNECTD_LOG(kError, kLogger) << "Could not produce message to dead letter queue. topic="
                                   << errors_.dlq_topic << ": " << rd_kafka_err2str(err);
   }

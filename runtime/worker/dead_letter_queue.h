@@ -45,6 +45,8 @@ class DeadLetterQueueReporter {
   // Waits for every report sent so far; false on timeout.
   bool Flush(std::chrono::milliseconds timeout);
 
+  // deadletterqueue-produce-requests/-failures go to `metrics` too (may be null).
+  void set_metrics(TaskErrorMetrics* metrics) { metrics_ = metrics; }
   int64_t produce_requests() const { return produce_requests_; }
   int64_t produce_failures() const { return produce_failures_; }
 
@@ -52,12 +54,14 @@ class DeadLetterQueueReporter {
   DeadLetterQueueReporter(ErrorHandlingConfig errors, herder::ConnectorTaskId id,
                           kafka::RdKafkaPtr producer);
   static void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque);
+  void CountFailure();
 
   ErrorHandlingConfig errors_;
   herder::ConnectorTaskId id_;
   kafka::RdKafkaPtr producer_;
   int64_t produce_requests_ = 0;
   int64_t produce_failures_ = 0;
+  TaskErrorMetrics* metrics_ = nullptr;
 };
 
 }  // namespace connectd::worker

@@ -120,6 +120,7 @@ class RecordPipeline::JavaBackoffRetrier : public transforms::StageRetrier {
   JavaBackoffRetrier(int64_t timeout_ms, int64_t max_delay_ms)
       : timeout_ms_(timeout_ms), max_delay_ms_(max_delay_ms) {}
   void set_stopping(std::function<bool()> stopping) { stopping_ = std::move(stopping); }
+  void set_metrics(TaskErrorMetrics* metrics) { metrics_ = metrics; }
 
   absl::Status Run(const std::function<absl::Status()>& attempt) override {
     using Clock = std::chrono::steady_clock;
@@ -129,7 +130,9 @@ class RecordPipeline::JavaBackoffRetrier : public transforms::StageRetrier {
     for (int n = 1;; ++n) {
       absl::Status status = attempt();
       if (status.code() != absl::StatusCode::kUnavailable) return status;
+      if (metrics_ != nullptr) metrics_->RecordFailure();
       if (Clock::now() >= deadline || (stopping_ && stopping_())) return status;
+      if (metrics_ != nullptr) metrics_->RecordRetry();
       int64_t delay = kMinDelayMs << std::min(n - 1, 40);
       if (delay > max_delay_ms_) {
         delay = max_delay_ms_ > 0
@@ -151,10 +154,16 @@ class RecordPipeline::JavaBackoffRetrier : public transforms::StageRetrier {
   const int64_t timeout_ms_;
   const int64_t max_delay_ms_;
   std::function<bool()> stopping_;
+  TaskErrorMetrics* metrics_ = nullptr;
   std::minstd_rand random_{std::random_device{}()};
 };
 
 RecordPipeline::~RecordPipeline() = default;
+
+void RecordPipeline::SetErrorMetrics(TaskErrorMetrics* metrics) {
+  error_metrics_ = metrics;
+  if (retrier_) retrier_->set_metrics(metrics);
+}
 
 void RecordPipeline::SetStopCheck(std::function<bool()> stopping) {
   if (retrier_) retrier_->set_stopping(std::move(stopping));
@@ -194,6 +203,14 @@ absl::StatusOr<KafkaRecord> RecordPipeline::Write(const ConnectRecord& record, S
   return out;
 }
 
+ProcessingError RecordPipeline::Failed(Stage stage, const std::string& executing_class,
+                                       const absl::Status& status) {
+  // A retrier counted each of its attempts already.
+  const bool counted = retrier_ && status.code() == absl::StatusCode::kUnavailable;
+  if (error_metrics_ != nullptr && !counted) error_metrics_->RecordFailure();
+  return ProcessingError{stage, executing_class, kDataException, std::string(status.message())};
+}
+
 PipelineOutcome RecordPipeline::FromSource(KafkaRecord plugin_record, SourceData data) {
   ConnectRecord record;
   record.topic = std::move(plugin_record.topic);
@@ -221,16 +238,14 @@ PipelineOutcome RecordPipeline::FromSource(KafkaRecord plugin_record, SourceData
   absl::StatusOr<std::optional<ConnectRecord>> transformed =
       chain_.Apply(std::move(record), &failed_class, retrier_.get());
   if (!transformed.ok()) {
-    outcome.error = ProcessingError{Stage::kTransformation, failed_class, kDataException,
-                                    std::string(transformed.status().message())};
+    outcome.error = Failed(Stage::kTransformation, failed_class, transformed.status());
     return outcome;
   }
   if (!*transformed) return outcome;
   Stage stage = Stage::kValueConverter;
   absl::StatusOr<KafkaRecord> written = Write(**transformed, &stage, &failed_class);
   if (!written.ok()) {
-    outcome.error = ProcessingError{stage, failed_class, kDataException,
-                                    std::string(written.status().message())};
+    outcome.error = Failed(stage, failed_class, written.status());
     return outcome;
   }
   outcome.record = std::move(*written);
@@ -240,7 +255,7 @@ PipelineOutcome RecordPipeline::FromSource(KafkaRecord plugin_record, SourceData
 PipelineOutcome RecordPipeline::ToSink(KafkaRecord consumed, int64_t offset) {
   PipelineOutcome outcome;
   const auto fail = [&](Stage stage, const std::string& cls, const absl::Status& status) {
-    outcome.error = ProcessingError{stage, cls, kDataException, std::string(status.message())};
+    outcome.error = Failed(stage, cls, status);
     return outcome;
   };
   ConnectRecord record;

@@ -34,6 +34,7 @@
 #include "absl/status/statusor.h"
 #include "runtime/converters/converter.h"
 #include "runtime/transforms/transformation_chain.h"
+#include "runtime/worker/task_metrics.h"
 
 namespace connectd::worker {
 
@@ -114,6 +115,9 @@ class RecordPipeline {
   // timeout), and no longer once `stopping` answers true. Set by the task before its first
   // record; `stopping` is called from the task thread.
   void SetStopCheck(std::function<bool()> stopping);
+  // Where failed attempts and retries are counted (task-error-metrics); the task counts errors,
+  // skipped records and DLQ writes itself. May be null; outlives the pipeline's use.
+  void SetErrorMetrics(TaskErrorMetrics* metrics);
 
  private:
   struct Converters {
@@ -122,6 +126,8 @@ class RecordPipeline {
   };
 
   RecordPipeline() = default;
+  ProcessingError Failed(Stage stage, const std::string& executing_class,
+                         const absl::Status& status);
   absl::StatusOr<KafkaRecord> Write(const transforms::ConnectRecord& record, Stage* failed_stage,
                                     std::string* failed_class);
 
@@ -130,7 +136,8 @@ class RecordPipeline {
   Converters converters_;
   transforms::TransformationChain chain_;
   std::unique_ptr<JavaBackoffRetrier> retrier_;  // null: errors.retry.timeout=0
-  std::vector<std::string> transform_classes_;   // per stage, for error reports
+  TaskErrorMetrics* error_metrics_ = nullptr;
+  std::vector<std::string> transform_classes_;  // per stage, for error reports
   ErrorHandlingConfig errors_;
   bool pass_through_ = false;
 };

@@ -81,4 +81,48 @@ void SinkTaskMetrics::RecordRead(int64_t records) { Record(read_, static_cast<do
 
 void SinkTaskMetrics::RecordSend(int64_t records) { Record(send_, static_cast<double>(records)); }
 
+namespace {
+
+metrics::Sensor* Count(metrics::MetricsScope& scope, const herder::ConnectorTaskId& id,
+                       const std::string& name, const std::string& doc, int64_t now) {
+  return scope.AddSensor(kDomain, "task-error-metrics", TaskTags(id),
+                         {{name, doc, StatKind::kCumulativeCount}}, now);
+}
+
+}  // namespace
+
+TaskErrorMetrics::TaskErrorMetrics(metrics::MetricsScope& scope,
+                                   const herder::ConnectorTaskId& id) {
+  const int64_t now = metrics::NowMs();
+  failures_ = Count(scope, id, "total-record-failures",
+                    "The number of record processing failures in this task.", now);
+  errors_ = Count(scope, id, "total-record-errors",
+                  "The number of record processing errors in this task. ", now);
+  skipped_ = Count(scope, id, "total-records-skipped",
+                   "The number of records skipped due to errors.", now);
+  retries_ = Count(scope, id, "total-retries", "The number of operations retried.", now);
+  logged_ = Count(scope, id, "total-errors-logged", "The number of errors that were logged.", now);
+  dlq_requests_ = Count(scope, id, "deadletterqueue-produce-requests",
+                        "The number of attempted writes to the dead letter queue.", now);
+  dlq_failures_ = Count(scope, id, "deadletterqueue-produce-failures",
+                        "The number of failed writes to the dead letter queue.", now);
+  last_error_ = scope.AddSensor(
+      kDomain, "task-error-metrics", TaskTags(id),
+      {{"last-error-timestamp", "The epoch timestamp when this task last encountered an error.",
+        StatKind::kValue}},
+      now);
+  Record(last_error_, 0);  // Java's gauge reads 0 until the first error
+}
+
+void TaskErrorMetrics::RecordFailure() { Record(failures_, 1); }
+void TaskErrorMetrics::RecordRetry() { Record(retries_, 1); }
+void TaskErrorMetrics::RecordError() {
+  Record(errors_, 1);
+  Record(last_error_, static_cast<double>(metrics::NowMs()));
+}
+void TaskErrorMetrics::RecordSkipped() { Record(skipped_, 1); }
+void TaskErrorMetrics::RecordErrorLogged() { Record(logged_, 1); }
+void TaskErrorMetrics::RecordDeadLetterQueueProduceRequest() { Record(dlq_requests_, 1); }
+void TaskErrorMetrics::RecordDeadLetterQueueProduceFailed() { Record(dlq_failures_, 1); }
+
 }  // namespace connectd::worker

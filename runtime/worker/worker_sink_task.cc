@@ -33,12 +33,16 @@ WorkerSinkTask::WorkerSinkTask(herder::ConnectorTaskId id, StatusListener& liste
     : WorkerTask(std::move(id), listener, initial_state, *options.metrics),
       plugin_(plugin),
       options_(std::move(options)),
-      task_metrics_(metrics_scope_, this->id()) {}
+      task_metrics_(metrics_scope_, this->id()),
+      error_metrics_(metrics_scope_, this->id()) {}
 
 WorkerSinkTask::~WorkerSinkTask() = default;
 
 absl::Status WorkerSinkTask::Initialize() {
-  if (options_.pipeline) options_.pipeline->SetStopCheck([this] { return stopping(); });
+  if (options_.pipeline) {
+    options_.pipeline->SetStopCheck([this] { return stopping(); });
+    options_.pipeline->SetErrorMetrics(&error_metrics_);
+  }
   std::vector<std::string> warnings;
   absl::StatusOr<kafka::ConfPtr> conf = kafka::MakeConfWithWarnings(options_.consumer, warnings);
   if (!conf.ok()) return conf.status();
@@ -55,6 +59,7 @@ absl::Status WorkerSinkTask::Initialize() {
         DeadLetterQueueReporter::Make(options_.pipeline->errors(), id_, options_.dlq_producer);
     if (!dlq.ok()) return dlq.status();
     dlq_ = *std::move(dlq);
+    dlq_->set_metrics(&error_metrics_);
   }
 
   absl::StatusOr<std::unique_ptr<plugin::SinkTaskInstance>> instance =
@@ -302,6 +307,7 @@ absl::Status WorkerSinkTask::RunPipeline(const std::vector<kafka::MessagePtr>& m
     }
     if (!outcome.error) continue;  // dropped by a transform
     const ProcessingError& error = *outcome.error;
+    error_metrics_.RecordError();
     if (!pipeline.errors().tolerate_all) {
       return absl::FailedPreconditionError(
           absl::StrCat("Tolerance exceeded in error handler: executing stage '",
@@ -319,7 +325,9 @@ absl::Status WorkerSinkTask::RunPipeline(const std::vector<kafka::MessagePtr>& m
                                     << id_.task << ". Executing stage '" << StageName(error.stage)
                                     << "' with class '" << error.executing_class << "'" << where
                                     << ". " << error.exception_class << ": " << error.message;
+      error_metrics_.RecordErrorLogged();
     }
+    error_metrics_.RecordSkipped();
     if (dlq_) dlq_->Report(consumed, m->offset, error);
   }
   if (dlq_) dlq_->Poll();

@@ -98,7 +98,8 @@ class WorkerSinkTask : public WorkerTask, private plugin::SinkTaskContextHost {
 
   const plugin::ConnectorPlugin& plugin_;
   SinkTaskOptions options_;
-  SinkTaskMetrics task_metrics_;  // task thread
+  SinkTaskMetrics task_metrics_;    // task thread
+  TaskErrorMetrics error_metrics_;  // task-error-metrics
 
   std::mutex instance_mu_;
   std::shared_ptr<plugin::SinkTaskInstance> instance_;  // guarded by instance_mu_

@@ -151,7 +151,8 @@ WorkerSourceTask::WorkerSourceTask(herder::ConnectorTaskId id, StatusListener& l
       plugin_(plugin),
       options_(std::move(options)),
       offsets_(std::move(offsets)),
-      task_metrics_(metrics_scope_, this->id()) {}
+      task_metrics_(metrics_scope_, this->id()),
+      error_metrics_(metrics_scope_, this->id()) {}
 
 WorkerSourceTask::~WorkerSourceTask() = default;
 
@@ -160,7 +161,10 @@ std::optional<std::string> WorkerSourceTask::Offset(std::string_view source_part
 }
 
 absl::Status WorkerSourceTask::Initialize() {
-  if (options_.pipeline) options_.pipeline->SetStopCheck([this] { return stopping(); });
+  if (options_.pipeline) {
+    options_.pipeline->SetStopCheck([this] { return stopping(); });
+    options_.pipeline->SetErrorMetrics(&error_metrics_);
+  }
   std::vector<std::string> warnings;
   absl::StatusOr<kafka::ConfPtr> conf = kafka::MakeConfWithWarnings(options_.producer, warnings);
   if (!conf.ok()) return conf.status();
@@ -296,6 +300,7 @@ absl::StatusOr<bool> WorkerSourceTask::Transform(InFlight& f) {
   PipelineOutcome outcome = options_.pipeline->FromSource(std::move(in), std::move(f.data));
   if (outcome.error) {
     const ProcessingError& error = *outcome.error;
+    error_metrics_.RecordError();
     if (!options_.pipeline->errors().tolerate_all) {
       return absl::FailedPreconditionError(
           absl::StrCat("Tolerance exceeded in error handler: executing stage '",
@@ -307,7 +312,9 @@ absl::StatusOr<bool> WorkerSourceTask::Transform(InFlight& f) {
           << "Error encountered in task " << id_.connector << "-" << id_.task
           << ". Executing stage '" << StageName(error.stage) << "' with class '"
           << error.executing_class << "'. " << error.exception_class << ": " << error.message;
+      error_metrics_.RecordErrorLogged();
     }
+    error_metrics_.RecordSkipped();
   }
   if (!outcome.record) {
     // Dropped: acknowledged as it is (Connect commits a filtered record's offset too).

@@ -157,7 +157,8 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   std::atomic<int64_t> records_acked_{0};
   int64_t acked_published_ = 0;  // task thread: acks already recorded in task_metrics_
   SourceTaskMetrics task_metrics_;
-  int64_t in_flight_ = 0;  // task thread: produced, delivery report not yet served
+  TaskErrorMetrics error_metrics_;  // task-error-metrics
+  int64_t in_flight_ = 0;           // task thread: produced, delivery report not yet served
   // The longest plugin poll while records await their acknowledgement.
   static constexpr std::chrono::milliseconds kAckPollInterval{20};
   std::atomic<int64_t> offset_commits_{0};

@@ -11,7 +11,7 @@ import tempfile
 import unittest
 import uuid
 
-from connectd_e2e import StandaloneWorker, kafka_bootstrap, wait_until
+from connectd_e2e import StandaloneWorker, http, kafka_bootstrap, wait_until
 from distributed_cluster import tool
 
 
@@ -103,6 +103,21 @@ class DataPlaneE2ETest(unittest.TestCase):
                       self.worker.tail(400))
         # The skipped records' offsets were committed with the rest: nothing is redelivered.
         self.assertEqual(int(tool("count", kafka_bootstrap(), dlq).strip()), len(poison))
+        # task-error-metrics count them as Java's ErrorHandlingMetrics does.
+        labels = f'{{connector="{self.sink}",task="0"}}'
+
+        def metric(name):
+            _, _, text = http("GET", self.worker.url + "/metrics")
+            for line in text.splitlines():
+                if line.startswith(f"kafka_connect_task_error_metrics_{name}{labels} "):
+                    return float(line.rsplit(" ", 1)[1])
+            return None
+        for name in ("total_record_failures", "total_record_errors", "total_records_skipped",
+                     "total_errors_logged", "deadletterqueue_produce_requests"):
+            self.assertEqual(metric(name), len(poison), name)
+        self.assertEqual(metric("total_retries"), 0)
+        self.assertEqual(metric("deadletterqueue_produce_failures"), 0)
+        self.assertGreater(metric("last_error_timestamp"), 1.7e12)
 
     def test_a_poison_record_fails_the_task_without_error_tolerance(self):
         self.write_lines(['{"n":0}', "not json", '{"n":2}'])
