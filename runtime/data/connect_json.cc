@@ -66,6 +66,12 @@ class Utf16ToUtf8 {
     AppendUtf8(cp, out_);
   }
 
+  // Ascii appends characters below 0x80 (none a surrogate) at once.
+  void Ascii(std::string_view text) {
+    Flush();
+    out_.append(text);
+  }
+
   void Flush() {
     if (pending_high_ != 0) AppendUtf8(pending_high_, out_);
     pending_high_ = 0;
@@ -371,6 +377,18 @@ class JacksonReader {
         return true;
       }
       if (c < 0x20) return Fail("unescaped control character in a string");
+      if (c < 0x80 && c != '\\') {
+        // A run of plain ASCII, the usual string, in one append.
+        size_t end = pos_ + 1;
+        while (end < in_.size()) {
+          const unsigned char d = static_cast<unsigned char>(in_[end]);
+          if (d < 0x20 || d >= 0x80 || d == '"' || d == '\\') break;
+          ++end;
+        }
+        sink.Ascii(in_.substr(pos_, end - pos_));
+        pos_ = end;
+        continue;
+      }
       ++pos_;
       if (c == '\\') {
         if (!Escape(sink)) return false;

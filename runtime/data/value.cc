@@ -313,6 +313,8 @@ std::string JavaToString(const Value& value) {
 
 Value::Map JavaHashMap(Value::Map entries, size_t initial_capacity) {
   // Keys equal in Java have equal hash codes, so only keys of one hash code are compared.
+  // Small maps (the usual record) are scanned; larger ones index their entries by hash.
+  constexpr size_t kScanned = 32;
   Value::Map distinct;
   std::vector<int32_t> hash_codes;
   absl::flat_hash_map<int32_t, std::vector<size_t>> by_hash;
@@ -320,14 +322,28 @@ Value::Map JavaHashMap(Value::Map entries, size_t initial_capacity) {
   hash_codes.reserve(entries.size());
   for (auto& [key, value] : entries) {
     const int32_t hash = JavaHashCode(key);
-    std::vector<size_t>& same_hash = by_hash[hash];
-    auto same = std::find_if(same_hash.begin(), same_hash.end(),
-                             [&](size_t i) { return distinct[i].first == key; });
-    if (same != same_hash.end()) {
-      distinct[*same].second = std::move(value);
+    size_t same = distinct.size();
+    if (distinct.size() <= kScanned) {
+      for (size_t i = 0; i < distinct.size(); ++i) {
+        if (hash_codes[i] == hash && distinct[i].first == key) {
+          same = i;
+          break;
+        }
+      }
+      if (same == distinct.size() && distinct.size() == kScanned) {
+        for (size_t i = 0; i < distinct.size(); ++i) by_hash[hash_codes[i]].push_back(i);
+      }
+    } else {
+      const std::vector<size_t>& same_hash = by_hash[hash];
+      auto found = std::find_if(same_hash.begin(), same_hash.end(),
+                                [&](size_t i) { return distinct[i].first == key; });
+      if (found != same_hash.end()) same = *found;
+    }
+    if (same != distinct.size()) {
+      distinct[same].second = std::move(value);
       continue;
     }
-    same_hash.push_back(distinct.size());
+    if (distinct.size() >= kScanned) by_hash[hash].push_back(distinct.size());
     hash_codes.push_back(hash);
     distinct.emplace_back(std::move(key), std::move(value));
   }

@@ -521,6 +521,18 @@ void AppendJacksonString(std::string_view utf8, std::string& out) {
   size_t i = 0;
   while (i < utf8.size()) {
     const unsigned char c = static_cast<unsigned char>(utf8[i]);
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      // A run of characters written as they are, the usual string, in one append.
+      size_t end = i + 1;
+      while (end < utf8.size()) {
+        const unsigned char d = static_cast<unsigned char>(utf8[end]);
+        if (d < 0x20 || d >= 0x80 || d == '"' || d == '\\') break;
+        ++end;
+      }
+      out.append(utf8.substr(i, end - i));
+      i = end;
+      continue;
+    }
     if (c >= 0x80) {
       const size_t start = i;
       const uint32_t cp = DecodeUtf8(utf8, i);
@@ -596,45 +608,41 @@ size_t JavaHashMapCopyCapacity(size_t entries) {
 
 std::vector<size_t> JavaHashMapIterationOrder(const std::vector<int32_t>& hash_codes,
                                               size_t initial_capacity) {
-  // java.util.HashMap constants: DEFAULT_LOAD_FACTOR (as threshold), TREEIFY_THRESHOLD,
-  // MIN_TREEIFY_CAPACITY.
-  const size_t kInitialCapacity = initial_capacity;
+  // java.util.HashMap constants: TREEIFY_THRESHOLD, MIN_TREEIFY_CAPACITY; the load factor 0.75.
   constexpr size_t kTreeifyThreshold = 8;
   constexpr size_t kMinTreeifyCapacity = 64;
-
-  std::vector<uint32_t> hashes;
-  hashes.reserve(hash_codes.size());
-  for (int32_t code : hash_codes) {
-    const uint32_t h = static_cast<uint32_t>(code);
-    hashes.push_back(h ^ (h >> 16));
+  const size_t n = hash_codes.size();
+  std::vector<uint32_t> hashes(n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t h = static_cast<uint32_t>(hash_codes[i]);
+    hashes[i] = h ^ (h >> 16);
   }
 
-  std::vector<std::vector<size_t>> table(kInitialCapacity);
-  size_t threshold = kInitialCapacity * 3 / 4;
-  // Doubling keeps each bucket's relative order (Java splits a bucket into lo/hi lists in order).
-  const auto resize = [&]() {
-    std::vector<std::vector<size_t>> bigger(table.size() * 2);
-    for (const auto& bucket : table) {
-      for (size_t index : bucket) bigger[hashes[index] & (bigger.size() - 1)].push_back(index);
-    }
-    table = std::move(bigger);
-    threshold = table.size() * 3 / 4;  // (int) (newCap * 0.75f) below 16, doubled above: equal
+  // Only the final capacity matters: a bucket keeps insertion order through every doubling
+  // (Java splits it into lo/hi lists in order) and new entries go to its tail. The capacity
+  // grows at 3/4 full, and when a bucket already holding 8 gets another while the table is
+  // smaller than 64 (treeifyBin resizes instead); the bucket sizes tell when.
+  size_t capacity = std::max<size_t>(initial_capacity, 1);
+  size_t threshold = capacity * 3 / 4;
+  std::vector<uint32_t> bucket_size(capacity);
+  const auto grow = [&](size_t inserted) {
+    capacity *= 2;
+    threshold = capacity * 3 / 4;  // (int) (newCap * 0.75f) below 16, doubled above: equal
+    bucket_size.assign(capacity, 0);
+    for (size_t i = 0; i < inserted; ++i) ++bucket_size[hashes[i] & (capacity - 1)];
   };
-
-  size_t size = 0;
-  for (size_t index = 0; index < hash_codes.size(); ++index) {
-    auto& bucket = table[hashes[index] & (table.size() - 1)];
-    const size_t before = bucket.size();
-    bucket.push_back(index);
-    // putVal: appending to a bin that already held TREEIFY_THRESHOLD nodes treeifies it, which
-    // resizes instead while the table is smaller than MIN_TREEIFY_CAPACITY.
-    if (before >= kTreeifyThreshold && table.size() < kMinTreeifyCapacity) resize();
-    if (++size > threshold) resize();
+  for (size_t index = 0; index < n; ++index) {
+    const size_t before = bucket_size[hashes[index] & (capacity - 1)]++;
+    if (before >= kTreeifyThreshold && capacity < kMinTreeifyCapacity) grow(index + 1);
+    if (index + 1 > threshold) grow(index + 1);
   }
 
-  std::vector<size_t> order;
-  order.reserve(hash_codes.size());
-  for (const auto& bucket : table) order.insert(order.end(), bucket.begin(), bucket.end());
+  // Buckets in index order, each in insertion order: a counting sort by final bucket.
+  std::vector<size_t> start(capacity + 1, 0);
+  for (size_t i = 0; i < n; ++i) ++start[(hashes[i] & (capacity - 1)) + 1];
+  for (size_t b = 0; b < capacity; ++b) start[b + 1] += start[b];
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[start[hashes[i] & (capacity - 1)]++] = i;
   return order;
 }
 

@@ -1,5 +1,6 @@
 // The built-in predicates of Kafka 4.4: TopicNameMatches (`pattern`, Matcher.matches on the
 // topic), HasHeaderKey (`name`: any header with that key), RecordIsTombstone (a null value).
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/common/status_macros.h"
 #include "runtime/transforms/builtin.h"
@@ -28,10 +29,20 @@ class TopicNameMatches final : public Predicate {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<bool> Test(const ConnectRecord& record) const override { return pattern_->Matches(record.topic); }
+  absl::StatusOr<bool> Test(const ConnectRecord& record) const override {
+    // A function of the topic alone, and a task sees few topics: remembered.
+    auto known = matches_.find(record.topic);
+    if (known != matches_.end()) return known->second;
+    const bool matches = pattern_->Matches(record.topic);
+    if (matches_.size() >= kMaxTopics) matches_.clear();
+    matches_.emplace(record.topic, matches);
+    return matches;
+  }
 
  private:
+  static constexpr size_t kMaxTopics = 4096;
   std::optional<JavaPattern> pattern_;
+  mutable absl::flat_hash_map<std::string, bool> matches_;  // the task thread's alone
 };
 
 class HasHeaderKey final : public Predicate {
@@ -62,7 +73,9 @@ class HasHeaderKey final : public Predicate {
 class RecordIsTombstone final : public Predicate {
  public:
   absl::Status Configure(const Configs&) override { return absl::OkStatus(); }
-  absl::StatusOr<bool> Test(const ConnectRecord& record) const override { return record.value.is_null(); }
+  absl::StatusOr<bool> Test(const ConnectRecord& record) const override {
+    return record.value.is_null();
+  }
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // RegexRouter (rename a record's topic when it matches `regex`) and Filter (drop every record;
 // used with a predicate), as Kafka 4.4's.
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/common/status_macros.h"
 #include "runtime/transforms/builtin.h"
@@ -31,15 +32,27 @@ class RegexRouter final : public Transformation {
   }
 
   absl::StatusOr<std::optional<ConnectRecord>> Apply(ConnectRecord record) override {
-    if (regex_->Matches(record.topic)) {
-      CONNECTD_ASSIGN_OR_RETURN(record.topic, regex_->ReplaceFirst(record.topic, replacement_));
+    // The route is a function of the topic alone, and a task sees few topics: remembered.
+    auto known = routes_.find(record.topic);
+    if (known != routes_.end()) {
+      record.topic = known->second;
+      return record;
     }
+    std::string routed = record.topic;
+    if (regex_->Matches(record.topic)) {
+      CONNECTD_ASSIGN_OR_RETURN(routed, regex_->ReplaceFirst(record.topic, replacement_));
+    }
+    if (routes_.size() >= kMaxRoutes) routes_.clear();
+    routes_.emplace(std::move(record.topic), routed);
+    record.topic = std::move(routed);
     return record;
   }
 
  private:
+  static constexpr size_t kMaxRoutes = 4096;
   std::optional<JavaPattern> regex_;
   std::string replacement_;
+  absl::flat_hash_map<std::string, std::string> routes_;  // topic -> routed topic
 };
 
 class Filter final : public Transformation {
