@@ -11,14 +11,21 @@ namespace {
 constexpr char kLogger[] = "org.apache.kafka.connect.util.KafkaBasedLog";
 constexpr int kQueryTimeoutMs = 5000;
 
+// Errors of a partition whose leader is not known (yet): asking again shortly succeeds.
+bool IsLeaderless(rd_kafka_resp_err_t err) {
+  return err == RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION ||
+         err == RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE ||
+         err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART ||
+         err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION ||
+         err == RD_KAFKA_RESP_ERR_FENCED_LEADER_EPOCH ||
+         err == RD_KAFKA_RESP_ERR_UNKNOWN_LEADER_EPOCH;
+}
+
 struct EventDeleter {
   void operator()(rd_kafka_event_t* e) const { rd_kafka_event_destroy(e); }
 };
 using EventPtr = std::unique_ptr<rd_kafka_event_t, EventDeleter>;
-struct QueueDeleter {
-  void operator()(rd_kafka_queue_t* q) const { rd_kafka_queue_destroy(q); }
-};
-using QueuePtr = std::unique_ptr<rd_kafka_queue_t, QueueDeleter>;
+using kafka::QueuePtr;
 
 // Waits for the result event of an admin call on `queue`.
 EventPtr AwaitResult(rd_kafka_queue_t* queue, int timeout_ms) {
@@ -33,7 +40,8 @@ absl::StatusOr<int32_t> PartitionCount(rd_kafka_t* rk, const std::string& topic)
   if (err) return kafka::ToStatus(err, "metadata of topic " + topic);
   int32_t count = 0;
   for (int i = 0; i < metadata->topic_cnt; ++i) {
-    if (topic == metadata->topics[i].topic && metadata->topics[i].err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    if (topic == metadata->topics[i].topic &&
+        metadata->topics[i].err == RD_KAFKA_RESP_ERR_NO_ERROR) {
       count = metadata->topics[i].partition_cnt;
     }
   }
@@ -75,8 +83,8 @@ absl::Status KafkaBasedLog::EnsureTopic() {
   QueuePtr queue(rd_kafka_queue_new(admin->get()));
   char err[512];
   if (*existing == 0) {
-    rd_kafka_NewTopic_t* spec = rd_kafka_NewTopic_new(
-        options_.topic.c_str(), options_.partitions, options_.replication_factor, err, sizeof err);
+    rd_kafka_NewTopic_t* spec = rd_kafka_NewTopic_new(options_.topic.c_str(), options_.partitions,
+                                                      options_.replication_factor, err, sizeof err);
     if (spec == nullptr) return absl::InvalidArgumentError(err);
     std::map<std::string, std::string> configs = options_.topic_configs;
     configs["cleanup.policy"] = "compact";
@@ -113,8 +121,8 @@ absl::Status KafkaBasedLog::EnsureTopic() {
   rd_kafka_ConfigResource_destroy(resource);
   EventPtr event = AwaitResult(queue.get(), kQueryTimeoutMs);
   if (!event || rd_kafka_event_error(event.get())) {
-    CONNECTD_LOG(kWarn, kLogger) << "Could not check the cleanup.policy of topic "
-                                 << options_.topic << "; assuming it is compacted";
+    CONNECTD_LOG(kWarn, kLogger) << "Could not check the cleanup.policy of topic " << options_.topic
+                                 << "; assuming it is compacted";
     return absl::OkStatus();
   }
   size_t n = 0;
@@ -122,7 +130,8 @@ absl::Status KafkaBasedLog::EnsureTopic() {
       rd_kafka_event_DescribeConfigs_result(event.get()), &n);
   for (size_t i = 0; i < n; ++i) {
     size_t entries = 0;
-    const rd_kafka_ConfigEntry_t** configs = rd_kafka_ConfigResource_configs(described[i], &entries);
+    const rd_kafka_ConfigEntry_t** configs =
+        rd_kafka_ConfigResource_configs(described[i], &entries);
     for (size_t j = 0; j < entries; ++j) {
       if (std::string(rd_kafka_ConfigEntry_name(configs[j])) != "cleanup.policy") continue;
       const char* value = rd_kafka_ConfigEntry_value(configs[j]);
@@ -131,7 +140,9 @@ absl::Status KafkaBasedLog::EnsureTopic() {
             "Topic '", options_.topic, "' supplied via the '", options_.topic_property,
             "' property is required to have 'cleanup.policy=compact' to guarantee consistency "
             "and durability of source connector offsets, but found the topic currently has "
-            "'cleanup.policy=", value ? value : "", "'. Continuing would likely result in "
+            "'cleanup.policy=",
+            value ? value : "",
+            "'. Continuing would likely result in "
             "eventually losing source connector offsets and problems restarting this Connect "
             "cluster in the future. Change the topic's cleanup.policy to 'compact'."));
       }
@@ -143,12 +154,14 @@ absl::Status KafkaBasedLog::EnsureTopic() {
 absl::Status KafkaBasedLog::StartClients() {
   std::map<std::string, std::string> producer = options_.producer;
   producer["partitioner"] = "murmur2_random";  // Java's default partitioner for keyed records
+  producer.emplace("topic.metadata.refresh.fast.interval.ms", "50");
   auto pconf = kafka::MakeConf(producer);
   if (!pconf.ok()) return pconf.status();
   rd_kafka_conf_set_dr_msg_cb(pconf->get(), &KafkaBasedLog::DeliveryCallback);
   auto p = kafka::MakeClient(RD_KAFKA_PRODUCER, *std::move(pconf));
   if (!p.ok()) return p.status();
   producer_ = *std::move(p);
+  kafka::WarmTopicMetadata(producer_.get(), options_.topic, kQueryTimeoutMs);
 
   std::map<std::string, std::string> consumer = options_.consumer;
   consumer["enable.auto.commit"] = "false";
@@ -158,12 +171,17 @@ absl::Status KafkaBasedLog::StartClients() {
   // Internal topics are mostly idle: a short broker-side wait lets ReadToEnd notice new records
   // in ~0.1 s instead of Java's 0.5 s (fetch.max.wait.ms), for a few more idle fetches.
   consumer.emplace("fetch.wait.max.ms", "100");
+  consumer.emplace("fetch.error.backoff.ms", "20");
+  // A just-created internal topic whose leader the first metadata missed is asked for again
+  // after 50 ms rather than 250 ms (both clients).
+  consumer.emplace("topic.metadata.refresh.fast.interval.ms", "50");
   auto cconf = kafka::MakeConf(consumer);
   if (!cconf.ok()) return cconf.status();
   auto c = kafka::MakeClient(RD_KAFKA_CONSUMER, *std::move(cconf));
   if (!c.ok()) return c.status();
   consumer_ = *std::move(c);
   rd_kafka_poll_set_consumer(consumer_.get());
+  consumer_queue_.reset(rd_kafka_queue_get_consumer(consumer_.get()));
 
   absl::StatusOr<int32_t> count = PartitionCount(consumer_.get(), options_.topic);
   for (int attempt = 0; count.ok() && *count == 0 && attempt < 50; ++attempt) {
@@ -174,10 +192,34 @@ absl::Status KafkaBasedLog::StartClients() {
   if (*count == 0) return absl::NotFoundError("topic " + options_.topic + " has no partitions");
   partitions_ = *count;
   next_offsets_.assign(static_cast<size_t>(partitions_), 0);
+  // Assigned at each partition's first offset, asked for in one ListOffsets round (-2: the
+  // earliest) while the topic has leaderless partitions: assigned at OFFSET_BEGINNING instead,
+  // a partition whose leader the consumer has not learnt yet would wait 500 ms for librdkafka's
+  // offset-query timer, delaying the first read of a just-created topic.
   kafka::TopicPartitionListPtr assignment(rd_kafka_topic_partition_list_new(partitions_));
   for (int32_t p = 0; p < partitions_; ++p) {
     rd_kafka_topic_partition_list_add(assignment.get(), options_.topic.c_str(), p)->offset =
         RD_KAFKA_OFFSET_BEGINNING;
+  }
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    for (int i = 0; i < assignment->cnt; ++i) {
+      assignment->elems[i].offset = RD_KAFKA_OFFSET_BEGINNING;
+      assignment->elems[i].err = RD_KAFKA_RESP_ERR_NO_ERROR;
+    }
+    const rd_kafka_resp_err_t listed =
+        rd_kafka_offsets_for_times(consumer_.get(), assignment.get(), kQueryTimeoutMs);
+    bool leaderless = IsLeaderless(listed);
+    for (int i = 0; i < assignment->cnt; ++i) {
+      leaderless = leaderless || IsLeaderless(assignment->elems[i].err);
+    }
+    if (!leaderless) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  for (int i = 0; i < assignment->cnt; ++i) {
+    rd_kafka_topic_partition_t& tp = assignment->elems[i];
+    if (tp.err != RD_KAFKA_RESP_ERR_NO_ERROR || tp.offset < 0)
+      tp.offset = RD_KAFKA_OFFSET_BEGINNING;
+    tp.err = RD_KAFKA_RESP_ERR_NO_ERROR;
   }
   rd_kafka_resp_err_t err = rd_kafka_assign(consumer_.get(), assignment.get());
   if (err) return kafka::ToStatus(err, "assigning topic " + options_.topic);
@@ -200,9 +242,9 @@ void KafkaBasedLog::Send(std::optional<std::string> key, std::optional<std::stri
   char* value_data = value ? value->data() : nullptr;  // copied (RD_KAFKA_MSG_F_COPY)
   const size_t value_size = value ? value->size() : 0;
   rd_kafka_resp_err_t err = rd_kafka_producev(
-      producer_.get(), RD_KAFKA_V_TOPIC(options_.topic.c_str()),
-      RD_KAFKA_V_KEY(key_data, key_size), RD_KAFKA_V_VALUE(value_data, value_size),
-      RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_OPAQUE(opaque), RD_KAFKA_V_END);
+      producer_.get(), RD_KAFKA_V_TOPIC(options_.topic.c_str()), RD_KAFKA_V_KEY(key_data, key_size),
+      RD_KAFKA_V_VALUE(value_data, value_size), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+      RD_KAFKA_V_OPAQUE(opaque), RD_KAFKA_V_END);
   if (err && opaque != nullptr) {
     (*opaque)(kafka::ToStatus(err, "writing to topic " + options_.topic));
     delete opaque;
@@ -216,8 +258,12 @@ absl::Status KafkaBasedLog::Flush(std::chrono::milliseconds timeout) {
 }
 
 void KafkaBasedLog::ReadToEnd(std::function<void(absl::Status)> done) {
-  std::lock_guard lock(mu_);
-  read_requests_.push_back(std::move(done));
+  {
+    std::lock_guard lock(mu_);
+    read_requests_.push_back(std::move(done));
+  }
+  // The reader may be waiting in its poll: it takes the request now rather than after it.
+  if (consumer_queue_) rd_kafka_queue_yield(consumer_queue_.get());
 }
 
 absl::Status KafkaBasedLog::ReadToEndSync(std::chrono::milliseconds timeout) {
@@ -242,16 +288,25 @@ absl::StatusOr<std::vector<int64_t>> KafkaBasedLog::EndOffsets() {
     rd_kafka_topic_partition_list_add(latest.get(), options_.topic.c_str(), p)->offset =
         RD_KAFKA_OFFSET_END;
   }
-  if (rd_kafka_offsets_for_times(consumer_.get(), latest.get(), kQueryTimeoutMs) ==
-      RD_KAFKA_RESP_ERR_NO_ERROR) {
-    for (int i = 0; i < latest->cnt; ++i) {
-      const rd_kafka_topic_partition_t& tp = latest->elems[i];
-      if (tp.err == RD_KAFKA_RESP_ERR_NO_ERROR && tp.offset >= 0 && tp.partition >= 0 &&
-          tp.partition < partitions_) {
-        ends[static_cast<size_t>(tp.partition)] = tp.offset;
-        known[static_cast<size_t>(tp.partition)] = true;
-      }
+  const rd_kafka_resp_err_t listed =
+      rd_kafka_offsets_for_times(consumer_.get(), latest.get(), kQueryTimeoutMs);
+  bool leaderless = IsLeaderless(listed);
+  size_t answered = 0;
+  for (int i = 0; i < latest->cnt; ++i) {
+    const rd_kafka_topic_partition_t& tp = latest->elems[i];
+    leaderless = leaderless || IsLeaderless(tp.err);
+    if (tp.err == RD_KAFKA_RESP_ERR_NO_ERROR && tp.offset >= 0 && tp.partition >= 0 &&
+        tp.partition < partitions_ && !known[static_cast<size_t>(tp.partition)]) {
+      ends[static_cast<size_t>(tp.partition)] = tp.offset;
+      known[static_cast<size_t>(tp.partition)] = true;
+      ++answered;
     }
+  }
+  if (answered == static_cast<size_t>(partitions_)) return ends;
+  if (leaderless) {
+    // A topic created a moment ago whose partitions do not all have a leader yet: the whole
+    // round again shortly (one request), rather than a slower query per partition.
+    return absl::UnavailableError("topic " + options_.topic + " has partitions without a leader");
   }
   for (int32_t p = 0; p < partitions_; ++p) {
     if (known[static_cast<size_t>(p)]) continue;
@@ -283,6 +338,7 @@ void KafkaBasedLog::Run() {
         for (auto& done : requests) done(ends.status());
       } else {
         pending_reads_.push_back(PendingRead{*std::move(ends), std::move(requests)});
+        CompleteReachedReads();  // often already there: no poll to wait for
       }
     }
     rd_kafka_poll(producer_.get(), 0);  // delivery reports
@@ -290,7 +346,8 @@ void KafkaBasedLog::Run() {
     if (message) {
       const size_t p = static_cast<size_t>(message->partition);
       if (message->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        if (p < next_offsets_.size()) next_offsets_[p] = std::max(next_offsets_[p], message->offset);
+        if (p < next_offsets_.size())
+          next_offsets_[p] = std::max(next_offsets_[p], message->offset);
       } else if (message->err) {
         CONNECTD_LOG(kWarn, kLogger) << "Error reading topic " << options_.topic << ": "
                                      << rd_kafka_message_errstr(message.get());
@@ -298,7 +355,8 @@ void KafkaBasedLog::Run() {
         LogRecord record;
         record.partition = message->partition;
         record.offset = message->offset;
-        if (message->key) record.key.emplace(static_cast<const char*>(message->key), message->key_len);
+        if (message->key)
+          record.key.emplace(static_cast<const char*>(message->key), message->key_len);
         if (message->payload) {
           record.value.emplace(static_cast<const char*>(message->payload), message->len);
         }
@@ -307,24 +365,27 @@ void KafkaBasedLog::Run() {
         if (p < next_offsets_.size()) next_offsets_[p] = message->offset + 1;
       }
     }
-    // Reads whose end offsets have all been reached are done.
-    for (auto it = pending_reads_.begin(); it != pending_reads_.end();) {
-      bool reached = true;
-      for (size_t p = 0; p < it->end.size() && reached; ++p) {
-        reached = next_offsets_[p] >= it->end[p];
-      }
-      if (!reached) {
-        ++it;
-        continue;
-      }
-      for (auto& done : it->done) done(absl::OkStatus());
-      it = pending_reads_.erase(it);
-    }
+    CompleteReachedReads();
   }
   for (auto& read : pending_reads_) {
     for (auto& done : read.done) done(absl::CancelledError("log stopped"));
   }
   pending_reads_.clear();
+}
+
+void KafkaBasedLog::CompleteReachedReads() {
+  for (auto it = pending_reads_.begin(); it != pending_reads_.end();) {
+    bool reached = true;
+    for (size_t p = 0; p < it->end.size() && reached; ++p) {
+      reached = next_offsets_[p] >= it->end[p];
+    }
+    if (!reached) {
+      ++it;
+      continue;
+    }
+    for (auto& done : it->done) done(absl::OkStatus());
+    it = pending_reads_.erase(it);
+  }
 }
 
 void KafkaBasedLog::Stop() {

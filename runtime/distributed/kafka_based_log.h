@@ -59,7 +59,7 @@ class KafkaBasedLog {
     std::map<std::string, std::string> consumer;
     std::map<std::string, std::string> admin;
     int32_t partitions = 1;
-    int16_t replication_factor = -1;  // -1: the broker's default
+    int16_t replication_factor = -1;                   // -1: the broker's default
     std::map<std::string, std::string> topic_configs;  // cleanup.policy=compact is always set
     bool require_compaction = true;
     std::chrono::milliseconds start_timeout{60000};
@@ -91,6 +91,8 @@ class KafkaBasedLog {
   absl::Status EnsureTopic();
   absl::Status StartClients();
   void Run();
+  // Completes the pending reads whose end offsets have all been reached (log thread).
+  void CompleteReachedReads();
   // End offsets of every partition now; on the log thread.
   absl::StatusOr<std::vector<int64_t>> EndOffsets();
 
@@ -101,6 +103,7 @@ class KafkaBasedLog {
   int32_t partitions_ = 0;
   kafka::RdKafkaPtr producer_;
   kafka::RdKafkaPtr consumer_;
+  kafka::QueuePtr consumer_queue_;  // yielded by ReadToEnd to wake the reader's poll
   std::thread thread_;
   std::atomic<bool> stopping_{false};
 

@@ -63,4 +63,22 @@ absl::Status ToStatus(rd_kafka_resp_err_t err, std::string_view context) {
   }
 }
 
+int32_t WarmTopicMetadata(rd_kafka_t* rk, const std::string& topic, int timeout_ms) {
+  rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
+  if (rkt == nullptr) return 0;
+  const rd_kafka_metadata_t* metadata = nullptr;
+  int32_t partitions = 0;
+  // The response updates the client's metadata cache, which the next produce reads.
+  if (rd_kafka_metadata(rk, 0, rkt, &metadata, timeout_ms) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    for (int i = 0; i < metadata->topic_cnt; ++i) {
+      if (topic == metadata->topics[i].topic && !metadata->topics[i].err) {
+        partitions = metadata->topics[i].partition_cnt;
+      }
+    }
+    rd_kafka_metadata_destroy(metadata);
+  }
+  rd_kafka_topic_destroy(rkt);
+  return partitions;
+}
+
 }  // namespace connectd::kafka

@@ -33,6 +33,9 @@ struct MessageDeleter {
 struct ErrorDeleter {
   void operator()(rd_kafka_error_t* error) const { rd_kafka_error_destroy(error); }
 };
+struct QueueDeleter {
+  void operator()(rd_kafka_queue_t* queue) const { rd_kafka_queue_destroy(queue); }
+};
 
 using RdKafkaPtr = std::unique_ptr<rd_kafka_t, RdKafkaDeleter>;
 using ConfPtr = std::unique_ptr<rd_kafka_conf_t, ConfDeleter>;
@@ -40,6 +43,7 @@ using TopicPartitionListPtr =
     std::unique_ptr<rd_kafka_topic_partition_list_t, TopicPartitionListDeleter>;
 using MessagePtr = std::unique_ptr<rd_kafka_message_t, MessageDeleter>;
 using ErrorPtr = std::unique_ptr<rd_kafka_error_t, ErrorDeleter>;
+using QueuePtr = std::unique_ptr<rd_kafka_queue_t, QueueDeleter>;
 
 // Builds a librdkafka config from Kafka client properties. A key librdkafka rejects fails with
 // kInvalidArgument naming the key (its value is not echoed: it may be a secret).
@@ -50,5 +54,11 @@ absl::StatusOr<RdKafkaPtr> MakeClient(rd_kafka_type_t type, ConfPtr conf);
 
 // Converts a librdkafka error code into a Status carrying `context`.
 absl::Status ToStatus(rd_kafka_resp_err_t err, std::string_view context);
+
+// Asks the cluster for `topic`'s metadata now (one round trip, at most `timeout_ms`), so that
+// the first record `rk` produces to a topic it has not seen goes out at once: librdkafka 2.0.2
+// otherwise learns a new topic's partitions on its 1 s timer scan, holding that record up to a
+// second. Best effort: the partition count, or 0 when the topic is not (yet) known.
+int32_t WarmTopicMetadata(rd_kafka_t* rk, const std::string& topic, int timeout_ms);
 
 }  // namespace connectd::kafka

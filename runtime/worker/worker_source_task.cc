@@ -12,6 +12,9 @@
 
 namespace connectd::worker {
 namespace {
+
+// How long the first record to a topic waits at most for the topic's metadata.
+constexpr int kWarmMetadataTimeoutMs = 2000;
 constexpr char kLogger[] = "connectd.worker.WorkerSourceTask";
 
 std::string_view View(connectd_str s) {
@@ -377,6 +380,8 @@ absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
       absl::Status created = options_.topic_creation->Ensure(producer_.get(), std::string(topic));
       if (!created.ok()) return created;
     }
+    // Its partitions now, so that this record goes out at once (rdkafka_handles.h).
+    kafka::WarmTopicMetadata(producer_.get(), std::string(topic), kWarmMetadataTimeoutMs);
     produced_topics_.insert(topic.data());
     listener_.OnTopicUsed(id_.connector, std::string(topic));
   }
