@@ -33,10 +33,11 @@ void AddMirrorFlowsResource(Router& router, ResourceContext& ctx,
                                                        source, "' and target '", target, "'")));
              });
   router.Add("GET", "/mirror/task-metrics", [&ctx, flows](RestRequest, Responder respond) {
-    std::vector<metrics::MetricValue> snapshot;
-    if (ctx.metrics != nullptr) snapshot = ctx.metrics->Snapshot(metrics::NowMs());
-    respond(JsonResponse(200, health::MirrorTaskMetricsJson(health::MirrorTaskMetrics(snapshot),
-                                                            flows->WorkerId())));
+    std::vector<health::MirrorPartitionMetrics> partitions;
+    if (ctx.metrics != nullptr) {
+      partitions = health::MirrorTaskMetrics(*ctx.metrics, metrics::NowMs());
+    }
+    respond(JsonResponse(200, health::MirrorTaskMetricsJson(partitions, flows->WorkerId())));
   });
 }
 

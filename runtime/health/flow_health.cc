@@ -175,7 +175,8 @@ void FlowHealth::Tick(bool refresh) {
   auto clock = [this] { return options_.now_ms ? options_.now_ms() : metrics::NowMs(); };
   if (refresh) RefreshFlows(clock());
   int64_t now_ms = clock();
-  local_snapshot_ = registry_.Snapshot(now_ms);
+  // This worker's task metrics are taken as often as the other workers' (every refresh).
+  if (refresh) local_metrics_ = MirrorTaskMetrics(registry_, now_ms);
   for (auto& [key, flow] : flows_) RefreshUnits(*flow, now_ms);
   if (refresh) FetchPeers();
   std::vector<FlowFacts> all;
@@ -432,7 +433,7 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
 
   // Metrics: this worker's registry for its own units, the owners' answers for the others.
   const std::string self = WorkerId();
-  const std::vector<MirrorPartitionMetrics> local = MirrorTaskMetrics(local_snapshot_);
+  const std::vector<MirrorPartitionMetrics>& local = local_metrics_;
   std::map<std::string, Peers::Peer> peers;
   {
     std::lock_guard lock(peers_->mu);

@@ -47,6 +47,7 @@
 #include "runtime/config/config_providers.h"
 #include "runtime/health/flow_health_view.h"
 #include "runtime/health/flow_verdict.h"
+#include "runtime/health/mirror_task_metrics.h"
 #include "runtime/herder/herder.h"
 #include "runtime/metrics/metrics.h"
 
@@ -118,7 +119,7 @@ class FlowHealth : public FlowHealthView {
   // Service thread only.
   std::map<std::pair<std::string, std::string>, std::unique_ptr<Flow>> flows_;
   metrics::Sensor* flow_count_ = nullptr;
-  std::vector<metrics::MetricValue> local_snapshot_;
+  std::vector<MirrorPartitionMetrics> local_metrics_;  // this worker's, taken each refresh
 
   std::shared_ptr<Peers> peers_;  // other workers' metrics; shared with HTTP callbacks
 

@@ -4,10 +4,14 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <tuple>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
 
 namespace connectd::health {
 namespace {
@@ -24,24 +28,58 @@ std::string Tag(const metrics::Tags& tags, const std::string& key) {
 
 }  // namespace
 
+namespace {
+
+// Gathers MirrorSource's metrics per partition (a partition's metrics share its tags).
+class PartitionMetricsBuilder {
+ public:
+  void Add(const metrics::MetricName& name, double value) {
+    joined_.clear();
+    for (const auto& [k, v] : name.tags) absl::StrAppend(&joined_, k, "\x1f", v, "\x1e");
+    auto [it, added] = index_of_.try_emplace(joined_, out_.size());
+    if (added) {
+      out_.push_back(MirrorPartitionMetrics{Tag(name.tags, "source"),
+                                            Tag(name.tags, "target"),
+                                            Tag(name.tags, "topic"),
+                                            std::atoi(Tag(name.tags, "partition").c_str()),
+                                            {}});
+    }
+    out_[it->second].values[name.name] = value;
+  }
+  std::vector<MirrorPartitionMetrics> Build() && {
+    std::sort(out_.begin(), out_.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.source, a.target, a.topic, a.partition) <
+             std::tie(b.source, b.target, b.topic, b.partition);
+    });
+    return std::move(out_);
+  }
+
+ private:
+  absl::flat_hash_map<std::string, size_t> index_of_;  // joined tags -> position in out_
+  std::vector<MirrorPartitionMetrics> out_;
+  std::string joined_;
+};
+
+}  // namespace
+
 std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(
     const std::vector<metrics::MetricValue>& snapshot) {
-  std::map<std::tuple<std::string, std::string, std::string, int>, MirrorPartitionMetrics> by;
+  PartitionMetricsBuilder builder;
   for (const metrics::MetricValue& metric : snapshot) {
-    if (metric.name.domain != kDomain || metric.name.group != kGroup) continue;
-    const metrics::Tags& tags = metric.name.tags;
-    MirrorPartitionMetrics key{Tag(tags, "source"),
-                               Tag(tags, "target"),
-                               Tag(tags, "topic"),
-                               std::atoi(Tag(tags, "partition").c_str()),
-                               {}};
-    auto [it, added] =
-        by.try_emplace(std::make_tuple(key.source, key.target, key.topic, key.partition), key);
-    it->second.values[metric.name.name] = metric.value;
+    if (metric.name.domain == kDomain && metric.name.group == kGroup) {
+      builder.Add(metric.name, metric.value);
+    }
   }
-  std::vector<MirrorPartitionMetrics> out;
-  for (auto& [k, v] : by) out.push_back(std::move(v));
-  return out;
+  return std::move(builder).Build();
+}
+
+std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(const metrics::MetricsRegistry& registry,
+                                                      int64_t now_ms) {
+  PartitionMetricsBuilder builder;
+  registry.Visit(
+      now_ms, kDomain, kGroup,
+      [&builder](const metrics::MetricName& name, double value) { builder.Add(name, value); });
+  return std::move(builder).Build();
 }
 
 std::string MirrorTaskMetricsJson(const std::vector<MirrorPartitionMetrics>& partitions,

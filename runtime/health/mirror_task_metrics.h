@@ -29,6 +29,10 @@ struct MirrorPartitionMetrics {
 // The MirrorSourceConnector series of `snapshot`, per partition.
 std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(
     const std::vector<metrics::MetricValue>& snapshot);
+// The same from `registry`, measuring only MirrorSource's metrics (the bulk of a worker's
+// metrics, but never the rest of them).
+std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(const metrics::MetricsRegistry& registry,
+                                                      int64_t now_ms);
 
 // {"worker_id":"h:p","partitions":[{"source","target","topic","partition","metrics":{..}}]};
 // NaN values are null.

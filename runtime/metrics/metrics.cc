@@ -68,7 +68,8 @@ double Sensor::WindowedRate(int64_t now_ms) const {
   int64_t elapsed = now_ms - oldest;
   int64_t full_windows = elapsed / window_.window_ms;
   int64_t min_full_windows = static_cast<int64_t>(samples_.size()) - 1;
-  if (full_windows < min_full_windows) elapsed += (min_full_windows - full_windows) * window_.window_ms;
+  if (full_windows < min_full_windows)
+    elapsed += (min_full_windows - full_windows) * window_.window_ms;
   if (elapsed <= 0) return 0;
   return sum / (static_cast<double>(elapsed) / 1000.0);
 }
@@ -77,13 +78,18 @@ double Sensor::Measure(size_t i, int64_t now_ms) const {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   std::lock_guard lock(mu_);
   switch (stats_.at(i).kind) {
-    case StatKind::kValue: return last_;
-    case StatKind::kCumulativeCount: return static_cast<double>(count_);
-    case StatKind::kCumulativeSum: return sum_;
-    case StatKind::kRate: return WindowedRate(now_ms);
+    case StatKind::kValue:
+      return last_;
+    case StatKind::kCumulativeCount:
+      return static_cast<double>(count_);
+    case StatKind::kCumulativeSum:
+      return sum_;
+    case StatKind::kRate:
+      return WindowedRate(now_ms);
     case StatKind::kMin:
     case StatKind::kMax:
-    case StatKind::kAvg: break;
+    case StatKind::kAvg:
+      break;
   }
   int64_t count = 0;
   double sum = 0;
@@ -98,9 +104,12 @@ double Sensor::Measure(size_t i, int64_t now_ms) const {
   }
   if (count == 0) return kNaN;
   switch (stats_[i].kind) {
-    case StatKind::kMin: return min;
-    case StatKind::kMax: return max;
-    default: return sum / static_cast<double>(count);
+    case StatKind::kMin:
+      return min;
+    case StatKind::kMax:
+      return max;
+    default:
+      return sum / static_cast<double>(count);
   }
 }
 
@@ -116,10 +125,10 @@ std::shared_ptr<Sensor> MetricsRegistry::Add(MetricsScope* scope, const std::str
     if (old == by_metric_.end()) continue;
     // The replaced sensor stays alive in its scope (its owner may still record into it); it is
     // only unpublished.
-    std::shared_ptr<Sensor> replaced = old->second;
+    std::shared_ptr<Sensor> replaced = old->second.sensor;
     for (const MetricName& old_name : replaced->names()) by_metric_.erase(old_name.Key());
   }
-  for (const MetricName& name : names) by_metric_[name.Key()] = sensor;
+  for (size_t i = 0; i < names.size(); ++i) by_metric_[names[i].Key()] = Published{sensor, i};
   return sensor;
 }
 
@@ -127,31 +136,58 @@ void MetricsRegistry::Remove(const Sensor* sensor) {
   std::lock_guard lock(mu_);
   for (const MetricName& name : sensor->names()) {
     auto it = by_metric_.find(name.Key());
-    if (it != by_metric_.end() && it->second.get() == sensor) by_metric_.erase(it);
+    if (it != by_metric_.end() && it->second.sensor.get() == sensor) by_metric_.erase(it);
   }
 }
 
-std::vector<MetricValue> MetricsRegistry::Snapshot(int64_t now_ms) const {
-  std::vector<std::pair<std::shared_ptr<Sensor>, size_t>> metrics;
-  {
-    std::lock_guard lock(mu_);
-    for (const auto& [key, sensor] : by_metric_) {
-      for (size_t i = 0; i < sensor->names().size(); ++i) {
-        if (sensor->names()[i].Key() == key) metrics.emplace_back(sensor, i);
-      }
-    }
-  }
+std::vector<MetricValue> MetricsRegistry::Measure(std::vector<Published> metrics,
+                                                  int64_t now_ms) const {
+  // Measured outside the registry's lock: each sensor locks itself.
   std::vector<MetricValue> values;
   values.reserve(metrics.size());
-  for (const auto& [sensor, i] : metrics) {
-    values.push_back(MetricValue{sensor->names()[i], sensor->stats()[i].description,
-                                 sensor->stats()[i].kind, sensor->Measure(i, now_ms)});
+  for (const Published& m : metrics) {
+    values.push_back(MetricValue{m.sensor->names()[m.index], m.sensor->stats()[m.index].description,
+                                 m.sensor->stats()[m.index].kind,
+                                 m.sensor->Measure(m.index, now_ms)});
   }
-  std::sort(values.begin(), values.end(), [](const MetricValue& a, const MetricValue& b) {
-    return std::tie(a.name.domain, a.name.group, a.name.name, a.name.tags) <
-           std::tie(b.name.domain, b.name.group, b.name.name, b.name.tags);
-  });
   return values;
+}
+
+std::vector<MetricValue> MetricsRegistry::Snapshot(int64_t now_ms) const {
+  std::vector<Published> metrics;
+  {
+    std::lock_guard lock(mu_);
+    metrics.reserve(by_metric_.size());
+    for (const auto& [key, published] : by_metric_) metrics.push_back(published);
+  }
+  return Measure(std::move(metrics), now_ms);
+}
+
+std::vector<MetricsRegistry::Published> MetricsRegistry::Group(std::string_view domain,
+                                                               std::string_view group) const {
+  // The keys of one domain and group share this prefix (MetricName::Key).
+  std::string prefix;
+  prefix.append(domain).push_back('\x1f');
+  prefix.append(group).push_back('\x1f');
+  std::vector<Published> metrics;
+  std::lock_guard lock(mu_);
+  for (auto it = by_metric_.lower_bound(prefix);
+       it != by_metric_.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+    metrics.push_back(it->second);
+  }
+  return metrics;
+}
+
+std::vector<MetricValue> MetricsRegistry::Snapshot(int64_t now_ms, std::string_view domain,
+                                                   std::string_view group) const {
+  return Measure(Group(domain, group), now_ms);
+}
+
+void MetricsRegistry::Visit(int64_t now_ms, std::string_view domain, std::string_view group,
+                            const std::function<void(const MetricName&, double)>& visit) const {
+  for (const Published& m : Group(domain, group)) {
+    visit(m.sensor->names()[m.index], m.sensor->Measure(m.index, now_ms));
+  }
 }
 
 MetricsScope::~MetricsScope() { UnpublishAll(); }
@@ -171,7 +207,8 @@ Sensor* MetricsScope::AddSensor(const std::string& domain, const std::string& gr
   for (const StatSpec& stat : stats) {
     if (stat.name.empty()) return nullptr;
   }
-  std::shared_ptr<Sensor> sensor = registry_->Add(this, domain, group, tags, std::move(stats), now_ms);
+  std::shared_ptr<Sensor> sensor =
+      registry_->Add(this, domain, group, tags, std::move(stats), now_ms);
   std::lock_guard lock(mu_);
   sensors_.push_back(sensor);
   return sensor.get();

@@ -12,10 +12,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -82,11 +84,11 @@ class Sensor {
   const WindowConfig window_;
 
   mutable std::mutex mu_;
-  double last_ = 0;       // guarded by mu_
-  int64_t count_ = 0;     // guarded by mu_
-  double sum_ = 0;        // guarded by mu_
+  double last_ = 0;              // guarded by mu_
+  int64_t count_ = 0;            // guarded by mu_
+  double sum_ = 0;               // guarded by mu_
   std::vector<Sample> samples_;  // guarded by mu_
-  size_t current_ = 0;    // guarded by mu_
+  size_t current_ = 0;           // guarded by mu_
 };
 
 // One measured metric.
@@ -102,8 +104,16 @@ class MetricsRegistry {
  public:
   explicit MetricsRegistry(WindowConfig window = {}) : window_(window) {}
 
-  // Every metric, sorted by name then tags.
+  // Every metric, sorted by domain, group, name then tags.
   std::vector<MetricValue> Snapshot(int64_t now_ms) const;
+  // The metrics of one domain and group (MBean type), in the same order: what a reader of one
+  // group asks for, without measuring the rest.
+  std::vector<MetricValue> Snapshot(int64_t now_ms, std::string_view domain,
+                                    std::string_view group) const;
+  // Calls `visit` with each metric of one domain and group and its value, in snapshot order,
+  // copying nothing (the name is valid during the call). Not under the registry's lock.
+  void Visit(int64_t now_ms, std::string_view domain, std::string_view group,
+             const std::function<void(const MetricName&, double)>& visit) const;
 
  private:
   friend class MetricsScope;
@@ -114,7 +124,15 @@ class MetricsRegistry {
 
   const WindowConfig window_;
   mutable std::mutex mu_;
-  std::map<std::string, std::shared_ptr<Sensor>> by_metric_;  // guarded by mu_
+  // MetricName::Key() -> the sensor and the index of the name in it. The key's order is the
+  // snapshot's (its separators sort below any printable character).
+  struct Published {
+    std::shared_ptr<Sensor> sensor;
+    size_t index = 0;
+  };
+  std::vector<MetricValue> Measure(std::vector<Published> metrics, int64_t now_ms) const;
+  std::vector<Published> Group(std::string_view domain, std::string_view group) const;
+  std::map<std::string, Published, std::less<>> by_metric_;  // guarded by mu_
 };
 
 // The sensors of one task or connector. Destroying it unpublishes them.
