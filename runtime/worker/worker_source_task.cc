@@ -35,7 +35,9 @@ struct WorkerSourceTask::InFlight {
   std::vector<std::string> owned_header_keys;
   std::vector<std::optional<std::string>> owned_header_values;
   std::vector<connectd_header> headers;
-  SourceData data;  // the key or value as Connect data (ABI 1.5), which replaces its bytes
+  // The key or value as Connect data (ABI 1.5), which replaces its bytes; null for a record of
+  // bytes alone (MirrorMaker's: the hot path allocates nothing for it).
+  std::unique_ptr<SourceData> data;
   // After the pipeline: what is produced (`produced` views `transformed`).
   std::optional<KafkaRecord> transformed;
   std::vector<connectd_header> transformed_headers;
@@ -65,7 +67,8 @@ class WorkerSourceTask::Batch : public plugin::SourceBatchHost {
     f->view.key_schema = f->view.value_schema = nullptr;
     f->view.key_data = f->view.value_data = nullptr;
     if (r.key_data != nullptr || r.value_data != nullptr) {
-      absl::Status read = ReadData(r, f->data);
+      f->data = std::make_unique<SourceData>();
+      absl::Status read = ReadData(r, *f->data);
       if (!read.ok()) {
         CONNECTD_LOG(kError, kLogger) << "Task " << task_.id().connector << "-" << task_.id().task
                                       << " handed over malformed data: " << read.message();
@@ -300,7 +303,8 @@ absl::StatusOr<bool> WorkerSourceTask::Transform(InFlight& f) {
                                       static_cast<const char*>(h.value.data), h.value.size))
                                 : std::nullopt);
   }
-  PipelineOutcome outcome = options_.pipeline->FromSource(std::move(in), std::move(f.data));
+  PipelineOutcome outcome =
+      options_.pipeline->FromSource(std::move(in), f.data ? std::move(*f.data) : SourceData{});
   if (outcome.error) {
     const ProcessingError& error = *outcome.error;
     error_metrics_.RecordError();
@@ -359,7 +363,7 @@ absl::StatusOr<bool> WorkerSourceTask::Transform(InFlight& f) {
 
 absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
   record->task = this;
-  const bool has_data = record->data.key || record->data.value;
+  const bool has_data = record->data != nullptr;
   if (has_data && !options_.pipeline) {
     return absl::FailedPreconditionError(
         "a record carries Connect data but the task has no converters");
