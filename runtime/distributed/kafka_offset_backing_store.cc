@@ -3,6 +3,8 @@
 #include <atomic>
 #include <mutex>
 
+#include "runtime/common/logging.h"
+
 namespace connectd::distributed {
 
 KafkaOffsetBackingStore::KafkaOffsetBackingStore(KafkaBasedLog::Options log_options,
@@ -75,6 +77,16 @@ void KafkaOffsetBackingStore::Set(storage::OffsetWrites values, SetCallback call
 }
 
 std::vector<std::string> KafkaOffsetBackingStore::ConnectorPartitions(std::string_view connector) {
+  // What the topic holds now, as Java's freshly started store lists them for the offsets
+  // endpoints: another worker's task may have committed a partition a moment ago (a KIP-875
+  // reset that missed it would leave its offset behind).
+  if (log_) {
+    if (absl::Status current = log_->ReadToEndSync(read_timeout_); !current.ok()) {
+      CONNECTD_LOG(kWarn, "org.apache.kafka.connect.storage.KafkaOffsetBackingStore")
+          << "Listing the partitions of " << connector
+          << " without reading the offsets topic to its end: " << current.message();
+    }
+  }
   return memory_.ConnectorPartitions(connector);
 }
 

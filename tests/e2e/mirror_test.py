@@ -90,7 +90,10 @@ class MirrorE2ETest(unittest.TestCase):
         orders, payments, late = (f"orders-{self.uid}", f"payments-{self.uid}", f"late-{self.uid}")
         tool("create", self.a, orders, 12)
         tool("create", self.a, payments, 3)
-        base = int(time.time() * 1000)
+        # Timestamps base+i in the past (base+1199 included), so that every record's replication
+        # latency is positive however soon it is mirrored.
+        started = int(time.time() * 1000)
+        base = started - 5000
         tool("produce", self.a, orders, 1200, 12, base)
         tool("produce", self.a, payments, 30, 3)
         source_config, heartbeat_config = self.connector_configs([orders, payments, late])
@@ -127,7 +130,7 @@ class MirrorE2ETest(unittest.TestCase):
             m = partition_metrics(0)
             self.assertEqual(m["byte_count"], sum(len(f"v{i}") for i in range(0, 1200, 12)))
             self.assertGreater(m["record_rate"], 0)
-            # The records were produced with timestamps base+i just before the worker started.
+            # The records were produced with timestamps base+i before the worker started.
             self.assertGreaterEqual(m["replication_latency_ms_max"], m["replication_latency_ms_min"])
             self.assertGreater(m["replication_latency_ms_min"], 0)
             self.assertLess(m["replication_latency_ms_max"], 120_000)
@@ -140,7 +143,7 @@ class MirrorE2ETest(unittest.TestCase):
             def fresh_beats():
                 beats = [decode_heartbeat(r["key_hex"], r["value_hex"])
                          for r in consume(self.b, "A.heartbeats", count(self.b, "A.heartbeats"))]
-                return [b for b in beats if b[3] >= base]
+                return [b for b in beats if b[3] >= started]
             wait_until(lambda: len(fresh_beats()) >= 2, what="this run's heartbeats on B")
             for source, target, version, ts in fresh_beats():
                 self.assertEqual((source, target, version), ("A", "B", 0))
