@@ -74,8 +74,9 @@ class ConnectorTopicOffsets : public worker::ConnectorOffsetStore {
       : store_(std::move(store)), own_(*store_, connector), fallback_(std::move(fallback)) {}
   ~ConnectorTopicOffsets() override { store_->Stop(); }
 
-  std::optional<std::string> Offset(std::string_view partition_json) override {
-    if (std::optional<std::string> offset = own_.Offset(partition_json)) return offset;
+  absl::StatusOr<std::optional<std::string>> Offset(std::string_view partition_json) override {
+    absl::StatusOr<std::optional<std::string>> offset = own_.Offset(partition_json);
+    if (!offset.ok() || offset->has_value()) return offset;
     return fallback_->Offset(partition_json);
   }
   absl::Status Write(const std::map<std::string, std::optional<std::string>>& offsets,
@@ -110,7 +111,7 @@ class TransactionalOffsetWriter : public worker::ConnectorOffsetStore {
         topic_(std::move(topic)),
         connector_(std::move(connector)) {}
 
-  std::optional<std::string> Offset(std::string_view partition_json) override {
+  absl::StatusOr<std::optional<std::string>> Offset(std::string_view partition_json) override {
     return reads_.Offset(partition_json);
   }
   absl::StatusOr<std::map<std::string, std::string>> All() override { return reads_.All(); }

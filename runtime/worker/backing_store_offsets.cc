@@ -8,18 +8,14 @@
 
 namespace connectd::worker {
 
-std::optional<std::string> BackingStoreOffsets::Offset(std::string_view partition_json) {
+absl::StatusOr<std::optional<std::string>> BackingStoreOffsets::Offset(
+    std::string_view partition_json) {
   absl::StatusOr<std::optional<std::string>> value = store_.FindOffset(connector_, partition_json);
-  if (!value.ok() || !value->has_value()) {
-    if (!value.ok()) {
-      CONNECTD_LOG(kWarn, "connectd.worker.OffsetStorageReader")
-          << "Failed to read the offset of " << partition_json << ": " << value.status().message();
-    }
-    return std::nullopt;
-  }
+  if (!value.ok()) return value.status();
+  if (!value->has_value()) return std::nullopt;
   absl::StatusOr<std::string> offset = storage::ParseOffsetValue(**value);
-  if (!offset.ok()) return std::nullopt;
-  return *offset;
+  if (!offset.ok()) return std::optional<std::string>();  // Java skips a value it cannot read
+  return std::optional<std::string>(*std::move(offset));
 }
 
 absl::Status BackingStoreOffsets::Write(
@@ -49,7 +45,9 @@ absl::Status BackingStoreOffsets::Write(
 absl::StatusOr<std::map<std::string, std::string>> BackingStoreOffsets::All() {
   std::map<std::string, std::string> out;
   for (const std::string& partition : store_.ConnectorPartitions(connector_)) {
-    if (std::optional<std::string> offset = Offset(partition)) out[partition] = *offset;
+    absl::StatusOr<std::optional<std::string>> offset = Offset(partition);
+    if (!offset.ok()) return offset.status();
+    if (offset->has_value()) out[partition] = **offset;
   }
   return out;
 }

@@ -20,7 +20,7 @@ class BackingStoreOffsets : public ConnectorOffsetStore {
   BackingStoreOffsets(storage::OffsetBackingStore& store, std::string connector)
       : store_(store), connector_(std::move(connector)) {}
 
-  std::optional<std::string> Offset(std::string_view partition_json) override;
+  absl::StatusOr<std::optional<std::string>> Offset(std::string_view partition_json) override;
   absl::Status Write(const std::map<std::string, std::optional<std::string>>& offsets,
                      std::chrono::milliseconds timeout) override;
   absl::StatusOr<std::map<std::string, std::string>> All() override;

@@ -30,8 +30,9 @@ namespace connectd::worker {
 class ConnectorOffsetStore {
  public:
   virtual ~ConnectorOffsetStore() = default;
-  // The stored offset JSON of a source partition JSON (any key order), if any.
-  virtual std::optional<std::string> Offset(std::string_view partition_json) = 0;
+  // The stored offset JSON of a source partition JSON (any key order), if any. An error means
+  // the store could not be read (never "no offset": a task would start over from it).
+  virtual absl::StatusOr<std::optional<std::string>> Offset(std::string_view partition_json) = 0;
   // Stores partition JSON -> offset JSON (nullopt: remove) durably; waits at most `timeout`.
   virtual absl::Status Write(const std::map<std::string, std::optional<std::string>>& offsets,
                              std::chrono::milliseconds timeout) = 0;

@@ -163,7 +163,20 @@ WorkerSourceTask::WorkerSourceTask(herder::ConnectorTaskId id, StatusListener& l
 WorkerSourceTask::~WorkerSourceTask() = default;
 
 std::optional<std::string> WorkerSourceTask::Offset(std::string_view source_partition) {
-  return offsets_->Offset(source_partition);
+  absl::StatusOr<std::optional<std::string>> offset = offsets_->Offset(source_partition);
+  if (offset.ok()) return *std::move(offset);
+  CONNECTD_LOG(kError, kLogger) << "Failed to fetch the offset of " << source_partition << ": "
+                                << offset.status().message();
+  std::lock_guard lock(offset_read_mu_);
+  if (offset_read_failure_.ok()) offset_read_failure_ = offset.status();
+  return std::nullopt;
+}
+
+absl::Status WorkerSourceTask::OffsetReadFailure() {
+  std::lock_guard lock(offset_read_mu_);
+  if (offset_read_failure_.ok()) return absl::OkStatus();
+  return absl::Status(offset_read_failure_.code(),
+                      absl::StrCat("Failed to fetch offsets: ", offset_read_failure_.message()));
 }
 
 absl::Status WorkerSourceTask::Initialize() {
@@ -229,7 +242,8 @@ absl::Status WorkerSourceTask::Initialize() {
   if (stopping()) return absl::OkStatus();
   absl::Status started = instance_->Start(options_.task_config);
   next_commit_ = std::chrono::steady_clock::now() + options_.offset_flush_interval;
-  return started;
+  if (!started.ok()) return started;
+  return OffsetReadFailure();
 }
 
 void WorkerSourceTask::RecordPolled(const Batch& batch,
@@ -268,6 +282,7 @@ absl::Status WorkerSourceTask::Iterate() {
     CONNECTD_LOG(kWarn, kLogger) << "Retriable error in poll: " << polled.message();
   }
   RecordPolled(batch, poll_start);
+  if (absl::Status read = OffsetReadFailure(); !read.ok()) return read;
   for (auto& record : batch.records) {
     absl::Status sent = Send(std::move(record));
     if (!sent.ok()) return sent;
@@ -562,6 +577,10 @@ absl::Status WorkerSourceTask::IterateTransactional() {
     CONNECTD_LOG(kWarn, kLogger) << "Retriable error in poll: " << polled.message();
   }
   RecordPolled(batch, poll_start);
+  if (absl::Status read = OffsetReadFailure(); !read.ok()) {
+    eos_failed_ = true;
+    return read;
+  }
   for (auto& record : batch.records) {
     if (View(record->view.topic) == eos.offsets_topic) {
       // A transaction left open on the offsets topic would block this task's own offset reads.

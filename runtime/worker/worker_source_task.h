@@ -107,6 +107,10 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   std::optional<std::string> Offset(std::string_view source_partition) override;
   metrics::MetricsScope* Metrics() override { return &metrics_scope_; }
 
+  // Java's "Failed to fetch offsets.": set when a lookup of the plugin could not read the
+  // store. The plugin was told "no offset", so the task fails before it sends anything more.
+  absl::Status OffsetReadFailure();
+
   void RecordPolled(const Batch& batch, std::chrono::steady_clock::time_point poll_start);
   void RecordAcknowledged();
   absl::Status Send(std::unique_ptr<InFlight> record);
@@ -146,6 +150,8 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   bool cancelled_ = false;                      // guarded by cancel_mu_
   SubmittedRecords submitted_;
   absl::Status send_failure_;
+  std::mutex offset_read_mu_;         // the plugin may look offsets up from any thread
+  absl::Status offset_read_failure_;  // guarded by offset_read_mu_
   std::chrono::steady_clock::time_point next_commit_;
   // Every topic the task wrote to, interned: records point at these (NUL-terminated) strings.
   absl::node_hash_set<std::string> topics_;

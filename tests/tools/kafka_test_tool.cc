@@ -80,7 +80,9 @@
 //                                                v<i>, <i>), wrong_partition, max_rewind (the
 //                                                longest replay, in records of one partition),
 //                                                complete (every partition read to its end), a
-//                                                few lost indices and a per-partition breakdown.
+//                                                few lost indices, a few duplicates with the
+//                                                offsets of both copies and a per-partition
+//                                                breakdown.
 //                                                Order: per partition the first occurrences must
 //                                                come in produce's order; a record seen again is
 //                                                a duplicate (an at-least-once replay)
@@ -871,6 +873,14 @@ int Verify(int argc, char** argv) {
   };
   std::map<int32_t, PartitionTally> by_partition;
   std::vector<uint8_t> seen(static_cast<size_t>(count), 0);
+  // Where each record was first read, so that a duplicate can be told by its two offsets.
+  std::vector<int64_t> first_offset(static_cast<size_t>(count), -1);
+  struct Duplicate {
+    int64_t key;
+    int32_t partition;
+    int64_t first_offset, offset;
+  };
+  std::vector<Duplicate> duplicate_sample;
   int64_t records = 0, duplicates = 0, out_of_order = 0, mismatched = 0, wrong_partition = 0,
           unexpected = 0, max_rewind = 0;
   std::string first_problem;
@@ -924,11 +934,15 @@ int Verify(int argc, char** argv) {
     if (seen[i]) {
       ++duplicates;
       ++pt.duplicates;
+      if (duplicate_sample.size() < 20) {
+        duplicate_sample.push_back({i, m->partition, first_offset[i], m->offset});
+      }
       const int64_t rewind = (pt.highest - i) / partitions + 1;
       pt.max_rewind = std::max(pt.max_rewind, rewind);
       max_rewind = std::max(max_rewind, rewind);
     } else {
       seen[i] = 1;
+      first_offset[i] = m->offset;
       // A first occurrence below the partition's highest number arrived late: reordered.
       if (i < pt.highest) {
         ++out_of_order;
@@ -960,6 +974,12 @@ int Verify(int argc, char** argv) {
             << ",\"max_rewind\":" << max_rewind << ",\"complete\":" << (complete ? "true" : "false")
             << ",\"first_problem\":" << Json(first_problem) << ",\"lost_sample\":[";
   for (size_t k = 0; k < lost_sample.size(); ++k) std::cout << (k ? "," : "") << lost_sample[k];
+  std::cout << "],\"duplicate_sample\":[";
+  for (size_t k = 0; k < duplicate_sample.size(); ++k) {
+    const Duplicate& d = duplicate_sample[k];
+    std::cout << (k ? "," : "") << "{\"key\":" << d.key << ",\"partition\":" << d.partition
+              << ",\"first_offset\":" << d.first_offset << ",\"offset\":" << d.offset << "}";
+  }
   std::cout << "],\"partitions\":{";
   bool first = true;
   for (int32_t p = 0; p < partitions; ++p) {

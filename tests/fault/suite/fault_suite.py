@@ -19,9 +19,11 @@ Python standard library only; Kafka access through build/tests/kafka_test_tool (
 verify, end-offsets) and scripts/kafka (start, halt, resume, stop).
 """
 import argparse
+import glob
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -572,6 +574,8 @@ class Suite:
         if problems:
             row["note"] += "; FAIL: " + "; ".join(problems)
             log(f"   {fault} FAILED: {'; '.join(problems)}\n   verify: {json.dumps(result)}")
+            if eos and result["duplicates"]:
+                log(self.batches_around(remote, result.get("duplicate_sample", [])))
             log(cluster.tails(30))
         log(f"   {fault}: received {result['records']} unique {result['unique']} "
             f"duplicates {result['duplicates']} (max rewind {result['max_rewind']} records/"
@@ -585,6 +589,46 @@ class Suite:
         if not self.args.keep:
             self.tool("delete", self.a, topic)
             self.tool("delete", self.b, remote)
+
+    def batches_around(self, topic, sample, margin=40):
+        """B's record batches around a few duplicates (Kafka's DumpLogSegments): producer id,
+        epoch, transactional or not, and the commit/abort markers, which tell whether both
+        copies were committed or a reader showed an aborted one."""
+        by_partition = {}
+        for d in sample:
+            lo, hi = by_partition.get(d["partition"], (d["first_offset"], d["offset"]))
+            by_partition[d["partition"]] = (min(lo, d["first_offset"]), max(hi, d["offset"]))
+        out = []
+        for partition, (lo, hi) in sorted(by_partition.items())[:3]:
+            lo, hi = lo - margin, hi + margin
+            pdir = os.path.join(self.run_dir, "fs-b", "data", f"{topic}-{partition}")
+            segments = sorted(glob.glob(os.path.join(pdir, "*.log")))
+            if not segments:
+                out.append(f"   batches of {topic}-{partition}: no segment in {pdir}")
+                continue
+            dump = subprocess.run(
+                [os.path.join(REPO_ROOT, "scripts", "kafka"), "run-class",
+                 "org.apache.kafka.tools.DumpLogSegments", "--deep-iteration", "--files",
+                 ",".join(segments)], capture_output=True, text=True, timeout=120,
+                env=self.brokers.env)
+            out.append(f"   batches of {topic}-{partition} within offsets [{lo}, {hi}]:")
+            in_range, lines = False, []
+            for line in dump.stdout.splitlines():
+                m = re.search(r"baseOffset: (\d+) lastOffset: (\d+) count: \d+ .*producerId: "
+                              r"(-?\d+) producerEpoch: (-?\d+) .*isTransactional: (\w+) "
+                              r"isControl: (\w+)", line)
+                if m:
+                    in_range = int(m.group(2)) >= lo and int(m.group(1)) <= hi
+                    if in_range:
+                        lines.append(f"     {m.group(1)}-{m.group(2)} producer {m.group(3)} epoch "
+                                     f"{m.group(4)} transactional {m.group(5)} control "
+                                     f"{m.group(6)}")
+                elif in_range and "endTxnMarker" in line:
+                    lines[-1] += " " + re.search(r"endTxnMarker: \w+", line).group(0)
+            out.extend(lines[:80] + ([f"     ... {len(lines) - 80} more"] if len(lines) > 80 else []))
+            if dump.returncode != 0:
+                out.append(f"   DumpLogSegments exited {dump.returncode}: {dump.stderr[-500:]}")
+        return "\n".join(out)
 
     # -- main
 

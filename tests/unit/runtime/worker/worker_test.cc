@@ -4,10 +4,13 @@
 // connectors are SDK plugins registered in memory; nothing here touches Kafka.
 #include "runtime/worker/worker.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -38,6 +41,23 @@ class IdleSourceTask : public sdk::SourceTask {
   void start(const sdk::Props&) override {}
   void poll(sdk::SourceBatch&) override {}
   void stop() override {}
+};
+
+// Looks up the offset of its one partition at start; records what it was told.
+class OffsetReadingSourceTask : public sdk::SourceTask {
+ public:
+  void start(const sdk::Props&) override {
+    std::optional<std::string> offset = context().offset(R"({"file":"in.txt"})");
+    std::lock_guard lock(mu);
+    looked_up = true;
+    told = offset;
+  }
+  void poll(sdk::SourceBatch&) override { ++polls; }
+  void stop() override {}
+  static inline std::mutex mu;
+  static inline bool looked_up = false;
+  static inline std::optional<std::string> told;
+  static inline std::atomic<int> polls{0};
 };
 
 class IdleSinkTask : public sdk::SinkTask {
@@ -71,6 +91,12 @@ class NumberingSourceConnector : public NumberingConnector<sdk::SourceConnector,
 class NumberingSinkConnector : public NumberingConnector<sdk::SinkConnector, IdleSinkTask> {
  public:
   static constexpr char kClassName[] = "org.example.NumberingSinkConnector";
+};
+
+class OffsetReadingSourceConnector
+    : public NumberingConnector<sdk::SourceConnector, OffsetReadingSourceTask> {
+ public:
+  static constexpr char kClassName[] = "org.example.OffsetReadingSourceConnector";
 };
 
 // A class name that does not end in "Connector".
@@ -122,8 +148,34 @@ class NullListener : public StatusListener {
   }
   std::mutex mu;
   std::map<std::string, State> states;
-  void OnTaskState(const herder::ConnectorTaskId&, State, std::optional<std::string>) override {}
+  void OnTaskState(const herder::ConnectorTaskId& id, State state,
+                   std::optional<std::string> trace) override {
+    std::lock_guard lock(mu);
+    task_states[id.connector] = {state, trace.value_or("")};
+  }
+  std::optional<std::pair<State, std::string>> TaskStateOf(const std::string& connector) {
+    std::lock_guard lock(mu);
+    auto it = task_states.find(connector);
+    if (it == task_states.end()) return std::nullopt;
+    return it->second;
+  }
+  std::map<std::string, std::pair<State, std::string>> task_states;
   void OnTopicUsed(const std::string&, const std::string&) override {}
+};
+
+// An offsets store that cannot be read (e.g. the offsets topic not read to its end in time).
+class UnreadableOffsets : public ConnectorOffsetStore {
+ public:
+  absl::StatusOr<std::optional<std::string>> Offset(std::string_view) override {
+    return absl::DeadlineExceededError("Timed out reading the offsets topic to its end");
+  }
+  absl::Status Write(const std::map<std::string, std::optional<std::string>>&,
+                     std::chrono::milliseconds) override {
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::map<std::string, std::string>> All() override {
+    return absl::DeadlineExceededError("Timed out reading the offsets topic to its end");
+  }
 };
 
 class NullEvents : public ConnectorEvents {
@@ -137,8 +189,9 @@ class WorkerTaskConfigsTest : public ::testing::Test {
     connectd_error_host_ptr* error = nullptr;
     const connectd_plugin_descriptor* descriptor =
         sdk::internal::PluginEntry<NumberingSourceConnector, NumberingSinkConnector, Numbering,
-                                   DeclaringSourceConnector, NotReadySourceConnector>(
-            plugin::HostApi(), error, "worker-test", "1.0.0");
+                                   DeclaringSourceConnector, NotReadySourceConnector,
+                                   OffsetReadingSourceConnector>(plugin::HostApi(), error,
+                                                                 "worker-test", "1.0.0");
     ASSERT_NE(descriptor, nullptr);
     registry_ = new plugin::PluginRegistry();
     ASSERT_TRUE(registry_->AddDescriptor(descriptor, "memory").ok());
@@ -160,7 +213,7 @@ class WorkerTaskConfigsTest : public ::testing::Test {
     ASSERT_TRUE(providers.ok()) << providers.status();
     worker_ = std::make_unique<Worker>(
         *config_, *registry_, *std::move(providers),
-        [](const std::string&) { return std::shared_ptr<ConnectorOffsetStore>(); }, listener_,
+        [](const std::string&) { return std::make_shared<UnreadableOffsets>(); }, listener_,
         events_, "worker-test:1", metrics_);
   }
 
@@ -312,6 +365,36 @@ TEST_F(WorkerTaskConfigsTest, AFatalTaskConfigsErrorFailsTheConnector) {
   EXPECT_FALSE(configs.ok());
   EXPECT_FALSE(absl::IsUnavailable(configs.status())) << configs.status();
   EXPECT_EQ(listener_.StateOf("broken"), State::kFailed);
+}
+
+// Java's OffsetStorageReader throws when the store cannot be read and the task fails; were the
+// failure taken for "no offset", a MirrorSource task would start over from auto.offset.reset
+// (every record again, or with "latest" none of the unreplicated ones).
+TEST_F(WorkerTaskConfigsTest, ASourceTaskWhoseOffsetsCannotBeReadFailsInsteadOfStartingOver) {
+  const ConfigMap config = {{"name", "reader"},
+                            {"connector.class", "org.example.OffsetReadingSourceConnector"},
+                            {"tasks.max", "1"}};
+  std::vector<ConfigMap> tasks = TaskConfigs("reader", config);
+  ASSERT_EQ(tasks.size(), 1u);
+  ASSERT_TRUE(
+      worker_->StartTask({"reader", 0}, config, tasks[0], herder::TargetState::kStarted).ok());
+  std::optional<std::pair<State, std::string>> state;
+  for (int i = 0; i < 500; ++i) {
+    state = listener_.TaskStateOf("reader");
+    if (state && state->first == State::kFailed) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(state.has_value());
+  EXPECT_EQ(state->first, State::kFailed);
+  EXPECT_THAT(state->second, ::testing::HasSubstr("Failed to fetch offsets"));
+  EXPECT_THAT(state->second, ::testing::HasSubstr("Timed out reading the offsets topic"));
+  {
+    std::lock_guard lock(OffsetReadingSourceTask::mu);
+    EXPECT_TRUE(OffsetReadingSourceTask::looked_up);
+    EXPECT_FALSE(OffsetReadingSourceTask::told.has_value());
+  }
+  EXPECT_EQ(OffsetReadingSourceTask::polls.load(), 0) << "polled after the failed lookup";
+  worker_->StopAndAwaitTasks({{"reader", 0}});
 }
 
 }  // namespace
