@@ -233,16 +233,21 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
     if (now == 0) now = NowMs();
     info.metrics.bytes.record(message->payload ? static_cast<double>(message->len) : 0.0, now);
 
-    char offset_json[48];
-    int offset_len = std::snprintf(offset_json, sizeof(offset_json), "{\"offset\":%lld}",
-                                   static_cast<long long>(message->offset));
+    // {"offset":N} without printf's machinery (3% of a 100 B copy's CPU, perf).
+    char offset_json[48] = "{\"offset\":";
+    constexpr size_t kPrefixLength = sizeof("{\"offset\":") - 1;
+    char* end = std::to_chars(offset_json + kPrefixLength, offset_json + sizeof(offset_json) - 1,
+                              message->offset)
+                    .ptr;
+    *end++ = '}';
+    const size_t offset_len = static_cast<size_t>(end - offset_json);
     rd_kafka_timestamp_type_t ts_type;
     int64_t timestamp = rd_kafka_message_timestamp(message, &ts_type);
     if (ts_type != RD_KAFKA_TIMESTAMP_NOT_AVAILABLE && timestamp >= 0) {
       info.metrics.record_age.record(static_cast<double>(now - timestamp), now);
     }
     connectd_source_record record = sdk::SourceBatch::MakeAbi(
-        info.partition_json, std::string_view(offset_json, static_cast<size_t>(offset_len)),
+        info.partition_json, std::string_view(offset_json, offset_len),
         *info.remote_topic, message->partition,
         connectd_bytes{message->key, message->key ? message->key_len : 0},
         connectd_bytes{message->payload, message->payload ? message->len : 0},

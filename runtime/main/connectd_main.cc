@@ -1,6 +1,4 @@
 // The connectd binary: the only code outside a library. It dispatches to one command.
-#include <malloc.h>
-
 #include <iostream>
 #include <string>
 #include <vector>
@@ -34,12 +32,6 @@ constexpr char kUsage[] =
 }  // namespace
 
 int main(int argc, char** argv) {
-  // glibc hands freed large blocks (librdkafka's fetch and produce buffers) back to the kernel
-  // and faults in fresh zeroed pages for the next ones: in a 1 KB MirrorSource copy the kernel
-  // clearing pages was 37% of the worker's CPU (perf, scripts/bench --profile). Large blocks
-  // come from the heap instead, and a freed heap top is kept for reuse.
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 64 << 20);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
     std::cout << kUsage;

@@ -176,6 +176,10 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
                         {"max.in.flight.requests.per.connection", "1"},
                         {"enable.idempotence", "false"},
                         {"message.timeout.ms", "2147483647"},
+                        // Java's buffer.memory default (32 MiB), not librdkafka's 1 GiB: a
+                        // record stays in its fetched buffer until acknowledged, so this bounds
+                        // what a task holds (and the fresh pages the kernel must clear for it).
+                        {"queue.buffering.max.kbytes", "32768"},
                         {"partitioner", "murmur2_random"},
                         {"client.id", "connector-producer-" + task_suffix}};
     absl::StatusOr<std::map<std::string, std::string>> producer = client_config("producer");
