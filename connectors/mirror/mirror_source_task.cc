@@ -80,7 +80,7 @@ MirrorSourceTask::PartitionInfo& MirrorSourceTask::Info(const std::string& topic
 }
 
 MirrorSourceTask::PartitionMetrics MirrorSourceTask::MakeMetrics(const std::string& remote_topic,
-                                                                int32_t partition) {
+                                                                 int32_t partition) {
   sdk::Metrics metrics = context().metrics();
   const sdk::MetricTags tags = {{"source", source_alias_},
                                 {"target", target_alias_},
@@ -91,20 +91,20 @@ MirrorSourceTask::PartitionMetrics MirrorSourceTask::MakeMetrics(const std::stri
       kMetricsDomain, kMetricsGroup, tags,
       {{"record-count", sdk::Stat::kCumulativeCount, "Number of replicated records"},
        {"record-rate", sdk::Stat::kRate, "Average number of replicated records per second"}});
-  m.replication_latency =
-      metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
-                     Distribution("replication-latency-ms",
-                                  "time for a record to be replicated (ms)"));
+  m.replication_latency = metrics.sensor(
+      kMetricsDomain, kMetricsGroup, tags,
+      Distribution("replication-latency-ms", "time for a record to be replicated (ms)"));
   m.bytes = metrics.sensor(
       kMetricsDomain, kMetricsGroup, tags,
       {{"byte-count", sdk::Stat::kCumulativeSum, "Number of replicated bytes"},
        {"byte-rate", sdk::Stat::kRate, "Average number of replicated bytes per second"}});
-  m.record_age = metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
-                                Distribution("record-age-ms", "age of a record when consumed (ms)"));
-  m.skipped_offsets = metrics.sensor(
-      kMetricsDomain, kMetricsGroup, tags,
-      {{"skipped-offset-count", sdk::Stat::kCumulativeSum,
-        "Source offsets deleted before they were replicated (connectd)"}});
+  m.record_age =
+      metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
+                     Distribution("record-age-ms", "age of a record when consumed (ms)"));
+  m.skipped_offsets =
+      metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
+                     {{"skipped-offset-count", sdk::Stat::kCumulativeSum,
+                       "Source offsets deleted before they were replicated (connectd)"}});
   return m;
 }
 
@@ -151,7 +151,7 @@ void MirrorSourceTask::start(const sdk::Props& props) {
     PartitionInfo& info = Info(topic, partition);
     // No stored offset: start where auto.offset.reset says, without asking a consumer group
     // (Java's assign() has none; librdkafka would look up committed offsets of its group.id).
-    int64_t seek = reset == "latest" ? RD_KAFKA_OFFSET_END
+    int64_t seek = reset == "latest"     ? RD_KAFKA_OFFSET_END
                    : reset == "earliest" ? RD_KAFKA_OFFSET_BEGINNING
                                          : RD_KAFKA_OFFSET_INVALID;
     if (std::optional<std::string> stored = context().offset(info.partition_json)) {
@@ -247,9 +247,8 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
       info.metrics.record_age.record(static_cast<double>(now - timestamp), now);
     }
     connectd_source_record record = sdk::SourceBatch::MakeAbi(
-        info.partition_json, std::string_view(offset_json, offset_len),
-        *info.remote_topic, message->partition,
-        connectd_bytes{message->key, message->key ? message->key_len : 0},
+        info.partition_json, std::string_view(offset_json, offset_len), *info.remote_topic,
+        message->partition, connectd_bytes{message->key, message->key ? message->key_len : 0},
         connectd_bytes{message->payload, message->payload ? message->len : 0},
         ts_type == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? CONNECTD_NO_TIMESTAMP : timestamp);
     rd_kafka_headers_t* headers = nullptr;
@@ -273,7 +272,8 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
 
 MirrorSourceTask::PartitionInfo* MirrorSourceTask::AckedPartition(std::string_view remote,
                                                                   int32_t partition) {
-  if (last_acked_ != nullptr && partition == last_acked_partition_ && *last_acked_topic_ == remote) {
+  if (last_acked_ != nullptr && partition == last_acked_partition_ &&
+      *last_acked_topic_ == remote) {
     return last_acked_;
   }
   auto source = source_topics_.find(remote);
@@ -292,8 +292,8 @@ namespace {
 // {"offset":N}. Anything else goes through the full parser.
 std::optional<int64_t> UpstreamOffset(std::string_view source_offset) {
   constexpr std::string_view kPrefix = "{\"offset\":";
-  if (source_offset.size() > kPrefix.size() + 1 && source_offset.substr(0, kPrefix.size()) == kPrefix &&
-      source_offset.back() == '}') {
+  if (source_offset.size() > kPrefix.size() + 1 &&
+      source_offset.substr(0, kPrefix.size()) == kPrefix && source_offset.back() == '}') {
     int64_t value = 0;
     const char* begin = source_offset.data() + kPrefix.size();
     const char* end = source_offset.data() + source_offset.size() - 1;

@@ -13,11 +13,12 @@ SubmittedRecords::Queue& SubmittedRecords::QueueOf(std::string_view partition) {
   return it->second;
 }
 
-SubmittedRecords::Entry* SubmittedRecords::Submit(std::string_view partition, std::string offset) {
+SubmittedRecords::Entry* SubmittedRecords::Submit(std::string_view partition,
+                                                  std::string_view offset) {
   Queue& queue = QueueOf(partition);
   Entry& entry = queue.entries.emplace_back();
   entry.queue = &queue;
-  entry.offset = std::move(offset);
+  entry.offset.assign(offset);
   ++in_flight_;
   return &entry;
 }
@@ -36,7 +37,7 @@ void SubmittedRecords::Ack(Entry* entry) {
 std::map<std::string, std::string> SubmittedRecords::TakeCommittable() {
   std::map<std::string, std::string> out;
   for (Queue* queue : committable_) {
-    out.emplace(*queue->partition, *std::move(queue->committable));
+    out.emplace(*queue->partition, std::string(queue->committable->view()));
     queue->committable.reset();
   }
   committable_.clear();
@@ -56,7 +57,7 @@ void SubmittedRecords::Restore(std::map<std::string, std::string> offsets) {
   for (auto& [partition, offset] : offsets) {
     Queue& queue = QueueOf(partition);
     if (queue.committable) continue;  // a newer offset was taken since
-    queue.committable = std::move(offset);
+    queue.committable.emplace(offset);
     committable_.push_back(&queue);
   }
 }

@@ -79,11 +79,11 @@ class WorkerSourceTask::Batch : public plugin::SourceBatchHost {
     const std::string_view topic = task_.Intern(View(r.topic));
     f->view.topic = {topic.data(), topic.size()};
     if (!task_.options_.exactly_once && r.source_partition.size > 0 && r.source_offset.size > 0) {
-      f->entry =
-          task_.submitted_.Submit(View(r.source_partition), std::string(View(r.source_offset)));
+      f->entry = task_.submitted_.Submit(View(r.source_partition), View(r.source_offset));
       const std::string_view partition = f->entry->partition();
+      const std::string_view offset = f->entry->offset.view();
       f->view.source_partition = {partition.data(), partition.size()};
-      f->view.source_offset = {f->entry->offset.data(), f->entry->offset.size()};
+      f->view.source_offset = {offset.data(), offset.size()};
     } else {
       f->owned_partition.assign(View(r.source_partition));
       f->owned_offset.assign(View(r.source_offset));

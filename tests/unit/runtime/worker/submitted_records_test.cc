@@ -38,7 +38,7 @@ TEST(SubmittedRecordsTest, EntriesStayPutWhileOthersComeAndGo) {
   }
   // Every address and view is still what it was after 10,000 pushes.
   for (int i = 0; i < 10000; ++i) {
-    EXPECT_EQ(entries[i]->offset, "offset-" + std::to_string(i));
+    EXPECT_EQ(entries[i]->offset.view(), "offset-" + std::to_string(i));
     EXPECT_EQ(entries[i]->partition(), i % 2 ? "odd" : "even");
   }
   for (int i = 9999; i >= 0; --i) submitted.Ack(entries[i]);  // reverse order
@@ -68,6 +68,27 @@ TEST(SubmittedRecordsTest, UnacknowledgedRecordsBlockOnlyTheirPartition) {
   submitted.Ack(submitted.Submit("B", "7"));
   EXPECT_EQ(submitted.TakeCommittable(), (Offsets{{"B", "7"}}));
   EXPECT_EQ(submitted.in_flight(), 2u);
+}
+
+// Offsets up to 46 bytes are kept inline, longer ones on the heap; both come back whole, and
+// an entry's view stays put while other records are submitted.
+TEST(SubmittedRecordsTest, ShortAndLongOffsetsComeBackWhole) {
+  SubmittedRecords submitted;
+  const std::string inline_limit(46, 'i');
+  const std::string long_offset = "{\"position\":" + std::string(200, '7') + "}";
+  SubmittedRecords::Entry* a = submitted.Submit("A", inline_limit);
+  SubmittedRecords::Entry* b = submitted.Submit("B", long_offset);
+  const std::string_view b_view = b->offset.view();
+  for (int i = 0; i < 1000; ++i) submitted.Submit("C", "{\"offset\":" + std::to_string(i) + "}");
+  EXPECT_EQ(a->offset.view(), inline_limit);
+  EXPECT_EQ(b->offset.view(), long_offset);
+  EXPECT_EQ(b->offset.view().data(), b_view.data());
+  submitted.Ack(a);
+  submitted.Ack(b);
+  EXPECT_EQ(submitted.TakeCommittable(), (Offsets{{"A", inline_limit}, {"B", long_offset}}));
+  OffsetText text(long_offset);
+  text.assign("{\"offset\":1}");  // from the heap back to inline
+  EXPECT_EQ(text.view(), "{\"offset\":1}");
 }
 
 }  // namespace
