@@ -158,6 +158,7 @@ absl::Status KafkaBasedLog::StartClients() {
   auto pconf = kafka::MakeConf(producer);
   if (!pconf.ok()) return pconf.status();
   rd_kafka_conf_set_dr_msg_cb(pconf->get(), &KafkaBasedLog::DeliveryCallback);
+  rd_kafka_conf_set_opaque(pconf->get(), this);
   auto p = kafka::MakeClient(RD_KAFKA_PRODUCER, *std::move(pconf));
   if (!p.ok()) return p.status();
   producer_ = *std::move(p);
@@ -226,7 +227,8 @@ absl::Status KafkaBasedLog::StartClients() {
   return absl::OkStatus();
 }
 
-void KafkaBasedLog::DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* message, void*) {
+void KafkaBasedLog::DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque) {
+  static_cast<KafkaBasedLog*>(opaque)->awaiting_reports_.fetch_sub(1);
   auto* done = static_cast<std::function<void(absl::Status)>*>(message->_private);
   if (done == nullptr) return;
   (*done)(message->err ? kafka::ToStatus(message->err, "writing to an internal topic")
@@ -241,10 +243,12 @@ void KafkaBasedLog::Send(std::optional<std::string> key, std::optional<std::stri
   const size_t key_size = key ? key->size() : 0;
   char* value_data = value ? value->data() : nullptr;  // copied (RD_KAFKA_MSG_F_COPY)
   const size_t value_size = value ? value->size() : 0;
+  awaiting_reports_.fetch_add(1);
   rd_kafka_resp_err_t err = rd_kafka_producev(
       producer_.get(), RD_KAFKA_V_TOPIC(options_.topic.c_str()), RD_KAFKA_V_KEY(key_data, key_size),
       RD_KAFKA_V_VALUE(value_data, value_size), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
       RD_KAFKA_V_OPAQUE(opaque), RD_KAFKA_V_END);
+  if (err) awaiting_reports_.fetch_sub(1);
   if (err && opaque != nullptr) {
     (*opaque)(kafka::ToStatus(err, "writing to topic " + options_.topic));
     delete opaque;
@@ -342,7 +346,8 @@ void KafkaBasedLog::Run() {
       }
     }
     rd_kafka_poll(producer_.get(), 0);  // delivery reports
-    kafka::MessagePtr message(rd_kafka_consumer_poll(consumer_.get(), 50));
+    kafka::MessagePtr message(
+        rd_kafka_consumer_poll(consumer_.get(), awaiting_reports_.load() > 0 ? 2 : 50));
     if (message) {
       const size_t p = static_cast<size_t>(message->partition);
       if (message->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {

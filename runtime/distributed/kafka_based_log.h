@@ -106,6 +106,10 @@ class KafkaBasedLog {
   kafka::QueuePtr consumer_queue_;  // yielded by ReadToEnd to wake the reader's poll
   std::thread thread_;
   std::atomic<bool> stopping_{false};
+  // Records sent whose delivery report the reader thread has not served yet: while any are,
+  // it polls in short steps, since a report does not wake its consumer poll (a config write
+  // waited up to 50 ms for its acknowledgement, several times per connector at start-up).
+  std::atomic<int> awaiting_reports_{0};
 
   std::mutex mu_;
   std::vector<std::function<void(absl::Status)>> read_requests_;  // guarded by mu_
