@@ -72,7 +72,7 @@ class OffsetText {
   static constexpr size_t kInline = 46;
   static constexpr uint8_t kOnHeap = kInline + 1;
   uint8_t size_ = 0;  // the inline length, or kOnHeap
-  char inline_[kInline];
+  char inline_[kInline] = {};
   std::string heap_;
 };
 
