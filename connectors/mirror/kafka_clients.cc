@@ -91,13 +91,14 @@ TopicConfigs ParseConfigs(const rd_kafka_ConfigResource_t* resource) {
 
 KafkaHandle MakeClient(rd_kafka_type_t type, const Props& java_props, std::string* error,
                        void (*configure)(rd_kafka_conf_t*, void*), void* opaque) {
-  kafka::TranslatedConfig translated = kafka::TranslateJavaClientConfig(java_props);
-  // Java's consumers read uncommitted records unless told otherwise; librdkafka's default is
-  // read_committed. MirrorSource copies open transactions' records as Java's does (KIP-618:
-  // `source.consumer.isolation.level=read_committed` is how a user asks for committed only).
-  if (type == RD_KAFKA_CONSUMER && java_props.count("isolation.level") == 0) {
-    translated.properties["isolation.level"] = "read_uncommitted";
-  }
+  // Java's client defaults by role (admin clients are librdkafka producers here: they get the
+  // producer's, which change nothing an admin request does). A consumer reads uncommitted
+  // records unless told otherwise, as Java's: MirrorSource copies open transactions' records
+  // as Java's does (KIP-618: `source.consumer.isolation.level=read_committed` asks for
+  // committed only).
+  kafka::TranslatedConfig translated = kafka::TranslateJavaClientConfig(
+      java_props,
+      type == RD_KAFKA_CONSUMER ? kafka::ClientRole::kConsumer : kafka::ClientRole::kProducer);
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   char errstr[512];
   for (const auto& [key, value] : translated.properties) {

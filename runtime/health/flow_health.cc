@@ -85,6 +85,7 @@ struct FlowHealth::Flow {
   Thresholds thresholds;
   bool heartbeats_on_source = true;
   bool heartbeats_enabled = false;
+  int64_t heartbeats_expected_since_ms = 0;  // when heartbeats_enabled last became true
   std::unique_ptr<HeartbeatLeg> emit;
   std::unique_ptr<HeartbeatLeg> replication;
   LegFacts emit_spec_only;  // cluster/topic when a leg has no consumer
@@ -299,6 +300,11 @@ void FlowHealth::RefreshFlows(int64_t now_ms) {
     flow.replication_spec_only.cluster = replication.cluster;
     flow.replication_spec_only.topic = replication.topic;
     if (!flow.heartbeats_enabled) {
+      flow.heartbeats_expected_since_ms = 0;
+    } else if (flow.heartbeats_expected_since_ms == 0) {
+      flow.heartbeats_expected_since_ms = now_ms;
+    }
+    if (!flow.heartbeats_enabled) {
       flow.emit.reset();
       flow.replication.reset();
     } else {
@@ -422,6 +428,7 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
   for (const auto& [role, names] : flow.names) f.connectors[role] = names.front();
   f.heartbeats_on_source = flow.heartbeats_on_source;
   f.heartbeats_enabled = flow.heartbeats_enabled;
+  f.heartbeats_expected_since_ms = flow.heartbeats_expected_since_ms;
   f.emit = flow.emit ? flow.emit->facts() : flow.emit_spec_only;
   f.replication = flow.replication ? flow.replication->facts() : flow.replication_spec_only;
   f.emit.expected = flow.heartbeats_enabled;

@@ -142,6 +142,10 @@ std::string_view VerdictName(Verdict verdict) {
       return "SUSPECT CLOCK SKEW";
     case Verdict::kRebalancing:
       return "REBALANCING";
+    case Verdict::kStarting:
+      return "STARTING";
+    case Verdict::kUnmonitored:
+      return "UNMONITORED";
   }
   return "UNKNOWN";
 }
@@ -164,6 +168,10 @@ std::string_view VerdictLabel(Verdict verdict) {
       return "suspect_clock_skew";
     case Verdict::kRebalancing:
       return "rebalancing";
+    case Verdict::kStarting:
+      return "starting";
+    case Verdict::kUnmonitored:
+      return "unmonitored";
   }
   return "unknown";
 }
@@ -173,7 +181,8 @@ const std::vector<Verdict>& AllVerdicts() {
       Verdict::kHealthy,          Verdict::kLagging,
       Verdict::kStalledEmitLeg,   Verdict::kStalledReplicationLeg,
       Verdict::kTaskFailed,       Verdict::kMetricsAbsent,
-      Verdict::kSuspectClockSkew, Verdict::kRebalancing};
+      Verdict::kSuspectClockSkew, Verdict::kRebalancing,
+      Verdict::kStarting,         Verdict::kUnmonitored};
   return kAll;
 }
 
@@ -354,6 +363,67 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                   std::move(next));
   }
 
+  // 3. UNMONITORED: nothing proves the flow, so nothing may call it HEALTHY. A MirrorSource
+  // that is paused or stopped is a stall known without heartbeats.
+  const UnitFacts* heartbeat_halted = nullptr;
+  for (const UnitFacts* unit : UnitsOf(facts, "heartbeat")) {
+    if (unit->state == "PAUSED" || unit->state == "STOPPED") {
+      heartbeat_halted = unit;
+      break;
+    }
+  }
+  if (!facts.heartbeats_enabled || heartbeat_halted != nullptr) {
+    for (const UnitFacts* unit : UnitsOf(facts, "source")) {
+      if (unit->state != "PAUSED" && unit->state != "STOPPED") continue;
+      AddUnitEvidence(facts, &r.evidence);
+      return finish(
+          Verdict::kStalledReplicationLeg,
+          absl::StrCat(flow, ": MirrorSource is ", unit->state, ", nothing reaches ", facts.target),
+          NextStepForState(*unit));
+    }
+    AddUnitEvidence(facts, &r.evidence);
+    std::string why, next;
+    if (facts.connectors.count("heartbeat") == 0) {
+      why = "it has no MirrorHeartbeatConnector";
+      next =
+          absl::StrCat("Create a MirrorHeartbeatConnector with source.cluster.alias=", facts.source,
+                       " and target.cluster.alias=", facts.target,
+                       ": its heartbeats are what proves that records still reach ", facts.target);
+    } else if (heartbeat_halted != nullptr) {
+      why = absl::StrCat("its heartbeat connector ", heartbeat_halted->connector, " is ",
+                         heartbeat_halted->state);
+      next = NextStepForState(*heartbeat_halted);
+    } else {
+      why = absl::StrCat("its heartbeat connector ", facts.connectors.at("heartbeat"),
+                         " emits none (emit.heartbeats.enabled=false or a negative interval)");
+      next = absl::StrCat("Set emit.heartbeats.enabled=true on connector ",
+                          facts.connectors.at("heartbeat"),
+                          ": without heartbeats nothing proves that records reach ", facts.target);
+    }
+    r.evidence.push_back(absl::StrCat("not monitored: ", why));
+    return finish(Verdict::kUnmonitored,
+                  absl::StrCat(flow, ": not monitored, ", why, " (task states alone say little)"),
+                  std::move(next));
+  }
+
+  // 4. STARTING: heartbeats are expected, none has crossed yet, and the flow is young.
+  const LegFacts& proving = facts.heartbeats_on_source ? facts.replication : facts.emit;
+  const int64_t expected_for = now_ms - facts.heartbeats_expected_since_ms;
+  if (facts.heartbeats_expected_since_ms > 0 && !proving.last_arrival_ms &&
+      expected_for <= t.stale_ms) {
+    AddUnitEvidence(facts, &r.evidence);
+    r.evidence.push_back(absl::StrCat("waiting for the flow's first heartbeat on ", proving.topic,
+                                      " (", proving.cluster, ") for ", Seconds(expected_for),
+                                      "; STALLED if none arrives within ", Seconds(t.stale_ms)));
+    return finish(
+        Verdict::kStarting,
+        absl::StrCat(flow, ": starting, no heartbeat has crossed to ", proving.cluster, " yet"),
+        absl::StrCat("Wait for the first heartbeat: MirrorSource creates ", facts.replication.topic,
+                     " on ", facts.target, " when it next lists the topics of ", facts.source,
+                     " (refresh.topics.interval.seconds); a deploy check should "
+                     "wait for HEALTHY"));
+  }
+
   // A stall whose cause is known (the leg's writer is not RUNNING) needs no threshold's worth of
   // patience: 3 missed intervals are enough.
   const int64_t explained_ms = 3 * t.heartbeat_interval_ms;
@@ -367,7 +437,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
   const bool emit_stale = facts.heartbeats_enabled && r.emit.stale;
   const bool replication_stale = facts.heartbeats_enabled && r.replication.stale;
 
-  // 3. STALLED — EMIT LEG.
+  // 5. STALLED — EMIT LEG.
   if (emit_stale) {
     AddUnitEvidence(facts, &r.evidence);
     std::string next;
@@ -394,7 +464,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                   std::move(next));
   }
 
-  // 4. STALLED — REPLICATION LEG.
+  // 6. STALLED — REPLICATION LEG.
   if (replication_stale) {
     AddUnitEvidence(facts, &r.evidence);
     std::string next;
@@ -425,7 +495,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                   std::move(next));
   }
 
-  // 5. REBALANCING.
+  // 7. REBALANCING.
   const UnitFacts* moving = nullptr;
   for (const UnitFacts& unit : facts.units) {
     if (unit.state == "UNASSIGNED" || unit.state == "RESTARTING") {
@@ -443,7 +513,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
         "for members joining and leaving the group (restarts, session timeouts, long GC pauses)");
   }
 
-  // 6. SUSPECT CLOCK SKEW.
+  // 8. SUSPECT CLOCK SKEW.
   for (const LegFacts* leg : {&facts.emit, &facts.replication}) {
     bool future = leg->skew_seen_ms && now_ms - *leg->skew_seen_ms <= t.stale_ms;
     bool negative = leg == &facts.replication && leg->latency_ms &&
@@ -460,7 +530,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                   "(timedatectl / chronyc tracking); latencies are meaningless until they agree");
   }
 
-  // 7. LAGGING.
+  // 9. LAGGING.
   if (facts.heartbeats_enabled && r.latency_ms && *r.latency_ms > t.lag_ms) {
     return finish(Verdict::kLagging,
                   absl::StrCat(flow, ": heartbeats ", r.latency_overdue ? "overdue by " : "arrive ",
@@ -474,10 +544,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                                "more tasks (tasks.max)"));
   }
 
-  return finish(Verdict::kHealthy,
-                facts.heartbeats_enabled
-                    ? absl::StrCat(flow, ": heartbeats arrive on both legs")
-                    : absl::StrCat(flow, ": every task RUNNING (no heartbeats to judge)"),
+  return finish(Verdict::kHealthy, absl::StrCat(flow, ": heartbeats arrive on both legs"),
                 "Nothing to do");
 }
 

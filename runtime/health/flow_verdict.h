@@ -22,16 +22,23 @@
 //   1 TASK FAILED                a connector or task of the flow is FAILED (its trace is evidence)
 //   2 METRICS ABSENT             a RUNNING unit reports nothing: its worker cannot be reached, or
 //                                a RUNNING MirrorSource task publishes no replication metrics
-//   3 STALLED — EMIT LEG         the emit leg is stale
-//   4 STALLED — REPLICATION LEG  the emit leg is fresh, the replication leg stale
-//   5 REBALANCING                >= threshold assignment changes in the window, or a unit is
+//   3 UNMONITORED                no heartbeat proves the flow: it has no MirrorHeartbeatConnector,
+//                                emits none (emit.heartbeats.enabled=false), or its heartbeat
+//                                connector is PAUSED/STOPPED (a paused or stopped MirrorSource is
+//                                still STALLED — REPLICATION LEG: that stall is known)
+//   4 STARTING                   heartbeats are expected but none has crossed yet (the replication
+//                                leg, or under location=target the emit leg, never had one),
+//                                within the stale threshold after they became expected
+//   5 STALLED — EMIT LEG         the emit leg is stale
+//   6 STALLED — REPLICATION LEG  the emit leg is fresh, the replication leg stale
+//   7 REBALANCING                >= threshold assignment changes in the window, or a unit is
 //                                UNASSIGNED/RESTARTING
-//   6 SUSPECT CLOCK SKEW         a heartbeat stamped in the future beyond the tolerance, or a
+//   8 SUSPECT CLOCK SKEW         a heartbeat stamped in the future beyond the tolerance, or a
 //                                negative latency beyond it, within the stale threshold
-//   7 LAGGING                    the replication leg's heartbeat latency above the lag threshold,
+//   9 LAGGING                    the replication leg's heartbeat latency above the lag threshold,
 //                                or heartbeats overdue on B by more than it (a stall is LAGGING
 //                                until the stale threshold)
-//   8 HEALTHY
+//  10 HEALTHY                    every leg has delivered a heartbeat and none of the above holds
 //
 // Threads: pure functions and values; any thread.
 #pragma once
@@ -55,6 +62,8 @@ enum class Verdict {
   kMetricsAbsent,
   kSuspectClockSkew,
   kRebalancing,
+  kStarting,
+  kUnmonitored,
 };
 
 // "HEALTHY", "LAGGING", "STALLED — EMIT LEG", ... (the names the issue and the docs use).
@@ -124,6 +133,9 @@ struct FlowFacts {
   std::map<std::string, std::string> connectors;  // role -> connector name (first of the role)
   bool heartbeats_on_source = true;               // heartbeats.topic.location
   bool heartbeats_enabled = true;  // a heartbeat connector exists with emit.heartbeats.enabled
+  // When this worker first saw heartbeats_enabled (0: unknown, never STARTING): a flow is
+  // STARTING until its first heartbeat crossed, for at most the stale threshold after this.
+  int64_t heartbeats_expected_since_ms = 0;
   std::vector<UnitFacts> units;
   LegFacts emit;
   LegFacts replication;

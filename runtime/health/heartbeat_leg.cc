@@ -20,7 +20,8 @@ HeartbeatLeg::HeartbeatLeg(LegSpec spec, int64_t now_ms) : spec_(std::move(spec)
   facts_.cluster = spec_.cluster;
   facts_.topic = spec_.topic;
   std::map<std::string, std::string> props =
-      kafka::TranslateJavaClientConfig(spec_.java_client_props).properties;
+      kafka::TranslateJavaClientConfig(spec_.java_client_props, kafka::ClientRole::kConsumer)
+          .properties;
   props["group.id"] = "connectd-flow-health";  // never joined: assign() only
   props["enable.auto.commit"] = "false";
   props["enable.auto.offset.store"] = "false";

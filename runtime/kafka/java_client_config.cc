@@ -35,6 +35,9 @@ const std::map<std::string, std::string>& Renamed() {
       {"receive.buffer.bytes", "socket.receive.buffer.bytes"},
       {"max.request.size", "message.max.bytes"},
       {"sasl.kerberos.service.name", "sasl.kerberos.service.name"},
+      {"delivery.timeout.ms", "message.timeout.ms"},
+      {"fetch.max.wait.ms", "fetch.wait.max.ms"},
+      {"metadata.max.age.ms", "topic.metadata.refresh.interval.ms"},
   };
   return *renamed;
 }
@@ -73,15 +76,6 @@ const std::set<std::string>& Dropped() {
   return *dropped;
 }
 
-// librdkafka uses the same names; Java's defaults differ (librdkafka: 100 ms, 10,000 ms).
-const std::map<std::string, std::string>& JavaReconnectDefaults() {
-  static const auto* defaults = new std::map<std::string, std::string>{
-      {"reconnect.backoff.ms", "50"},
-      {"reconnect.backoff.max.ms", "1000"},
-  };
-  return *defaults;
-}
-
 std::string AssignorName(const std::string& java) {
   std::string out;
   for (const std::string& cls : {std::string("RangeAssignor"), std::string("RoundRobinAssignor"),
@@ -113,7 +107,8 @@ bool ParseJaas(const std::string& jaas, std::string& username, std::string& pass
 
 }  // namespace
 
-TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::string>& java) {
+TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::string>& java,
+                                           ClientRole role) {
   TranslatedConfig out;
   auto get = [&](const std::string& key) -> std::string {
     auto it = java.find(key);
@@ -123,6 +118,8 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
     if (Dropped().count(key) != 0) continue;
     if (auto it = Renamed().find(key); it != Renamed().end()) {
       out.properties[it->second] = value;
+    } else if (key == "request.timeout.ms" && role != ClientRole::kProducer) {
+      out.properties["socket.timeout.ms"] = value;
     } else if (key == "partition.assignment.strategy") {
       std::string names = AssignorName(value);
       if (names.empty()) {
@@ -186,13 +183,27 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
       out.properties[key] = value;
     }
   }
-  // Java's reconnect backoff where the user set none (librdkafka's grows to 10 s): a client
-  // whose broker restarted is back within a second, as a Java worker's is. The leader's
-  // read-to-end before zombie fencing, bounded by worker.sync.timeout.ms (3 s), depends on it.
-  for (const auto& [key, java_default] : JavaReconnectDefaults()) {
-    if (java.count(key) == 0) out.properties[key] = java_default;
+  // Java's defaults where the user set none. Java's reconnect backoff, for one: a client whose
+  // broker restarted is back within a second, as a Java worker's is (librdkafka's grows to
+  // 10 s); the leader's read-to-end before zombie fencing, bounded by worker.sync.timeout.ms
+  // (3 s), depends on it.
+  for (const JavaClientDefault& row : JavaClientDefaults()) {
+    if ((row.roles & RoleBit(role)) == 0 || row.librdkafka_value.empty()) continue;
+    const std::string key(row.librdkafka_key);
+    if (java.count(std::string(row.java_key)) != 0 || out.properties.count(key) != 0) continue;
+    out.properties[key] = std::string(row.librdkafka_value);
+    out.java_defaults.insert(key);
   }
   return out;
+}
+
+std::map<std::string, std::string> OverlayOn(std::map<std::string, std::string> base,
+                                             const TranslatedConfig& translated) {
+  for (const auto& [key, value] : translated.properties) {
+    if (translated.java_defaults.count(key) != 0 && base.count(key) != 0) continue;
+    base[key] = value;
+  }
+  return base;
 }
 
 }  // namespace connectd::kafka

@@ -50,9 +50,19 @@ distributed::KafkaBasedLog::Options LogOptions(const config::WorkerConfig& confi
   distributed::KafkaBasedLog::Options options;
   options.topic = *parsed.GetString(topic_key);
   options.topic_property = topic_key;
-  options.producer = kafka::TranslateJavaClientConfig(config.ClientConfig("producer.")).properties;
-  options.consumer = kafka::TranslateJavaClientConfig(config.ClientConfig("consumer.")).properties;
-  options.admin = kafka::TranslateJavaClientConfig(config.ClientConfig("admin.")).properties;
+  // Connect's config and offsets producers never give up on a record (delivery.timeout.ms
+  // MAX_INT); the status producer keeps the client's default, as Java's.
+  std::map<std::string, std::string> base;
+  if (topic_key != "status.storage.topic") base["message.timeout.ms"] = "2147483647";
+  options.producer = kafka::OverlayOn(
+      std::move(base), kafka::TranslateJavaClientConfig(config.ClientConfig("producer."),
+                                                        kafka::ClientRole::kProducer));
+  options.consumer = kafka::TranslateJavaClientConfig(config.ClientConfig("consumer."),
+                                                      kafka::ClientRole::kConsumer)
+                         .properties;
+  options.admin =
+      kafka::TranslateJavaClientConfig(config.ClientConfig("admin."), kafka::ClientRole::kAdmin)
+          .properties;
   options.partitions = partitions_key.empty() ? 1 : parsed.GetInt(partitions_key);
   options.replication_factor = static_cast<int16_t>(parsed.GetInt(replication_key));
   return options;
@@ -65,7 +75,9 @@ absl::StatusOr<herder::DistributedHerder::Options> HerderOptions(const config::W
   options.kafka_cluster_id = cluster_id;
   options.topic_tracking = parsed.GetBool("topic.tracking.enable");
   options.topic_tracking_reset = parsed.GetBool("topic.tracking.allow.reset");
-  options.admin_config = kafka::TranslateJavaClientConfig(config.ClientConfig("admin.")).properties;
+  options.admin_config =
+      kafka::TranslateJavaClientConfig(config.ClientConfig("admin."), kafka::ClientRole::kAdmin)
+          .properties;
   options.config_log =
       LogOptions(config, "config.storage.topic", "", "config.storage.replication.factor");
   options.offset_log = LogOptions(config, "offset.storage.topic", "offset.storage.partitions",
@@ -77,7 +89,8 @@ absl::StatusOr<herder::DistributedHerder::Options> HerderOptions(const config::W
   if (absl::Status s = group.SetBootstrap(config.bootstrap_servers()); !s.ok()) return s;
   absl::StatusOr<kafka::protocol::SecurityConfig> security =
       kafka::protocol::SecurityConfig::FromProperties(
-          kafka::TranslateJavaClientConfig(config.ClientConfig("")).properties);
+          kafka::TranslateJavaClientConfig(config.ClientConfig(""), kafka::ClientRole::kAdmin)
+              .properties);
   if (!security.ok()) return security.status();
   group.security = *std::move(security);
   group.group_id = *parsed.GetString("group.id");

@@ -51,7 +51,7 @@ void LoadPlugins(const config::WorkerConfig& config, const std::string& executab
 
 absl::StatusOr<std::string> LookupClusterId(const config::WorkerConfig& config) {
   kafka::TranslatedConfig translated =
-      kafka::TranslateJavaClientConfig(config.ClientConfig("admin."));
+      kafka::TranslateJavaClientConfig(config.ClientConfig("admin."), kafka::ClientRole::kAdmin);
   std::vector<std::string> warnings;
   absl::StatusOr<kafka::ConfPtr> conf =
       kafka::MakeConfWithWarnings(translated.properties, warnings);

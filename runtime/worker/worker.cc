@@ -153,18 +153,21 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
   if (!pipeline.ok()) return pipeline.status();
   const std::string policy =
       config_.parsed().GetString("connector.client.config.override.policy").value_or("All");
-  auto client_config =
-      [&](const std::string& client) -> absl::StatusOr<std::map<std::string, std::string>> {
+  // Connect's settings for the client (`base`), then producer.*/consumer.*, then the
+  // connector's overrides; Java's client defaults fill what none of them sets.
+  auto client_config = [&](const std::string& client, kafka::ClientRole role,
+                           std::map<std::string, std::string> base)
+      -> absl::StatusOr<std::map<std::string, std::string>> {
     std::map<std::string, std::string> java = config_.ClientConfig(client + ".");
     absl::StatusOr<std::map<std::string, std::string>> overrides =
         config::ClientOverrides(*resolved_connector, client, policy);
     if (!overrides.ok()) return overrides.status();
     for (const auto& [k, v] : *overrides) java[k] = v;
-    kafka::TranslatedConfig translated = kafka::TranslateJavaClientConfig(java);
+    kafka::TranslatedConfig translated = kafka::TranslateJavaClientConfig(java, role);
     for (const std::string& warning : translated.warnings) {
       CONNECTD_LOG(kWarn, kLogger) << "[" << id.connector << "|task-" << id.task << "] " << warning;
     }
-    return translated.properties;
+    return kafka::OverlayOn(std::move(base), translated);
   };
   const std::string task_suffix = absl::StrCat(id.connector, "-", id.task);
   if (plugin.type == plugin::ConnectorType::kSource) {
@@ -172,19 +175,17 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
     options.metrics = &metrics_;
     options.task_config = *std::move(resolved_task);
     // Connect's source producer defaults, then producer.*, then producer.override.*.
-    options.producer = {{"acks", "all"},
-                        {"max.in.flight.requests.per.connection", "1"},
-                        {"enable.idempotence", "false"},
-                        {"message.timeout.ms", "2147483647"},
-                        // Java's buffer.memory default (32 MiB), not librdkafka's 1 GiB: a
-                        // record stays in its fetched buffer until acknowledged, so this bounds
-                        // what a task holds (and the fresh pages the kernel must clear for it).
-                        {"queue.buffering.max.kbytes", "32768"},
-                        {"partitioner", "murmur2_random"},
-                        {"client.id", "connector-producer-" + task_suffix}};
-    absl::StatusOr<std::map<std::string, std::string>> producer = client_config("producer");
+    // Java's buffer.memory default (32 MiB, a Java client default applied by the translation)
+    // bounds what a task holds: a record stays in its fetched buffer until acknowledged.
+    absl::StatusOr<std::map<std::string, std::string>> producer =
+        client_config("producer", kafka::ClientRole::kProducer,
+                      {{"acks", "all"},
+                       {"max.in.flight.requests.per.connection", "1"},
+                       {"enable.idempotence", "false"},
+                       {"message.timeout.ms", "2147483647"},
+                       {"client.id", "connector-producer-" + task_suffix}});
     if (!producer.ok()) return producer.status();
-    for (const auto& [k, v] : *producer) options.producer[k] = v;
+    options.producer = *std::move(producer);
     options.offset_flush_interval = std::chrono::milliseconds(config_.offset_flush_interval_ms());
     options.offset_flush_timeout = std::chrono::milliseconds(config_.offset_flush_timeout_ms());
     options.pipeline = *std::move(pipeline);
@@ -215,23 +216,22 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
   SinkTaskOptions options;
   options.metrics = &metrics_;
   options.task_config = *std::move(resolved_task);
-  options.consumer = {{"group.id", "connect-" + id.connector},
-                      {"enable.auto.commit", "false"},
-                      {"auto.offset.reset", "earliest"},
-                      // The Java consumer's default; librdkafka's is read_committed.
-                      {"isolation.level", "read_uncommitted"},
-                      {"client.id", "connector-consumer-" + task_suffix}};
-  absl::StatusOr<std::map<std::string, std::string>> consumer = client_config("consumer");
+  absl::StatusOr<std::map<std::string, std::string>> consumer =
+      client_config("consumer", kafka::ClientRole::kConsumer,
+                    {{"group.id", "connect-" + id.connector},
+                     {"enable.auto.commit", "false"},
+                     {"auto.offset.reset", "earliest"},
+                     {"client.id", "connector-consumer-" + task_suffix}});
   if (!consumer.ok()) return consumer.status();
-  for (const auto& [k, v] : *consumer) options.consumer[k] = v;
+  options.consumer = *std::move(consumer);
   options.pipeline = *std::move(pipeline);
   if (!options.pipeline->errors().dlq_topic.empty()) {
     // Java's DLQ producer: the worker's producer configs with the connector's overrides.
-    options.dlq_producer = {{"acks", "all"},
-                            {"client.id", "connector-dlq-producer-" + task_suffix}};
-    absl::StatusOr<std::map<std::string, std::string>> producer = client_config("producer");
+    absl::StatusOr<std::map<std::string, std::string>> producer =
+        client_config("producer", kafka::ClientRole::kProducer,
+                      {{"acks", "all"}, {"client.id", "connector-dlq-producer-" + task_suffix}});
     if (!producer.ok()) return producer.status();
-    for (const auto& [k, v] : *producer) options.dlq_producer[k] = v;
+    options.dlq_producer = *std::move(producer);
   }
   options.topics = config::SplitList(Get(connector_config, "topics"));
   options.topics_regex = Get(connector_config, "topics.regex");

@@ -7,6 +7,7 @@
 #include "runtime/common/logging.h"
 #include "runtime/common/strings.h"
 #include "runtime/kafka/client_config.h"
+#include "runtime/kafka/metadata_wait.h"
 #include "runtime/plugin/data_abi.h"
 #include "runtime/storage/offset_codec.h"
 
@@ -19,6 +20,34 @@ constexpr char kLogger[] = "connectd.worker.WorkerSourceTask";
 
 std::string_view View(connectd_str s) {
   return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
+}
+
+// A record the producer refused as too large, named as an operator needs it: where it comes
+// from, where it goes, how big it is and which key allows it (Java's RecordTooLargeException
+// names only the size and max.request.size).
+absl::Status RecordTooLarge(rd_kafka_t* producer, const connectd_source_record& r,
+                            std::string_view topic, bool by_broker) {
+  size_t headers = 0;
+  for (size_t i = 0; i < r.header_count; ++i) {
+    headers += r.headers[i].key.size + r.headers[i].value.size;
+  }
+  char limit[32] = "?";
+  size_t limit_size = sizeof(limit);
+  rd_kafka_conf_get(rd_kafka_conf(producer), "message.max.bytes", limit, &limit_size);
+  return absl::InvalidArgumentError(absl::StrCat(
+      "The record of source partition ", AsAbsl(View(r.source_partition)), " at source offset ",
+      AsAbsl(View(r.source_offset)), " for topic ", AsAbsl(topic),
+      r.partition == CONNECTD_ANY_PARTITION ? std::string()
+                                            : absl::StrCat(" partition ", r.partition),
+      " is ", r.key.size + r.value.size + headers, " bytes (key ", r.key.size, ", value ",
+      r.value.size, ", headers ", headers, "): ",
+      by_broker ? std::string("the target broker refused it as larger than the topic's "
+                              "max.message.bytes (or the broker's message.max.bytes): raise "
+                              "that topic config")
+                : absl::StrCat("larger than the producer's max.request.size (", limit,
+                               " bytes): raise producer.override.max.request.size on the "
+                               "connector (or producer.max.request.size on the worker), and "
+                               "the target topic's max.message.bytes if it is lower")));
 }
 }  // namespace
 
@@ -405,6 +434,7 @@ absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
     listener_.OnTopicUsed(id_.connector, std::string(topic));
   }
   last_produced_topic_ = topic.data();
+  kafka::PartitionMetadataWait metadata_wait;
   while (true) {
     rd_kafka_headers_t* headers = nullptr;
     if (r.header_count > 0) {
@@ -435,6 +465,21 @@ absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
       return absl::OkStatus();
     }
     if (headers) rd_kafka_headers_destroy(headers);
+    if (kafka::IsMissingFromMetadata(err)) {
+      // A remote topic just created, or whose partitions just grew, may not be in the
+      // producer's metadata yet. Java's producer waits for it (waitOnMetadata, up to
+      // max.block.ms, which Connect sets to Long.MAX_VALUE for source tasks); so does this.
+      if (absl::Status waited = metadata_wait.Wait(producer_.get(), topic, r.partition, err,
+                                                   [this] { return stopping(); });
+          !waited.ok()) {
+        return waited;
+      }
+      if (!send_failure_.ok()) return send_failure_;
+      continue;
+    }
+    if (err == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE) {
+      return RecordTooLarge(producer_.get(), r, topic, /*by_broker=*/false);
+    }
     if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
       return kafka::ToStatus(err,
                              absl::StrCat("failed to send a record to topic ", std::string(topic)));
@@ -473,8 +518,12 @@ void WorkerSourceTask::OnDelivery(const rd_kafka_message_t* message) {
   std::unique_ptr<InFlight> record(static_cast<InFlight*>(message->_private));
   --in_flight_;
   if (message->err) {
-    if (message->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE &&
-        message->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT && send_failure_.ok()) {
+    if (message->err == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE && send_failure_.ok()) {
+      send_failure_ =
+          RecordTooLarge(producer_.get(), record->produced ? *record->produced : record->view,
+                         rd_kafka_topic_name(message->rkt), /*by_broker=*/true);
+    } else if (message->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE &&
+               message->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT && send_failure_.ok()) {
       send_failure_ = kafka::ToStatus(
           message->err,
           absl::StrCat("Unrecoverable exception from producer send callback for topic ",

@@ -96,7 +96,9 @@ absl::Status ProduceRecords(const std::string& bootstrap, const std::string& top
   CONNECTD_ASSIGN_OR_RETURN(ConfPtr conf, MakeConf({{"bootstrap.servers", bootstrap},
                                                     {"acks", "all"},
                                                     {"enable.idempotence", "true"},
-                                                    {"linger.ms", "5"}}));
+                                                    {"linger.ms", "5"},
+                                                    // Java's max.request.size
+                                                    {"message.max.bytes", "1048576"}}));
   rd_kafka_conf_set_dr_msg_cb(conf.get(), OnDelivery);
   rd_kafka_conf_set_opaque(conf.get(), &tally);
   CONNECTD_ASSIGN_OR_RETURN(RdKafkaPtr producer, MakeClient(RD_KAFKA_PRODUCER, std::move(conf)));

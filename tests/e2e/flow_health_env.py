@@ -126,6 +126,20 @@ class FlowHealthEnv:
                                                                      "config": config})
             if code != 201:
                 raise AssertionError(f"creating {name}: {code} {text}")
+        # What a deploy check right after creating the connectors sees, until HEALTHY:
+        # (seconds, verdict, replication leg's age_ms), and one `doctor` answer while STARTING.
+        self.startup_verdicts, self.startup_doctor = [], None
+        created = time.time()
+        while time.time() - created < 60:
+            code, body = self.flow(self.cluster[0])
+            verdict = body.get("verdict") if code == 200 and isinstance(body, dict) else None
+            age = body.get("legs", {}).get("replication", {}).get("age_ms") if verdict else None
+            self.startup_verdicts.append((round(time.time() - created, 2), verdict, age))
+            if verdict == "STARTING" and self.startup_doctor is None:
+                self.startup_doctor = self.doctor(self.cluster[0])
+            if verdict == "HEALTHY":
+                break
+            time.sleep(0.2)
         self.cluster.wait_running(self.source_connector, 1, timeout=60)
         self.cluster.wait_running(self.heartbeat_connector, 1, timeout=60)
         print(f"\nflow health env: clusters S={self.kafka.source} T={self.kafka.target}, "

@@ -7,7 +7,10 @@ distributed cluster, flow A->B with heartbeats every second, stale threshold 8 s
 
   test_00  the healthy flow; /mirror/flows on both workers; 404 for an unknown flow; every metric
            that config/grafana and config/prometheus reference is served by GET /metrics
-  test_01  MirrorHeartbeatConnector paused                 -> STALLED — EMIT LEG
+  test_00  also: right after the connectors are created, never HEALTHY before the first
+           heartbeat crossed (STARTING, or UNMONITORED until the heartbeat connector exists);
+           `connectd doctor` exits 1 while STARTING
+  test_01  MirrorHeartbeatConnector paused                 -> UNMONITORED (with the resume step)
   test_02  its task failed (a producer setting the client rejects, a real start failure)
                                                            -> TASK FAILED (with the trace)
   test_03  MirrorSourceConnector paused                    -> STALLED — REPLICATION LEG
@@ -24,6 +27,7 @@ distributed cluster, flow A->B with heartbeats every second, stale threshold 8 s
            heartbeats topic)                               -> SUSPECT CLOCK SKEW
   test_10  the worker running MirrorSource killed (kill -9) -> METRICS ABSENT or REBALANCING,
            then HEALTHY on the survivor; the killed worker restarted -> HEALTHY
+  test_11  MirrorHeartbeatConnector deleted               -> UNMONITORED; re-created -> HEALTHY
 
 Run, from tests/e2e:
     CONNECTD_BUILD_DIR=../../build CONNECTD_RUN_DIR=/tmp/connectd-shared-run \\
@@ -79,6 +83,18 @@ class FlowHealthTest(unittest.TestCase):
 
     def test_00_healthy_flow_api_and_dashboard_metrics(self):
         env = self.env
+        # Right after the connectors were created: never HEALTHY before a heartbeat crossed.
+        timeline = env.startup_verdicts
+        print(f"  after creating the connectors (s, verdict, replication age ms): {timeline}",
+              file=sys.stderr)
+        self.assertEqual(timeline[-1][1], "HEALTHY", timeline)
+        self.assertIsNotNone(timeline[-1][2], timeline)
+        before = {verdict for _, verdict, _ in timeline[:-1]}
+        self.assertLessEqual(before, {None, "STARTING", "UNMONITORED"}, timeline)
+        self.assertIn("STARTING", before, timeline)
+        rc, out = env.startup_doctor
+        self.assertEqual(rc, 1, out)
+        self.assertIn("STARTING", out)
 
         def arrived_on_both_legs(worker):
             _, body = env.flow(worker)
@@ -132,7 +148,7 @@ class FlowHealthTest(unittest.TestCase):
         self.assertEqual(referenced - served, set(), "referenced in config/ but not served")
         verdict_lines = [l for l in text.splitlines()
                          if l.startswith('connectd_mirror_flow_verdict{source="A",target="B"')]
-        self.assertEqual(len(verdict_lines), 8, verdict_lines)
+        self.assertEqual(len(verdict_lines), 10, verdict_lines)
         self.assertIn('connectd_mirror_flow_verdict{source="A",target="B",verdict="healthy"} 1',
                       text)
 
@@ -143,8 +159,8 @@ class FlowHealthTest(unittest.TestCase):
         t = time.time()
         code, _, text = env.cluster.any().put(f"/connectors/{env.heartbeat_connector}/pause")
         self.assertEqual(code, 202, text)
-        _, flow, _ = self.expect(fh.STALLED_EMIT, t, "heartbeat connector paused")
-        self.assertIn("/resume", flow["next_step"])
+        _, flow, _ = self.expect("UNMONITORED", t, "heartbeat connector paused")
+        self.assertIn(f"/connectors/{env.heartbeat_connector}/resume", flow["next_step"])
         t = time.time()
         env.cluster.any().put(f"/connectors/{env.heartbeat_connector}/resume")
         self.repaired(t, "heartbeat connector resumed")
@@ -285,6 +301,21 @@ class FlowHealthTest(unittest.TestCase):
         env.cluster.restart(env.cluster.workers.index(owner), timeout=60)
         self.repaired(t, "killed worker restarted", worker=survivor)
         self.repaired(t, "killed worker restarted (its own view)", worker=owner)
+
+    def test_11_heartbeat_connector_deleted(self):
+        env = self.env
+        t = time.time()
+        code, _, text = env.cluster.any().delete(f"/connectors/{env.heartbeat_connector}")
+        self.assertIn(code, (200, 204), text)
+        _, flow, _ = self.expect("UNMONITORED", t, "heartbeat connector deleted")
+        self.assertIn("Create a MirrorHeartbeatConnector", flow["next_step"])
+        self.assertNotIn("heartbeat", flow["connectors"])
+        t = time.time()
+        config = env.connector_configs()[env.heartbeat_connector]
+        code, _, text = env.cluster.any().post("/connectors", {"name": env.heartbeat_connector,
+                                                                "config": config})
+        self.assertEqual(code, 201, text)
+        self.repaired(t, "heartbeat connector re-created")
 
 
 if __name__ == "__main__":

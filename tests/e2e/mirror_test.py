@@ -196,6 +196,31 @@ class MirrorE2ETest(unittest.TestCase):
         finally:
             self.assertEqual(worker.stop(), 0)
 
+    def test_a_record_of_javas_max_request_size_is_mirrored(self):
+        """A 1,040,000-byte record, which the source broker accepted and Java's producer
+        (max.request.size 1,048,576) would copy, reaches B; the task stays RUNNING."""
+        big = f"big-{self.uid}"
+        tool("create", self.a, big, 1)
+        tool("produce-sized", self.a, big, 2, 1, 1_040_000)
+        source_config, _ = self.connector_configs([big])
+        worker = StandaloneWorker(extra=self.extra, workdir=self.dir).start()
+        try:
+            self.assertEqual(worker.post("/connectors", {"name": "mm2-big", "config": source_config})[0], 201)
+            wait_until(lambda: partitions(self.b, f"A.{big}") == 1, what=f"A.{big} on B")
+            wait_until(lambda: count(self.b, f"A.{big}") == 2, timeout=60,
+                       what="both 1,040,000-byte records on B")
+            got = consume(self.b, f"A.{big}", 2)
+            self.assertEqual([(r["key"], len(r["value"])) for r in got],
+                             [("k0", 1_040_000), ("k1", 1_040_000)])
+            status, body, text = worker.get("/connectors/mm2-big/status")
+            self.assertEqual(status, 200, text)
+            self.assertEqual([t["state"] for t in body["tasks"]], ["RUNNING"], text)
+        except Exception:
+            print("worker log tail:\n" + worker.tail(80))
+            raise
+        finally:
+            self.assertEqual(worker.stop(), 0)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

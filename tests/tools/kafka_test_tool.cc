@@ -4,6 +4,10 @@
 //                                                headers h=<i> and empty=, timestamp TS+i (TS
 //                                                defaults to now: older records fall to the
 //                                                brokers' time retention), partition i % PARTITIONS
+//   produce-sized BOOTSTRAP TOPIC COUNT PARTITIONS BYTES
+//                                                like produce, each value v<i> padded with 'x'
+//                                                to BYTES (Java's max.request.size, 1048576,
+//                                                bounds a record with its framing)
 //   consume BOOTSTRAP TOPIC COUNT [SECONDS]      COUNT records from the start, one JSON line
 //                                                each: partition, offset, key, value (also as
 //                                                key_hex/value_hex), headers, timestamp
@@ -1020,17 +1024,20 @@ int main(int argc, char** argv) {
     absl::Status s = connectd::testing::CreateTopic(bootstrap, topic, std::atoi(argv[4]), configs);
     return s.ok() ? 0 : Fail(s.ToString());
   }
-  if (command == "produce" && argc >= 6) {
+  if ((command == "produce" && argc >= 6) || (command == "produce-sized" && argc >= 7)) {
     int count = std::atoi(argv[4]), partitions = std::atoi(argv[5]);
-    int64_t base = argc >= 7 ? std::atoll(argv[6])
-                             : std::chrono::duration_cast<std::chrono::milliseconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count();
+    const size_t value_bytes = command == "produce-sized" ? std::strtoul(argv[6], nullptr, 10) : 0;
+    int64_t base = argc >= 7 && value_bytes == 0
+                       ? std::atoll(argv[6])
+                       : std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
     std::vector<TestRecord> records;
     for (int i = 0; i < count; ++i) {
       TestRecord r;
       r.key = "k" + std::to_string(i);
       r.value = "v" + std::to_string(i);
+      if (r.value.size() < value_bytes) r.value.resize(value_bytes, 'x');
       r.headers = {{"h", std::to_string(i)}, {"empty", ""}};
       r.partition = i % partitions;
       r.timestamp_ms = base + i;

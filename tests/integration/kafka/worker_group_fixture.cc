@@ -15,7 +15,8 @@ using kafka::protocol::BrokerConnection;
 using kafka::protocol::SecurityConfig;
 
 absl::StatusOr<SecurityConfig> SecurityFromJava(const std::map<std::string, std::string>& java) {
-  kafka::TranslatedConfig translated = kafka::TranslateJavaClientConfig(java);
+  kafka::TranslatedConfig translated =
+      kafka::TranslateJavaClientConfig(java, kafka::ClientRole::kAdmin);
   EXPECT_THAT(translated.warnings, ::testing::IsEmpty());
   return SecurityConfig::FromProperties(translated.properties);
 }

@@ -126,25 +126,34 @@ TEST(FlowVerdictTest, LatencyAtTheThresholdIsNotLag) {
   EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
 }
 
-TEST(FlowVerdictTest, StalledEmitLegWhenTheHeartbeatConnectorIsPaused) {
+TEST(FlowVerdictTest, UnmonitoredWhenTheHeartbeatConnectorIsPaused) {
   FlowFacts f = Healthy();
   Find(f, "mm2-hb", -1).state = "PAUSED";
   Find(f, "mm2-hb", 0).state = "PAUSED";
   f.emit.last_arrival_ms = kNow - 20'000;
   f.replication.last_arrival_ms = kNow - 19'800;
   FlowReport r = Evaluate(f, kNow);
-  EXPECT_EQ(r.verdict, Verdict::kStalledEmitLeg);
-  EXPECT_TRUE(r.emit.stale);
+  EXPECT_EQ(r.verdict, Verdict::kUnmonitored);
+  EXPECT_THAT(r.summary, HasSubstr("not monitored"));
   EXPECT_THAT(r.next_step, HasSubstr("/connectors/mm2-hb/resume"));
   EXPECT_THAT(testing::PrintToString(r.evidence), HasSubstr("connector mm2-hb is PAUSED"));
+  // Even fresh heartbeats from before the pause do not make it HEALTHY.
+  f.emit.last_arrival_ms = kNow - 100;
+  f.replication.last_arrival_ms = kNow - 100;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kUnmonitored);
+  // A paused MirrorSource is a stall known without heartbeats.
+  Find(f, "mm2-source", -1).state = "PAUSED";
+  r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledReplicationLeg);
+  EXPECT_THAT(r.next_step, HasSubstr("/connectors/mm2-source/resume"));
 }
 
 TEST(FlowVerdictTest, AKnownDownWriterStallsAfterThreeIntervals) {
   FlowFacts f = Healthy();
-  Find(f, "mm2-hb", 0).state = "PAUSED";
+  Find(f, "mm2-hb", 0).state = "UNASSIGNED";
   f.emit.last_arrival_ms = kNow - 2500;
   f.replication.last_arrival_ms = kNow - 2400;
-  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);  // within 3 intervals
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kRebalancing);  // within 3 intervals
   f.emit.last_arrival_ms = kNow - 3100;
   f.replication.last_arrival_ms = kNow - 3000;
   FlowReport r = Evaluate(f, kNow);
@@ -171,31 +180,48 @@ TEST(FlowVerdictTest, StalledEmitLegNamesTheClusterErrorWhenTasksRun) {
   EXPECT_EQ(r.emit.error, "_TRANSPORT: 127.0.0.1:9092: Connection refused");
 }
 
-TEST(FlowVerdictTest, StalledEmitLegWithoutAHeartbeatConnector) {
+TEST(FlowVerdictTest, UnmonitoredWithoutAHeartbeatConnector) {
+  // The heartbeat connector deleted: the liveness probe is gone, and the verdict says so.
   FlowFacts f = Healthy();
   f.connectors.erase("heartbeat");
   std::erase_if(f.units, [](const UnitFacts& u) { return u.role == "heartbeat"; });
-  f.emit.last_arrival_ms.reset();
-  f.emit.watching_since_ms = kNow - 11'000;
+  f.heartbeats_enabled = false;
+  f.emit.expected = false;
+  f.replication.expected = false;
   FlowReport r = Evaluate(f, kNow);
-  EXPECT_EQ(r.verdict, Verdict::kStalledEmitLeg);
-  EXPECT_THAT(r.next_step, HasSubstr("Create a MirrorHeartbeatConnector"));
+  EXPECT_EQ(r.verdict, Verdict::kUnmonitored);
+  EXPECT_THAT(r.summary, HasSubstr("no MirrorHeartbeatConnector"));
+  EXPECT_THAT(r.next_step, HasSubstr("Create a MirrorHeartbeatConnector with "
+                                     "source.cluster.alias=A and target.cluster.alias=B"));
+  // A failed task still outranks it.
+  Find(f, "mm2-source", 0).state = "FAILED";
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kTaskFailed);
 }
 
-TEST(FlowVerdictTest, NeverHealthyBeforeTheFirstHeartbeatCrossed) {
+TEST(FlowVerdictTest, StartingUntilTheFirstHeartbeatCrossedThenStalled) {
   FlowFacts f = Healthy();
+  f.heartbeats_expected_since_ms = kNow - 500;
   f.emit.last_arrival_ms.reset();
   f.replication.last_arrival_ms.reset();
   f.replication.latency_ms.reset();
   f.emit.watching_since_ms = kNow - 500;
   f.replication.watching_since_ms = kNow - 500;
   FlowReport r = Evaluate(f, kNow);
-  EXPECT_EQ(r.verdict, Verdict::kStalledEmitLeg);
+  EXPECT_EQ(r.verdict, Verdict::kStarting);
+  EXPECT_THAT(r.summary, HasSubstr("no heartbeat has crossed to B yet"));
   EXPECT_THAT(absl::StrJoin(r.evidence, "\n"), HasSubstr("no heartbeat seen yet"));
-  // The emit leg works, the replication leg has not delivered one yet.
+  // Emitted on A but not yet on B: still starting, until the stale threshold.
   f.emit.last_arrival_ms = kNow - 200;
   f.emit.newest_timestamp_ms = kNow - 200;
-  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kStalledReplicationLeg);
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kStarting);
+  EXPECT_EQ(Evaluate(f, kNow - 500 + 10'000).verdict, Verdict::kStarting);
+  r = Evaluate(f, kNow - 500 + 10'001);
+  EXPECT_EQ(r.verdict, Verdict::kStalledReplicationLeg);
+  // Nothing emitted either: the emit leg is named once the flow is no longer young.
+  f.emit.last_arrival_ms.reset();
+  EXPECT_EQ(Evaluate(f, kNow + 20'000).verdict, Verdict::kStalledEmitLeg);
+  // The first heartbeat on B ends it.
+  f.emit.last_arrival_ms = kNow - 200;
   f.replication.last_arrival_ms = kNow - 100;
   f.replication.newest_timestamp_ms = kNow - 150;
   f.replication.latency_ms = 50;
@@ -371,7 +397,7 @@ TEST(FlowVerdictTest, StallOutranksSkewAndRebalancingOutranksSkew) {
   EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kRebalancing);
 }
 
-TEST(FlowVerdictTest, WithoutHeartbeatsOnlyTaskStatesCount) {
+TEST(FlowVerdictTest, WithHeartbeatsDisabledTheFlowIsUnmonitored) {
   FlowFacts f = Healthy();
   f.heartbeats_enabled = false;
   f.emit.expected = false;
@@ -380,8 +406,8 @@ TEST(FlowVerdictTest, WithoutHeartbeatsOnlyTaskStatesCount) {
   f.replication.last_arrival_ms.reset();
   f.replication.latency_ms = 60'000;
   FlowReport r = Evaluate(f, kNow);
-  EXPECT_EQ(r.verdict, Verdict::kHealthy);
-  EXPECT_THAT(r.summary, HasSubstr("no heartbeats to judge"));
+  EXPECT_EQ(r.verdict, Verdict::kUnmonitored);
+  EXPECT_THAT(r.next_step, HasSubstr("emit.heartbeats.enabled=true on connector mm2-hb"));
 }
 
 TEST(FlowVerdictTest, AnUnfedReplicationLegIsNotJudged) {
@@ -433,7 +459,9 @@ TEST(FlowVerdictTest, SlopeNeedsThreePointsInTheWindow) {
 }
 
 TEST(FlowVerdictTest, VerdictNamesAndLabels) {
-  EXPECT_EQ(AllVerdicts().size(), 8u);
+  EXPECT_EQ(AllVerdicts().size(), 10u);
+  EXPECT_EQ(VerdictName(Verdict::kStarting), "STARTING");
+  EXPECT_EQ(VerdictLabel(Verdict::kUnmonitored), "unmonitored");
   EXPECT_EQ(VerdictName(Verdict::kStalledEmitLeg), "STALLED — EMIT LEG");
   EXPECT_EQ(VerdictName(Verdict::kStalledReplicationLeg), "STALLED — REPLICATION LEG");
   EXPECT_EQ(VerdictLabel(Verdict::kSuspectClockSkew), "suspect_clock_skew");

@@ -10,21 +10,23 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(ClientConfigTest, TranslatesJavaNamesAndDropsJavaOnlyOnes) {
-  TranslatedConfig out = TranslateJavaClientConfig({
-      {"bootstrap.servers", "a:1"},
-      {"sasl.mechanism", "SCRAM-SHA-512"},
-      {"sasl.jaas.config",
-       "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" "
-       "password=\"p w\";"},
-      {"key.serializer", "org.apache.kafka.common.serialization.ByteArraySerializer"},
-      {"partition.assignment.strategy",
-       "org.apache.kafka.clients.consumer.CooperativeStickyAssignor"},
-      {"buffer.memory", "33554432"},
-      {"ssl.truststore.location", "/etc/ca.pem"},
-      {"ssl.truststore.type", "PEM"},
-      {"ssl.keystore.location", "/etc/ks.jks"},
-      {"ssl.endpoint.identification.algorithm", ""},
-  });
+  TranslatedConfig out = TranslateJavaClientConfig(
+      {
+          {"bootstrap.servers", "a:1"},
+          {"sasl.mechanism", "SCRAM-SHA-512"},
+          {"sasl.jaas.config",
+           "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" "
+           "password=\"p w\";"},
+          {"key.serializer", "org.apache.kafka.common.serialization.ByteArraySerializer"},
+          {"partition.assignment.strategy",
+           "org.apache.kafka.clients.consumer.CooperativeStickyAssignor"},
+          {"buffer.memory", "33554432"},
+          {"ssl.truststore.location", "/etc/ca.pem"},
+          {"ssl.truststore.type", "PEM"},
+          {"ssl.keystore.location", "/etc/ks.jks"},
+          {"ssl.endpoint.identification.algorithm", ""},
+      },
+      ClientRole::kAdmin);
   EXPECT_EQ(out.properties, (std::map<std::string, std::string>{
                                 {"bootstrap.servers", "a:1"},
                                 {"sasl.mechanisms", "SCRAM-SHA-512"},
@@ -36,15 +38,19 @@ TEST(ClientConfigTest, TranslatesJavaNamesAndDropsJavaOnlyOnes) {
                                 {"ssl.endpoint.identification.algorithm", "none"},
                                 {"reconnect.backoff.ms", "50"},
                                 {"reconnect.backoff.max.ms", "1000"},
+                                {"socket.connection.setup.timeout.ms", "10000"},
+                                {"socket.timeout.ms", "30000"},
                             }));
   EXPECT_THAT(out.warnings, ElementsAre(HasSubstr("ssl.keystore.location: only PKCS12 and PEM")));
 }
 
 TEST(ClientConfigTest, ReconnectBackoffDefaultsToJavasUnlessSet) {
-  TranslatedConfig defaults = TranslateJavaClientConfig({{"bootstrap.servers", "a:1"}});
+  TranslatedConfig defaults =
+      TranslateJavaClientConfig({{"bootstrap.servers", "a:1"}}, ClientRole::kConsumer);
   EXPECT_EQ(defaults.properties.at("reconnect.backoff.max.ms"), "1000");
   EXPECT_EQ(defaults.properties.at("reconnect.backoff.ms"), "50");
-  TranslatedConfig set = TranslateJavaClientConfig({{"reconnect.backoff.max.ms", "30000"}});
+  TranslatedConfig set =
+      TranslateJavaClientConfig({{"reconnect.backoff.max.ms", "30000"}}, ClientRole::kProducer);
   EXPECT_EQ(set.properties.at("reconnect.backoff.max.ms"), "30000");
   EXPECT_EQ(set.properties.at("reconnect.backoff.ms"), "50");
 }
