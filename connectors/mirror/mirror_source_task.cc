@@ -37,6 +37,28 @@ void ConfigureConsumer(rd_kafka_conf_t* conf, void*) {
   rd_kafka_conf_set(conf, "enable.partition.eof", "false", err, sizeof(err));
 }
 
+// Errors of the connection or of leadership, which the client rides out by itself: not a
+// partition that cannot be read (an unreachable cluster is flow health's to name).
+bool IsPassing(rd_kafka_resp_err_t err) {
+  switch (err) {
+    case RD_KAFKA_RESP_ERR__TRANSPORT:
+    case RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN:
+    case RD_KAFKA_RESP_ERR__RESOLVE:
+    case RD_KAFKA_RESP_ERR__TIMED_OUT:
+    case RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT:
+    case RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE:
+    case RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION:
+    case RD_KAFKA_RESP_ERR_BROKER_NOT_AVAILABLE:
+    case RD_KAFKA_RESP_ERR_NETWORK_EXCEPTION:
+    case RD_KAFKA_RESP_ERR_FENCED_LEADER_EPOCH:
+    case RD_KAFKA_RESP_ERR_UNKNOWN_LEADER_EPOCH:
+    case RD_KAFKA_RESP_ERR__DESTROY:
+      return true;
+    default:
+      return false;
+  }
+}
+
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -79,13 +101,17 @@ MirrorSourceTask::PartitionInfo& MirrorSourceTask::Info(const std::string& topic
   return partitions_.emplace(key, std::move(info)).first->second;
 }
 
+sdk::MetricTags MirrorSourceTask::Tags(const std::string& remote_topic, int32_t partition) const {
+  return {{"source", source_alias_},
+          {"target", target_alias_},
+          {"topic", remote_topic},
+          {"partition", std::to_string(partition)}};
+}
+
 MirrorSourceTask::PartitionMetrics MirrorSourceTask::MakeMetrics(const std::string& remote_topic,
                                                                  int32_t partition) {
   sdk::Metrics metrics = context().metrics();
-  const sdk::MetricTags tags = {{"source", source_alias_},
-                                {"target", target_alias_},
-                                {"topic", remote_topic},
-                                {"partition", std::to_string(partition)}};
+  const sdk::MetricTags tags = Tags(remote_topic, partition);
   PartitionMetrics m;
   m.records = metrics.sensor(
       kMetricsDomain, kMetricsGroup, tags,
@@ -105,7 +131,68 @@ MirrorSourceTask::PartitionMetrics MirrorSourceTask::MakeMetrics(const std::stri
       metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
                      {{"skipped-offset-count", sdk::Stat::kCumulativeSum,
                        "Source offsets deleted before they were replicated (connectd)"}});
+  m.end_offset =
+      metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
+                     {{"source-end-offset", sdk::Stat::kValue,
+                       "The source partition's end offset as of the last fetch (connectd)"}});
+  m.position = metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
+                              {{"source-position", sdk::Stat::kValue,
+                                "The next source offset the task copies (connectd)"}});
   return m;
+}
+
+void MirrorSourceTask::RecordError(PartitionInfo& info, int32_t partition, int code, int64_t now) {
+  if (!info.errors) {
+    sdk::Metrics metrics = context().metrics();
+    const sdk::MetricTags tags = Tags(*info.remote_topic, partition);
+    auto gauge = [&](const char* name, const char* what) {
+      return metrics.sensor(kMetricsDomain, kMetricsGroup, tags, {{name, sdk::Stat::kValue, what}});
+    };
+    info.errors = std::make_unique<PartitionErrors>();
+    info.errors->code = gauge("fetch-error-code",
+                              "The consumer's error for the partition, 0 once records flow "
+                              "(Kafka's or librdkafka's code; connectd)");
+    info.errors->count =
+        metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
+                       {{"fetch-error-count", sdk::Stat::kCumulativeCount,
+                         "Errors the consumer reported for the partition (connectd)"}});
+    info.errors->first_ms =
+        gauge("fetch-error-first-ms", "When the current error was first reported (connectd)");
+    info.errors->last_ms =
+        gauge("fetch-error-last-ms", "When the current error was last reported (connectd)");
+  }
+  PartitionErrors& e = *info.errors;
+  if (code == 0) {
+    e.code.record(0.0, now);
+    e.active = false;
+    return;
+  }
+  if (!e.active) e.first_ms.record(static_cast<double>(now), now);
+  e.active = true;
+  e.code.record(static_cast<double>(code), now);
+  e.count.record(1.0, now);
+  e.last_ms.record(static_cast<double>(now), now);
+}
+
+void MirrorSourceTask::RecordProgress(int64_t now) {
+  if (now < next_progress_ms_) return;
+  next_progress_ms_ = now + 1000;
+  rd_kafka_topic_partition_list_t* positions = nullptr;
+  if (rd_kafka_assignment(consumer_.get(), &positions) != RD_KAFKA_RESP_ERR_NO_ERROR) return;
+  rd_kafka_position(consumer_.get(), positions);
+  for (int i = 0; i < positions->cnt; ++i) {
+    const rd_kafka_topic_partition_t& tp = positions->elems[i];
+    auto it = partitions_.find({tp.topic, tp.partition});
+    if (it == partitions_.end()) continue;
+    PartitionInfo& info = it->second;
+    int64_t low = -1, high = -1;
+    rd_kafka_get_watermark_offsets(consumer_.get(), tp.topic, tp.partition, &low, &high);
+    if (high >= 0) info.metrics.end_offset.record(static_cast<double>(high), now);
+    // Before the first fetch the position is a logical one (beginning, end, stored+1 known).
+    const int64_t position = tp.offset >= 0 ? tp.offset : info.next_offset;
+    if (position >= 0) info.metrics.position.record(static_cast<double>(position), now);
+  }
+  rd_kafka_topic_partition_list_destroy(positions);
 }
 
 void MirrorSourceTask::start(const sdk::Props& props) {
@@ -191,11 +278,27 @@ void MirrorSourceTask::OnConsumerError(const rd_kafka_message_t* message) {
         std::string("Source position reset: ") + rd_kafka_message_errstr(message));
     return;
   }
+  if (message->rkt != nullptr && message->partition >= 0 && !IsPassing(message->err)) {
+    const std::string topic = rd_kafka_topic_name(message->rkt);
+    auto it = partitions_.find({topic, message->partition});
+    if (it != partitions_.end()) {
+      // Kept as evidence per partition: flow health names the topics that cannot be read.
+      const bool first = !it->second.errors || !it->second.errors->active;
+      RecordError(it->second, message->partition, message->err, NowMs());
+      if (!first) return;  // logged when it began; counted since
+      Log(CONNECTD_LOG_WARN, "Cannot read " + topic + "-" + std::to_string(message->partition) +
+                                 " from " + source_alias_ + ": " +
+                                 rd_kafka_message_errstr(message) +
+                                 " (counted as fetch-error-count until records flow again)");
+      return;
+    }
+  }
   Log(CONNECTD_LOG_WARN, std::string("Failure during poll: ") + rd_kafka_message_errstr(message));
 }
 
 void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
   if (offset_syncs_) offset_syncs_->Poll();
+  RecordProgress(NowMs());
   int timeout = std::min(poll_timeout_ms_, batch.timeoutMs());
   // Queued offset syncs leave only as Poll() serves their acks: come back soon while any wait.
   if (offset_syncs_ && offset_syncs_->has_queued()) timeout = std::min(timeout, 5);
@@ -210,6 +313,12 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
     }
     const char* topic = rd_kafka_topic_name(message->rkt);
     PartitionInfo& info = Info(topic, message->partition);
+    if (info.errors && info.errors->active) {
+      RecordError(info, message->partition, 0, NowMs());
+      Log(CONNECTD_LOG_INFO, std::string("Reading ") + topic + "-" +
+                                 std::to_string(message->partition) + " from " + source_alias_ +
+                                 " again");
+    }
     if (info.reset_pending) {
       info.reset_pending = false;
       std::string tp = info.source_topic + "-" + std::to_string(message->partition);

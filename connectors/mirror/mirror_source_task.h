@@ -14,7 +14,16 @@
 // Metrics, per assigned partition, with Kafka's names and tags
 // (kafka.connect.mirror:type=MirrorSourceConnector,source=,target=,topic=<remote>,partition=):
 // record-count/-rate and replication-latency-ms(-min/-max/-avg) when the target acknowledges a
-// record; byte-count/-rate and record-age-ms(-min/-max/-avg) when it is polled.
+// record; byte-count/-rate and record-age-ms(-min/-max/-avg) when it is polled. connectd's own,
+// the truth per partition that flow health reads (runtime/health):
+//   source-end-offset, source-position  every second: the source partition's end (high
+//                                       watermark, or last stable offset under
+//                                       read_committed, as of the last fetch) and the
+//                                       consumer's position (the next offset to copy)
+//   fetch-error-code, -count,           what the consumer reported for the partition
+//   -first-ms, -last-ms                 (authorization, unknown topic, ...): Kafka's or
+//                                       librdkafka's error code, 0 once records flow again;
+//                                       made on the first error only
 //
 // Threads: start/poll/commit/commitRecord on the task thread; stop from any thread.
 #pragma once
@@ -52,6 +61,16 @@ class MirrorSourceTask : public sdk::SourceTask {
     sdk::Sensor bytes;                // at poll: value bytes
     sdk::Sensor record_age;           // at poll: now - source timestamp
     sdk::Sensor skipped_offsets;      // offsets lost to resets (connectd's own)
+    sdk::Sensor end_offset;           // every second (connectd's own)
+    sdk::Sensor position;             // every second (connectd's own)
+  };
+  // A partition's consumer errors (made on its first error).
+  struct PartitionErrors {
+    sdk::Sensor code;
+    sdk::Sensor count;
+    sdk::Sensor first_ms;
+    sdk::Sensor last_ms;
+    bool active = false;
   };
   struct PartitionInfo {
     std::string source_topic;
@@ -60,8 +79,13 @@ class MirrorSourceTask : public sdk::SourceTask {
     int64_t next_offset = -1;  // expected next upstream offset, -1 unknown
     bool reset_pending = false;
     PartitionMetrics metrics;
+    std::unique_ptr<PartitionErrors> errors;
   };
   PartitionMetrics MakeMetrics(const std::string& remote_topic, int32_t partition);
+  sdk::MetricTags Tags(const std::string& remote_topic, int32_t partition) const;
+  void RecordError(PartitionInfo& info, int32_t partition, int code, int64_t now);
+  // Every second: each partition's end offset and position.
+  void RecordProgress(int64_t now);
   PartitionInfo& Info(const std::string& topic, int32_t partition);
   void OnConsumerError(const rd_kafka_message_t* message);
 
@@ -71,8 +95,8 @@ class MirrorSourceTask : public sdk::SourceTask {
   KafkaHandle consumer_;
   std::unique_ptr<OffsetSyncWriter> offset_syncs_;
   int poll_timeout_ms_ = 1000;
-  int max_poll_records_ = 500;  // Java's consumer default
-  std::map<std::string, std::string> remote_topics_;  // source -> remote
+  int max_poll_records_ = 500;                                     // Java's consumer default
+  std::map<std::string, std::string> remote_topics_;               // source -> remote
   std::map<std::string, std::string, std::less<>> source_topics_;  // remote -> source
   std::map<std::pair<std::string, int32_t>, PartitionInfo> partitions_;
   // The partition of the last acknowledged record (acks come in runs per partition).
@@ -82,6 +106,7 @@ class MirrorSourceTask : public sdk::SourceTask {
   // The PartitionInfo of an acknowledged record of remote topic `remote`, or nullptr.
   PartitionInfo* AckedPartition(std::string_view remote, int32_t partition);
   std::map<std::string, int64_t> skipped_;
+  int64_t next_progress_ms_ = 0;
   std::atomic<bool> stopping_{false};
 };
 

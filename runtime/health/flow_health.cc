@@ -1,5 +1,7 @@
 #include "runtime/health/flow_health.h"
 
+#include <librdkafka/rdkafka.h>
+
 #include <algorithm>
 #include <cmath>
 #include <future>
@@ -42,6 +44,35 @@ std::string RoleOf(const Props& config) {
 std::string Get(const Props& props, const std::string& key, const std::string& fallback) {
   auto it = props.find(key);
   return it == props.end() ? fallback : it->second;
+}
+
+std::optional<int64_t> Whole(const MirrorPartitionMetrics& p, const char* name) {
+  auto it = p.values.find(name);
+  if (it == p.values.end() || !std::isfinite(it->second)) return std::nullopt;
+  return static_cast<int64_t>(it->second);
+}
+
+// A partition's facts from its MirrorSource metrics (mirror_source_task.h names them).
+PartitionFacts ToPartitionFacts(const MirrorPartitionMetrics& p,
+                                const std::map<std::string, std::string>& source_topic_of) {
+  PartitionFacts out;
+  out.topic = p.topic;
+  auto source = source_topic_of.find(p.topic);
+  out.source_topic = source != source_topic_of.end() ? source->second : p.topic;
+  out.partition = p.partition;
+  out.end_offset = Whole(p, "source-end-offset");
+  out.position = Whole(p, "source-position");
+  const int64_t code = Whole(p, "fetch-error-code").value_or(0);
+  if (code != 0) {
+    const auto err = static_cast<rd_kafka_resp_err_t>(code);
+    out.error = rd_kafka_err2str(err);
+    out.authorization_error = err == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED ||
+                              err == RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED;
+    out.error_count = Whole(p, "fetch-error-count").value_or(0);
+    out.error_first_ms = Whole(p, "fetch-error-first-ms");
+    out.error_last_ms = Whole(p, "fetch-error-last-ms");
+  }
+  return out;
 }
 
 // Waits for a herder callback; nullopt on timeout (the callback may still run later).
@@ -90,12 +121,16 @@ struct FlowHealth::Flow {
   std::unique_ptr<HeartbeatLeg> replication;
   LegFacts emit_spec_only;  // cluster/topic when a leg has no consumer
   LegFacts replication_spec_only;
-  // MirrorSource task -> its remote topic-partitions.
+  // MirrorSource task -> its remote topic-partitions; remote topic -> source topic.
   std::map<int, std::set<std::pair<std::string, int>>> source_partitions;
+  std::map<std::string, std::string> source_topic_of;
   std::vector<UnitFacts> units;
   std::map<std::pair<std::string, int>, std::string> last_worker;
+  std::map<std::pair<std::string, int>, std::string> last_state;
   std::map<std::pair<std::string, int>, int64_t> absent_since;
   std::vector<int64_t> changes;
+  std::optional<Verdict> recent_problem;  // see FlowFacts
+  int64_t recent_problem_ms = 0;
   // Gauges.
   metrics::Sensor* age_emit = nullptr;
   metrics::Sensor* age_replication = nullptr;
@@ -103,6 +138,9 @@ struct FlowHealth::Flow {
   metrics::Sensor* stale_threshold = nullptr;
   metrics::Sensor* lag_threshold = nullptr;
   metrics::Sensor* rebalances = nullptr;
+  metrics::Sensor* records_behind = nullptr;
+  metrics::Sensor* unreadable = nullptr;
+  std::map<std::string, metrics::Sensor*> topic_behind;  // source topic -> its gauge
   std::map<Verdict, metrics::Sensor*> verdict;
 };
 
@@ -189,7 +227,14 @@ void FlowHealth::Tick(bool refresh) {
       flow->replication->Poll(now_ms, flow->thresholds.clock_skew_tolerance_ms);
     }
     FlowFacts facts = BuildFacts(*flow, now_ms);
-    Publish(*flow, facts, now_ms);
+    FlowReport report = Evaluate(facts, now_ms);
+    if (!report.recovering && IsProblem(report.verdict)) {
+      flow->recent_problem = report.verdict;
+      flow->recent_problem_ms = now_ms;
+      facts.recent_problem = flow->recent_problem;
+      facts.recent_problem_ms = now_ms;
+    }
+    Publish(*flow, facts, report, now_ms);
     all.push_back(std::move(facts));
   }
   if (flow_count_ == nullptr) {
@@ -341,8 +386,9 @@ void FlowHealth::RefreshFlows(int64_t now_ms) {
           size_t dash = item.rfind('-');
           if (dash == std::string::npos) continue;
           std::string topic = item.substr(0, dash);
-          out.emplace(policy ? policy->FormatRemoteTopic(flow.source, topic) : topic,
-                      std::atoi(item.substr(dash + 1).c_str()));
+          std::string remote = policy ? policy->FormatRemoteTopic(flow.source, topic) : topic;
+          flow.source_topic_of[remote] = topic;
+          out.emplace(std::move(remote), std::atoi(item.substr(dash + 1).c_str()));
         }
       }
     }
@@ -364,9 +410,17 @@ void FlowHealth::RefreshUnits(Flow& flow, int64_t now_ms) {
       auto add = [&](int task, const herder::StateInfo& state) {
         flow.units.push_back(UnitFacts{role, name, task, state.state, state.worker_id, state.trace,
                                        MetricsState::kNotExpected, ""});
+        // A rebalance moved the unit, or took it away (a worker that left, even one that comes
+        // back with the same id).
         std::string& last = flow.last_worker[{name, task}];
         if (!last.empty() && !state.worker_id.empty() && last != state.worker_id) changed = true;
         if (!state.worker_id.empty()) last = state.worker_id;
+        std::string& last_state = flow.last_state[{name, task}];
+        if (last_state == "RUNNING" &&
+            (state.state == "UNASSIGNED" || state.state == "RESTARTING" || state.state.empty())) {
+          changed = true;
+        }
+        last_state = state.state;
       };
       add(-1, status->connector);
       for (const herder::TaskStateInfo& task : status->tasks) add(task.id, task.state);
@@ -437,6 +491,8 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
   f.replication.expected =
       flow.heartbeats_enabled && (flow.heartbeats_on_source || f.replication.last_arrival_ms);
   f.assignment_changes_ms = flow.changes;
+  f.recent_problem = flow.recent_problem;
+  f.recent_problem_ms = flow.recent_problem_ms;
 
   // Metrics: this worker's registry for its own units, the owners' answers for the others.
   const std::string self = WorkerId();
@@ -448,9 +504,13 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
   }
   std::optional<double> latency_max, age_max;
   double skipped = 0;
+  std::set<std::pair<std::string, int>> reported;
   auto account = [&](const std::vector<MirrorPartitionMetrics>& partitions) {
     for (const MirrorPartitionMetrics& p : partitions) {
       if (p.source != flow.source || p.target != flow.target) continue;
+      if (reported.insert({p.topic, p.partition}).second) {
+        f.partitions.push_back(ToPartitionFacts(p, flow.source_topic_of));
+      }
       auto take = [&](const char* name, std::optional<double>* out) {
         auto it = p.values.find(name);
         if (it != p.values.end() && std::isfinite(it->second)) {
@@ -514,7 +574,8 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
   return f;
 }
 
-void FlowHealth::Publish(Flow& flow, const FlowFacts& facts, int64_t now_ms) {
+void FlowHealth::Publish(Flow& flow, const FlowFacts& facts, const FlowReport& report,
+                         int64_t now_ms) {
   const metrics::Tags tags = {{"source", flow.source}, {"target", flow.target}};
   if (flow.age_emit == nullptr) {
     auto leg = [&](const char* name) {
@@ -537,6 +598,16 @@ void FlowHealth::Publish(Flow& flow, const FlowFacts& facts, int64_t now_ms) {
     flow.rebalances =
         Gauge(scope_, "rebalances",
               "Assignment changes of the flow's connectors and tasks in the window", tags, now_ms);
+    flow.records_behind =
+        Gauge(scope_, "records-behind",
+              "Records between the MirrorSource tasks' positions and the source partitions' ends, "
+              "summed over the flow",
+              tags, now_ms);
+    flow.unreadable =
+        Gauge(scope_, "partitions-unreadable",
+              "The flow's partitions whose consumer reported an error and that have not been "
+              "read since",
+              tags, now_ms);
     for (Verdict v : AllVerdicts()) {
       metrics::Tags t = tags;
       t.emplace_back("verdict", std::string(VerdictLabel(v)));
@@ -549,7 +620,6 @@ void FlowHealth::Publish(Flow& flow, const FlowFacts& facts, int64_t now_ms) {
     if (leg.watching_since_ms > 0) return static_cast<double>(now_ms - leg.watching_since_ms);
     return std::nan("");
   };
-  FlowReport report = Evaluate(facts, now_ms);
   auto record = [&](metrics::Sensor* sensor, double value) {
     if (sensor != nullptr) sensor->Record(value, now_ms);
   };
@@ -561,12 +631,42 @@ void FlowHealth::Publish(Flow& flow, const FlowFacts& facts, int64_t now_ms) {
   record(flow.stale_threshold, static_cast<double>(facts.thresholds.stale_ms));
   record(flow.lag_threshold, static_cast<double>(facts.thresholds.lag_ms));
   record(flow.rebalances, report.rebalances_in_window);
+  record(flow.records_behind, static_cast<double>(report.records_behind));
+  record(flow.unreadable, report.partitions_with_errors);
+  PublishTopics(flow, facts, now_ms);
   for (auto& [v, sensor] : flow.verdict) record(sensor, v == report.verdict ? 1.0 : 0.0);
 }
 
+void FlowHealth::PublishTopics(Flow& flow, const FlowFacts& facts, int64_t now_ms) {
+  // Per source topic (bounded label cardinality; the partitions' own series are MirrorSource's).
+  std::map<std::string, int64_t> behind;
+  for (const PartitionFacts& p : facts.partitions) {
+    behind[p.source_topic] += std::max<int64_t>(0, p.RecordsBehind().value_or(0));
+  }
+  for (auto it = flow.topic_behind.begin(); it != flow.topic_behind.end();) {
+    if (behind.count(it->first) == 0) {
+      if (it->second != nullptr) scope_.RemoveSensor(it->second);
+      it = flow.topic_behind.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (const auto& [topic, records] : behind) {
+    metrics::Sensor*& sensor = flow.topic_behind[topic];
+    if (sensor == nullptr) {
+      sensor = Gauge(scope_, "topic-records-behind",
+                     "Records between the MirrorSource tasks' positions and the ends of the "
+                     "source topic's partitions",
+                     {{"source", flow.source}, {"target", flow.target}, {"topic", topic}}, now_ms);
+    }
+    if (sensor != nullptr) sensor->Record(static_cast<double>(records), now_ms);
+  }
+}
+
 void FlowHealth::RemoveGauges(Flow& flow) {
-  for (metrics::Sensor** sensor : {&flow.age_emit, &flow.age_replication, &flow.latency,
-                                   &flow.stale_threshold, &flow.lag_threshold, &flow.rebalances}) {
+  for (metrics::Sensor** sensor :
+       {&flow.age_emit, &flow.age_replication, &flow.latency, &flow.stale_threshold,
+        &flow.lag_threshold, &flow.rebalances, &flow.records_behind, &flow.unreadable}) {
     if (*sensor != nullptr) scope_.RemoveSensor(*sensor);
     *sensor = nullptr;
   }
@@ -574,6 +674,10 @@ void FlowHealth::RemoveGauges(Flow& flow) {
     if (sensor != nullptr) scope_.RemoveSensor(sensor);
   }
   flow.verdict.clear();
+  for (auto& [topic, sensor] : flow.topic_behind) {
+    if (sensor != nullptr) scope_.RemoveSensor(sensor);
+  }
+  flow.topic_behind.clear();
 }
 
 }  // namespace connectd::health

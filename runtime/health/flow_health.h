@@ -15,6 +15,8 @@
 //   connectd.mirror:type=flow heartbeat-latency-ms{source,target}   replication leg
 //   connectd.mirror:type=flow stale-threshold-ms / lag-threshold-ms{source,target}
 //   connectd.mirror:type=flow rebalances{source,target}             in the window
+//   connectd.mirror:type=flow records-behind, partitions-unreadable{source,target}
+//   connectd.mirror:type=flow topic-records-behind{source,target,topic}  per source topic
 //   connectd.mirror:type=flow verdict{source,target,verdict}        1 for the current verdict
 //   connectd.mirror:type=flow count                                  flows known
 // (Prometheus: connectd_mirror_flow_heartbeat_age_ms{...} etc.)
@@ -107,7 +109,8 @@ class FlowHealth : public FlowHealthView {
   void RefreshUnits(Flow& flow, int64_t now_ms);
   void FetchPeers();
   FlowFacts BuildFacts(Flow& flow, int64_t now_ms);
-  void Publish(Flow& flow, const FlowFacts& facts, int64_t now_ms);
+  void Publish(Flow& flow, const FlowFacts& facts, const FlowReport& report, int64_t now_ms);
+  void PublishTopics(Flow& flow, const FlowFacts& facts, int64_t now_ms);
   void RemoveGauges(Flow& flow);
 
   // Constant after construction (herders_ until Start).

@@ -135,6 +135,43 @@ void WriteReport(Writer& w, const FlowReport& r) {
   w.Double(r.skipped_offsets);
   Key(w, "rebalances_in_window");
   w.Int(r.rebalances_in_window);
+  Key(w, "recovering");
+  w.Bool(r.recovering);
+  Key(w, "partitions");
+  w.StartObject();
+  Key(w, "count");
+  w.Int(r.partition_count);
+  Key(w, "with_errors");
+  w.Int(r.partitions_with_errors);
+  Key(w, "records_behind");
+  w.Int64(r.records_behind);
+  Key(w, "worst");
+  w.StartArray();
+  for (const PartitionFacts& p : r.worst_partitions) {
+    w.StartObject();
+    Key(w, "source_topic");
+    String(w, p.source_topic);
+    Key(w, "topic");
+    String(w, p.topic);
+    Key(w, "partition");
+    w.Int(p.partition);
+    OptionalInt(w, "source_end_offset", p.end_offset);
+    OptionalInt(w, "position", p.position);
+    OptionalInt(w, "records_behind", p.RecordsBehind());
+    Key(w, "error");
+    if (p.error.empty()) {
+      w.Null();
+    } else {
+      String(w, p.error);
+    }
+    Key(w, "error_count");
+    w.Int64(p.error_count);
+    OptionalInt(w, "error_first_ms", p.error_first_ms);
+    OptionalInt(w, "error_last_ms", p.error_last_ms);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
   Key(w, "connectors");
   w.StartObject();
   for (const auto& [role, name] : r.connectors) {

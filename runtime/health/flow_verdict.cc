@@ -1,7 +1,9 @@
 #include "runtime/health/flow_verdict.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -122,7 +124,65 @@ void AddUnitEvidence(const FlowFacts& facts, std::vector<std::string>* evidence)
   }
 }
 
+// A client error that says a cluster cannot be reached at all (not that it refused something).
+bool LooksUnreachable(const std::string& error) {
+  for (std::string_view mark :
+       {"_TRANSPORT", "_ALL_BROKERS_DOWN", "_RESOLVE", "Connection refused"}) {
+    if (error.find(mark) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// `leg`'s cluster is unreachable: its consumer's unresolved error says so, and nothing arrived
+// on the leg for `patience_ms` (a passing disconnect is no outage).
+bool Unreachable(const LegFacts& leg, int64_t now_ms, int64_t patience_ms) {
+  if (!leg.error || !LooksUnreachable(leg.error->message)) return false;
+  const int64_t since = leg.last_arrival_ms.value_or(leg.watching_since_ms);
+  return since > 0 && now_ms - since > patience_ms;
+}
+
+// Errors first (oldest first), then the most records behind.
+bool WorseThan(const PartitionFacts& a, const PartitionFacts& b) {
+  if (a.error.empty() != b.error.empty()) return !a.error.empty();
+  if (!a.error.empty()) return a.error_first_ms.value_or(0) < b.error_first_ms.value_or(0);
+  return a.RecordsBehind().value_or(0) > b.RecordsBehind().value_or(0);
+}
+
+void SummarizePartitions(const FlowFacts& facts, FlowReport* r) {
+  r->partition_count = static_cast<int>(facts.partitions.size());
+  for (const PartitionFacts& p : facts.partitions) {
+    if (!p.error.empty()) ++r->partitions_with_errors;
+    r->records_behind += std::max<int64_t>(0, p.RecordsBehind().value_or(0));
+  }
+  r->worst_partitions = facts.partitions;
+  std::sort(r->worst_partitions.begin(), r->worst_partitions.end(), WorseThan);
+  if (r->worst_partitions.size() > kWorstPartitions) r->worst_partitions.resize(kWorstPartitions);
+}
+
+// "orders-0, orders-2" per source topic, for the errored partitions of one error text.
+std::string PartitionList(const std::vector<const PartitionFacts*>& partitions) {
+  std::vector<std::string> names;
+  for (const PartitionFacts* p : partitions) {
+    names.push_back(absl::StrCat(p->source_topic, "-", p->partition));
+  }
+  return absl::StrJoin(names, ", ");
+}
+
 }  // namespace
+
+int64_t RecoveryHoldMs(const Thresholds& t) {
+  return std::max<int64_t>(5000, 3 * t.heartbeat_interval_ms);
+}
+
+bool IsProblem(Verdict verdict) {
+  return verdict != Verdict::kHealthy && verdict != Verdict::kStarting &&
+         verdict != Verdict::kUnmonitored;
+}
+
+std::optional<int64_t> PartitionFacts::RecordsBehind() const {
+  if (!end_offset || !position) return std::nullopt;
+  return *end_offset - *position;
+}
 
 std::string_view VerdictName(Verdict verdict) {
   switch (verdict) {
@@ -146,6 +206,10 @@ std::string_view VerdictName(Verdict verdict) {
       return "STARTING";
     case Verdict::kUnmonitored:
       return "UNMONITORED";
+    case Verdict::kStalledPartitions:
+      return "STALLED — PARTITIONS";
+    case Verdict::kClusterUnreachable:
+      return "CLUSTER UNREACHABLE";
   }
   return "UNKNOWN";
 }
@@ -172,17 +236,22 @@ std::string_view VerdictLabel(Verdict verdict) {
       return "starting";
     case Verdict::kUnmonitored:
       return "unmonitored";
+    case Verdict::kStalledPartitions:
+      return "stalled_partitions";
+    case Verdict::kClusterUnreachable:
+      return "cluster_unreachable";
   }
   return "unknown";
 }
 
 const std::vector<Verdict>& AllVerdicts() {
   static const std::vector<Verdict> kAll = {
-      Verdict::kHealthy,          Verdict::kLagging,
-      Verdict::kStalledEmitLeg,   Verdict::kStalledReplicationLeg,
-      Verdict::kTaskFailed,       Verdict::kMetricsAbsent,
-      Verdict::kSuspectClockSkew, Verdict::kRebalancing,
-      Verdict::kStarting,         Verdict::kUnmonitored};
+      Verdict::kHealthy,           Verdict::kLagging,
+      Verdict::kStalledEmitLeg,    Verdict::kStalledReplicationLeg,
+      Verdict::kTaskFailed,        Verdict::kMetricsAbsent,
+      Verdict::kSuspectClockSkew,  Verdict::kRebalancing,
+      Verdict::kStarting,          Verdict::kUnmonitored,
+      Verdict::kStalledPartitions, Verdict::kClusterUnreachable};
   return kAll;
 }
 
@@ -265,6 +334,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
   for (int64_t at : facts.assignment_changes_ms) {
     if (now_ms - at <= t.rebalance_window_ms) ++r.rebalances_in_window;
   }
+  SummarizePartitions(facts, &r);
 
   const std::string flow = absl::StrCat(facts.source, "->", facts.target);
   const std::string emit_text = LegText("emit", facts.emit, r.emit);
@@ -283,6 +353,14 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
     if (r.metric_latency_ms) {
       r.evidence.push_back(
           absl::StrCat("replication-latency-ms-max ", static_cast<int64_t>(*r.metric_latency_ms)));
+    }
+    if (r.partition_count > 0) {
+      r.evidence.push_back(
+          absl::StrCat(r.partition_count, " partition(s) report, ", r.records_behind,
+                       " record(s) behind the source's end",
+                       r.partitions_with_errors > 0
+                           ? absl::StrCat(", ", r.partitions_with_errors, " with a read error")
+                           : ""));
     }
     if (r.rebalances_in_window > 0) {
       r.evidence.push_back(absl::StrCat(r.rebalances_in_window,
@@ -325,7 +403,49 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
         std::move(next));
   }
 
-  // 2. METRICS ABSENT.
+  // 2. CLUSTER UNREACHABLE: the cause of the stalls, overdue heartbeats and silent tasks that
+  // follow (workers whose internal topics live there revoke their own tasks).
+  std::vector<const LegFacts*> unreachable_legs;
+  for (const LegFacts* leg : {&facts.emit, &facts.replication}) {
+    if (Unreachable(*leg, now_ms, 3 * t.heartbeat_interval_ms) &&
+        (unreachable_legs.empty() || unreachable_legs.front()->cluster != leg->cluster)) {
+      unreachable_legs.push_back(leg);
+    }
+  }
+  if (!unreachable_legs.empty()) {
+    std::vector<std::string> clusters;
+    for (const LegFacts* leg : unreachable_legs) {
+      clusters.push_back(leg->cluster);
+      r.evidence.push_back(
+          absl::StrCat("cluster ", leg->cluster, " does not answer: ", leg->error->message,
+                       " (last reported ", Seconds(now_ms - leg->error->at_ms), " ago)"));
+    }
+    AddUnitEvidence(facts, &r.evidence);
+    const std::string names = absl::StrJoin(clusters, " and ");
+    return finish(
+        Verdict::kClusterUnreachable,
+        absl::StrCat(flow, ": cluster ", names, " cannot be reached from this worker"),
+        absl::StrCat("Check that the brokers of ", names,
+                     " are up and reachable from the connectd workers (the flow's bootstrap "
+                     "servers, the network, TLS/SASL settings). Replication resumes by itself "
+                     "once it answers; workers whose internal topics live there stop their tasks "
+                     "until then, so restarting tasks does not help"));
+  }
+
+  // 3. REBALANCING (a storm): the flow's units keep moving; stalls and silent tasks follow.
+  const std::string storm_next =
+      "The flow's connectors and tasks keep moving between workers: check the workers' logs "
+      "for members joining and leaving the group (restarts, session timeouts, long GC pauses)";
+  if (r.rebalances_in_window >= t.rebalance_threshold) {
+    AddUnitEvidence(facts, &r.evidence);
+    return finish(Verdict::kRebalancing,
+                  absl::StrCat(flow, ": ", r.rebalances_in_window,
+                               " rebalance(s) of its connectors and tasks in the last ",
+                               Seconds(t.rebalance_window_ms)),
+                  storm_next);
+  }
+
+  // 4. METRICS ABSENT.
   std::vector<const UnitFacts*> absent;
   for (const UnitFacts& unit : facts.units) {
     if (unit.state == "RUNNING" && (unit.metrics == MetricsState::kAbsent ||
@@ -363,7 +483,54 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                   std::move(next));
   }
 
-  // 3. UNMONITORED: nothing proves the flow, so nothing may call it HEALTHY. A MirrorSource
+  // 5. STALLED — PARTITIONS: partitions that cannot be read, whatever the heartbeats say.
+  std::map<std::string, std::vector<const PartitionFacts*>> by_error;
+  bool authorization = false;
+  std::set<std::string> denied_topics;
+  for (const PartitionFacts& p : facts.partitions) {
+    if (p.error.empty()) continue;
+    by_error[p.error].push_back(&p);
+    if (p.authorization_error) {
+      authorization = true;
+      denied_topics.insert(p.source_topic);
+    }
+  }
+  if (!by_error.empty()) {
+    std::set<std::string> topics;
+    for (const auto& [error, partitions] : by_error) {
+      int64_t count = 0, first = INT64_MAX, last = 0;
+      for (const PartitionFacts* p : partitions) {
+        topics.insert(p->source_topic);
+        count += p->error_count;
+        first = std::min(first, p->error_first_ms.value_or(now_ms));
+        last = std::max(last, p->error_last_ms.value_or(0));
+      }
+      r.evidence.push_back(absl::StrCat("cannot read ", PartitionList(partitions), " on ",
+                                        facts.source, ": ", error, " (", count, " time(s), first ",
+                                        Seconds(now_ms - first), " ago, last ",
+                                        Seconds(now_ms - last), " ago; nothing read since)"));
+    }
+    std::string next;
+    if (authorization) {
+      next = absl::StrCat("Grant the connectd principal READ (and DESCRIBE) on topic(s) ",
+                          absl::StrJoin(denied_topics, ", "), " of cluster ", facts.source,
+                          ", e.g. kafka-acls.sh --add --allow-principal User:<connectd> "
+                          "--operation Read --topic <topic>; the partitions resume by themselves "
+                          "once records flow");
+    } else {
+      next =
+          absl::StrCat("Check topic(s) ", absl::StrJoin(topics, ", "), " on cluster ", facts.source,
+                       " (the error above) and the MirrorSource task's log; the partitions "
+                       "count as stalled until records of them are read again");
+    }
+    return finish(Verdict::kStalledPartitions,
+                  absl::StrCat(flow, ": ", r.partitions_with_errors, " of ", r.partition_count,
+                               " partition(s) cannot be read (", absl::StrJoin(topics, ", "),
+                               "); the others replicate"),
+                  std::move(next));
+  }
+
+  // 6. UNMONITORED: nothing proves the flow, so nothing may call it HEALTHY. A MirrorSource
   // that is paused or stopped is a stall known without heartbeats.
   const UnitFacts* heartbeat_halted = nullptr;
   for (const UnitFacts* unit : UnitsOf(facts, "heartbeat")) {
@@ -406,7 +573,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                   std::move(next));
   }
 
-  // 4. STARTING: heartbeats are expected, none has crossed yet, and the flow is young.
+  // 7. STARTING: heartbeats are expected, none has crossed yet, and the flow is young.
   const LegFacts& proving = facts.heartbeats_on_source ? facts.replication : facts.emit;
   const int64_t expected_for = now_ms - facts.heartbeats_expected_since_ms;
   if (facts.heartbeats_expected_since_ms > 0 && !proving.last_arrival_ms &&
@@ -437,7 +604,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
   const bool emit_stale = facts.heartbeats_enabled && r.emit.stale;
   const bool replication_stale = facts.heartbeats_enabled && r.replication.stale;
 
-  // 5. STALLED — EMIT LEG.
+  // 8. STALLED — EMIT LEG.
   if (emit_stale) {
     AddUnitEvidence(facts, &r.evidence);
     std::string next;
@@ -464,7 +631,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                   std::move(next));
   }
 
-  // 6. STALLED — REPLICATION LEG.
+  // 8. STALLED — REPLICATION LEG (after the emit leg's).
   if (replication_stale) {
     AddUnitEvidence(facts, &r.evidence);
     std::string next;
@@ -472,10 +639,6 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
       next = absl::StrCat("Create a MirrorSourceConnector for ", flow);
     } else if (const UnitFacts* down = NotRunning(facts, "source")) {
       next = NextStepForState(*down);
-    } else if (r.rebalances_in_window >= t.rebalance_threshold) {
-      next = absl::StrCat(r.rebalances_in_window,
-                          " assignment changes in the window: a rebalance "
-                          "loop; check the workers' logs for members joining and leaving");
     } else if (facts.replication.error) {
       next = LooksLikeAuthorization(facts.replication.error->message)
                  ? absl::StrCat("Reading ", facts.replication.topic, " on ", facts.target,
@@ -495,7 +658,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                   std::move(next));
   }
 
-  // 7. REBALANCING.
+  // 9. REBALANCING: a unit between workers.
   const UnitFacts* moving = nullptr;
   for (const UnitFacts& unit : facts.units) {
     if (unit.state == "UNASSIGNED" || unit.state == "RESTARTING") {
@@ -503,17 +666,16 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
       break;
     }
   }
-  if (r.rebalances_in_window >= t.rebalance_threshold || moving != nullptr) {
-    if (moving) r.evidence.push_back(UnitState(*moving));
-    return finish(
-        Verdict::kRebalancing,
-        absl::StrCat(flow, ": ", r.rebalances_in_window, " assignment change(s) in the last ",
-                     Seconds(t.rebalance_window_ms)),
-        "The flow's connectors and tasks keep moving between workers: check the workers' logs "
-        "for members joining and leaving the group (restarts, session timeouts, long GC pauses)");
+  if (moving != nullptr) {
+    r.evidence.push_back(UnitState(*moving));
+    return finish(Verdict::kRebalancing,
+                  absl::StrCat(flow, ": ", UnitName(*moving), " is ", moving->state, "; ",
+                               r.rebalances_in_window, " rebalance(s) in the last ",
+                               Seconds(t.rebalance_window_ms)),
+                  storm_next);
   }
 
-  // 8. SUSPECT CLOCK SKEW.
+  // 10. SUSPECT CLOCK SKEW.
   for (const LegFacts* leg : {&facts.emit, &facts.replication}) {
     bool future = leg->skew_seen_ms && now_ms - *leg->skew_seen_ms <= t.stale_ms;
     bool negative = leg == &facts.replication && leg->latency_ms &&
@@ -530,7 +692,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                   "(timedatectl / chronyc tracking); latencies are meaningless until they agree");
   }
 
-  // 9. LAGGING.
+  // 11. LAGGING.
   if (facts.heartbeats_enabled && r.latency_ms && *r.latency_ms > t.lag_ms) {
     return finish(Verdict::kLagging,
                   absl::StrCat(flow, ": heartbeats ", r.latency_overdue ? "overdue by " : "arrive ",
@@ -544,6 +706,20 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                                "more tasks (tasks.max)"));
   }
 
+  // 12. HEALTHY, once it has held: a flow that just recovered keeps its last problem's verdict
+  // for the hold, so a verdict does not flap with every passing good moment of a storm.
+  if (facts.recent_problem && now_ms - facts.recent_problem_ms < RecoveryHoldMs(t)) {
+    r.recovering = true;
+    r.evidence.push_back(absl::StrCat(
+        "every check passes since ", Seconds(now_ms - facts.recent_problem_ms), " ago; ",
+        std::string(VerdictName(*facts.recent_problem)), " until it holds for ",
+        Seconds(RecoveryHoldMs(t))));
+    return finish(*facts.recent_problem,
+                  absl::StrCat(flow, ": recovering from ",
+                               std::string(VerdictName(*facts.recent_problem))),
+                  "Nothing to do unless it comes back: the flow works again and is HEALTHY "
+                  "once that holds");
+  }
   return finish(Verdict::kHealthy, absl::StrCat(flow, ": heartbeats arrive on both legs"),
                 "Nothing to do");
 }

@@ -20,25 +20,40 @@
 // Precedence, first match wins (a cause outranks the symptom it produces; the symptom stays in
 // the evidence):
 //   1 TASK FAILED                a connector or task of the flow is FAILED (its trace is evidence)
-//   2 METRICS ABSENT             a RUNNING unit reports nothing: its worker cannot be reached, or
+//   2 CLUSTER UNREACHABLE        a leg's consumer cannot reach its cluster (transport errors, all
+//                                brokers down) and nothing arrived on it for 3 intervals: the
+//                                cause of the stalls, overdue heartbeats and silent tasks that
+//                                follow (workers whose internal topics live there revoke their
+//                                tasks on purpose), so it is named before any of them
+//   3 REBALANCING (storm)        >= threshold rebalances of the flow's units in the window (a unit
+//                                moving, or going UNASSIGNED/RESTARTING/without status; changes
+//                                within 5 s are one): the stalls and silent tasks of a storm
+//                                are its symptoms
+//   4 METRICS ABSENT             a RUNNING unit reports nothing: its worker cannot be reached, or
 //                                a RUNNING MirrorSource task publishes no replication metrics
-//   3 UNMONITORED                no heartbeat proves the flow: it has no MirrorHeartbeatConnector,
+//   5 STALLED — PARTITIONS       a MirrorSource task's consumer reported an error for some of the
+//                                flow's partitions (authorization, unknown topic, ...) and no
+//                                record of them has been read since, even while heartbeats are
+//                                fresh: heartbeats travel their own topic, so they prove the
+//                                path, not every partition
+//   6 UNMONITORED                no heartbeat proves the flow: it has no MirrorHeartbeatConnector,
 //                                emits none (emit.heartbeats.enabled=false), or its heartbeat
 //                                connector is PAUSED/STOPPED (a paused or stopped MirrorSource is
 //                                still STALLED — REPLICATION LEG: that stall is known)
-//   4 STARTING                   heartbeats are expected but none has crossed yet (the replication
+//   7 STARTING                   heartbeats are expected but none has crossed yet (the replication
 //                                leg, or under location=target the emit leg, never had one),
 //                                within the stale threshold after they became expected
-//   5 STALLED — EMIT LEG         the emit leg is stale
-//   6 STALLED — REPLICATION LEG  the emit leg is fresh, the replication leg stale
-//   7 REBALANCING                >= threshold assignment changes in the window, or a unit is
-//                                UNASSIGNED/RESTARTING
-//   8 SUSPECT CLOCK SKEW         a heartbeat stamped in the future beyond the tolerance, or a
+//   8 STALLED — EMIT LEG         the emit leg is stale
+//     STALLED — REPLICATION LEG  the emit leg is fresh, the replication leg stale
+//   9 REBALANCING                a unit is UNASSIGNED/RESTARTING
+//  10 SUSPECT CLOCK SKEW         a heartbeat stamped in the future beyond the tolerance, or a
 //                                negative latency beyond it, within the stale threshold
-//   9 LAGGING                    the replication leg's heartbeat latency above the lag threshold,
+//  11 LAGGING                    the replication leg's heartbeat latency above the lag threshold,
 //                                or heartbeats overdue on B by more than it (a stall is LAGGING
 //                                until the stale threshold)
-//  10 HEALTHY                    every leg has delivered a heartbeat and none of the above holds
+//  12 HEALTHY                    every leg has delivered a heartbeat and none of the above holds,
+//                                for RecoveryHoldMs after the last problem verdict (until then
+//                                that verdict is kept, `recovering`)
 //
 // Threads: pure functions and values; any thread.
 #pragma once
@@ -64,6 +79,8 @@ enum class Verdict {
   kRebalancing,
   kStarting,
   kUnmonitored,
+  kStalledPartitions,
+  kClusterUnreachable,
 };
 
 // "HEALTHY", "LAGGING", "STALLED — EMIT LEG", ... (the names the issue and the docs use).
@@ -126,6 +143,23 @@ struct UnitFacts {
   std::string metrics_detail;  // why absent / the owner's error
 };
 
+// One mirrored partition as its MirrorSource task reports it (connectd's per-partition metrics).
+struct PartitionFacts {
+  std::string source_topic;
+  std::string topic;  // the remote topic on the target
+  int partition = 0;
+  std::optional<int64_t> end_offset;  // the source partition's end as of the last fetch
+  std::optional<int64_t> position;    // the next offset the task copies
+  // The consumer's error for the partition until records flow again (empty: none).
+  std::string error;
+  bool authorization_error = false;
+  int64_t error_count = 0;
+  std::optional<int64_t> error_first_ms;
+  std::optional<int64_t> error_last_ms;
+  // end_offset - position when both are known.
+  std::optional<int64_t> RecordsBehind() const;
+};
+
 struct FlowFacts {
   std::string source;
   std::string target;
@@ -144,6 +178,11 @@ struct FlowFacts {
   std::optional<double> metric_record_age_ms;  // record-age-ms-max
   double skipped_offsets = 0;                  // skipped-offset-count, summed
   std::vector<int64_t> assignment_changes_ms;  // when the flow's units moved between workers
+  std::vector<PartitionFacts> partitions;      // every mirrored partition that reports
+  // The last problem verdict (IsProblem) an evaluation without hold gave, and when: HEALTHY is
+  // reported only once it has held for RecoveryHoldMs after it.
+  std::optional<Verdict> recent_problem;
+  int64_t recent_problem_ms = 0;
 };
 
 struct LegReport {
@@ -180,10 +219,26 @@ struct FlowReport {
   int rebalances_in_window = 0;
   std::map<std::string, std::string> connectors;
   std::vector<UnitFacts> units;
+  // Per partition: how many report, how many have an error, the records behind summed over
+  // those that know it, and the worst (errors first, then most behind) at most kWorstPartitions.
+  int partition_count = 0;
+  int partitions_with_errors = 0;
+  int64_t records_behind = 0;
+  std::vector<PartitionFacts> worst_partitions;
+  // The verdict is recent_problem's, held while the flow recovers (every check passes).
+  bool recovering = false;
 };
+
+inline constexpr size_t kWorstPartitions = 20;
 
 // The verdict of one flow at `now_ms` (see the precedence above).
 FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms);
+
+// How long HEALTHY must hold after a problem before it is reported: max(5 s, 3 intervals).
+int64_t RecoveryHoldMs(const Thresholds& thresholds);
+// A verdict that asks for attention (not HEALTHY, STARTING or UNMONITORED), so recovering
+// from it is held.
+bool IsProblem(Verdict verdict);
 
 // Least-squares slope of latency over arrival time, in ms per minute, of the history entries
 // within `window_ms` before `now_ms`; nullopt with fewer than 3 entries.

@@ -66,9 +66,50 @@ std::string Tasks(const rapidjson::Value& flow) {
   return out;
 }
 
+// The flow's "partitions" object, or null.
+const rapidjson::Value* Partitions(const rapidjson::Value& flow) {
+  if (!flow.HasMember("partitions") || !flow["partitions"].IsObject()) return nullptr;
+  return &flow["partitions"];
+}
+
+// "1,204" records behind the source's end over the flow's partitions, "+ 3 unreadable".
+std::string Behind(const rapidjson::Value& flow) {
+  const rapidjson::Value* p = Partitions(flow);
+  if (p == nullptr || !p->HasMember("count") || !(*p)["count"].IsInt() ||
+      (*p)["count"].GetInt() == 0) {
+    return "-";
+  }
+  std::string out = (*p)["records_behind"].IsInt64()
+                        ? std::to_string((*p)["records_behind"].GetInt64())
+                        : std::string("?");
+  if ((*p)["with_errors"].IsInt() && (*p)["with_errors"].GetInt() > 0) {
+    absl::StrAppend(&out, " (", (*p)["with_errors"].GetInt(), " unreadable)");
+  }
+  return out;
+}
+
+void PrintWorstPartitions(const rapidjson::Value& flow) {
+  const rapidjson::Value* p = Partitions(flow);
+  if (p == nullptr || !p->HasMember("worst") || !(*p)["worst"].IsArray()) return;
+  int shown = 0;
+  for (const rapidjson::Value& part : (*p)["worst"].GetArray()) {
+    const bool error = part.HasMember("error") && part["error"].IsString();
+    const int64_t behind = part.HasMember("records_behind") && part["records_behind"].IsInt64()
+                               ? part["records_behind"].GetInt64()
+                               : 0;
+    if ((!error && behind <= 0) || shown == 5) continue;
+    if (shown++ == 0) std::cout << "  partitions (worst first):\n";
+    std::cout << "    " << Str(part, "source_topic") << "-"
+              << (part["partition"].IsInt() ? part["partition"].GetInt() : -1) << ": " << behind
+              << " behind";
+    if (error) std::cout << ", " << part["error"].GetString();
+    std::cout << "\n";
+  }
+}
+
 void PrintTable(const std::vector<const rapidjson::Value*>& flows) {
   std::vector<std::vector<std::string>> rows = {
-      {"FLOW", "VERDICT", "EMIT AGE", "REPL AGE", "LATENCY", "TASKS", "NEXT STEP"}};
+      {"FLOW", "VERDICT", "EMIT AGE", "REPL AGE", "LATENCY", "BEHIND", "TASKS", "NEXT STEP"}};
   for (const rapidjson::Value* flow : flows) {
     const rapidjson::Value& legs = (*flow)["legs"];
     rows.push_back(
@@ -76,7 +117,7 @@ void PrintTable(const std::vector<const rapidjson::Value*>& flows) {
          Seconds(legs.IsObject() && legs.HasMember("emit") ? legs["emit"] : legs, "age_ms"),
          Seconds(legs.IsObject() && legs.HasMember("replication") ? legs["replication"] : legs,
                  "age_ms"),
-         Seconds(*flow, "latency_ms"), Tasks(*flow), Str(*flow, "next_step")});
+         Seconds(*flow, "latency_ms"), Behind(*flow), Tasks(*flow), Str(*flow, "next_step")});
   }
   std::vector<size_t> width(rows.front().size(), 0);
   for (const auto& row : rows) {
@@ -108,6 +149,7 @@ void PrintTable(const std::vector<const rapidjson::Value*>& flows) {
         if (line.IsString()) std::cout << "  - " << line.GetString() << "\n";
       }
     }
+    PrintWorstPartitions(*flow);
     std::cout << "  next: " << Str(*flow, "next_step") << "\n";
   }
 }

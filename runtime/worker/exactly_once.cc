@@ -147,6 +147,18 @@ absl::Status FenceProducers(const std::map<std::string, std::string>& client_con
 
 absl::StatusOr<std::unique_ptr<TransactionalProducer>> TransactionalProducer::Create(
     std::map<std::string, std::string> config, std::chrono::milliseconds timeout) {
+  // librdkafka refuses a transactional producer whose message.timeout.ms (Java's
+  // delivery.timeout.ms: 120000 by default, MAX_INT in Connect's config-topic producer)
+  // exceeds transaction.timeout.ms; a record cannot outlive its transaction anyway.
+  int64_t transaction_timeout = 0, message_timeout = 0;
+  if (!absl::SimpleAtoi(Get(config, "transaction.timeout.ms"), &transaction_timeout) ||
+      transaction_timeout <= 0) {
+    transaction_timeout = kDefaultTransactionTimeoutMs;
+  }
+  if (absl::SimpleAtoi(Get(config, "message.timeout.ms"), &message_timeout) &&
+      (message_timeout > transaction_timeout || message_timeout == 0)) {
+    config["message.timeout.ms"] = std::to_string(transaction_timeout);
+  }
   absl::StatusOr<kafka::ConfPtr> conf = kafka::MakeConf(config);
   if (!conf.ok()) return conf.status();
   absl::StatusOr<kafka::RdKafkaPtr> producer =

@@ -68,7 +68,7 @@ class KafkaPair:
         """Starts both clusters at once (a broker takes seconds) and returns their bootstraps."""
         procs = [subprocess.Popen([SCRIPTS_KAFKA, "start", name, *opts], env=self.env,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                 for name, opts in ((self.source_name, []),
+                 for name, opts in ((self.source_name, ["--open-authorizer"]),
                                     (self.target_name, ["--open-authorizer"]))]
         outs = [p.communicate(timeout=300) for p in procs]
         for p, (out, err) in zip(procs, outs):

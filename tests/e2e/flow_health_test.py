@@ -16,8 +16,8 @@ distributed cluster, flow A->B with heartbeats every second, stale threshold 8 s
   test_03  MirrorSourceConnector paused                    -> STALLED — REPLICATION LEG
   test_04  MirrorSource task failed (a consumer setting the client rejects)
                                                            -> TASK FAILED
-  test_05  target broker stopped (scripts/kafka halt)      -> STALLED — REPLICATION LEG
-  test_06  source broker stopped                           -> STALLED — EMIT LEG
+  test_05  target broker stopped (scripts/kafka halt)      -> CLUSTER UNREACHABLE naming B
+  test_06  source broker stopped                           -> CLUSTER UNREACHABLE naming A
   test_07  WRITE on the target's A.heartbeats denied by an ACL (T enforces ACLs): the task's
            produce is refused and fails it, as in Java    -> TASK FAILED naming authorization
   test_08  replication throttled (producer_byte_rate client quota on T for the task's producer,
@@ -28,11 +28,19 @@ distributed cluster, flow A->B with heartbeats every second, stale threshold 8 s
   test_10  the worker running MirrorSource killed (kill -9) -> METRICS ABSENT or REBALANCING,
            then HEALTHY on the survivor; the killed worker restarted -> HEALTHY
   test_11  MirrorHeartbeatConnector deleted               -> UNMONITORED; re-created -> HEALTHY
+  test_12  READ on source topic `orders` denied by an ACL (S enforces ACLs too) while records
+           keep coming: heartbeats stay fresh   -> STALLED — PARTITIONS naming orders-0..2, the
+           authorization error and what to grant; the per-partition view; after the ACL is
+           removed every record reaches B
+  test_13  a rebalance storm: the worker without MirrorSource's task restarted every 5 s for
+           30 s -> REBALANCING with the count, and the verdict does not flap (few changes, no
+           HEALTHY between the storm's first REBALANCING and its end)
 
 Run, from tests/e2e:
     CONNECTD_BUILD_DIR=../../build CONNECTD_RUN_DIR=/tmp/connectd-shared-run \\
         python3 -m unittest -v flow_health_test
 """
+import json
 import os
 import re
 import sys
@@ -148,7 +156,7 @@ class FlowHealthTest(unittest.TestCase):
         self.assertEqual(referenced - served, set(), "referenced in config/ but not served")
         verdict_lines = [l for l in text.splitlines()
                          if l.startswith('connectd_mirror_flow_verdict{source="A",target="B"')]
-        self.assertEqual(len(verdict_lines), 10, verdict_lines)
+        self.assertEqual(len(verdict_lines), 11, verdict_lines)
         self.assertIn('connectd_mirror_flow_verdict{source="A",target="B",verdict="healthy"} 1',
                       text)
 
@@ -207,8 +215,10 @@ class FlowHealthTest(unittest.TestCase):
         env.kafka.halt(env.kafka.target_name)
         t = time.time()
         try:
-            _, flow, _ = self.expect(fh.STALLED_REPLICATION, t, "target broker stopped")
+            _, flow, _ = self.expect("CLUSTER UNREACHABLE", t, "target broker stopped")
             self.assertFalse(flow["legs"]["emit"]["stale"])
+            self.assertIn("cluster B cannot be reached", flow["summary"])
+            self.assertIn("restarting tasks does not help", flow["next_step"])
         finally:
             env.kafka.resume(env.kafka.target_name)
         self.repaired(time.time(), "target broker back")
@@ -218,8 +228,8 @@ class FlowHealthTest(unittest.TestCase):
         env.kafka.halt(env.kafka.source_name)
         t = time.time()
         try:
-            _, flow, _ = self.expect(fh.STALLED_EMIT, t, "source broker stopped")
-            self.assertTrue(flow["legs"]["emit"]["stale"])
+            _, flow, _ = self.expect("CLUSTER UNREACHABLE", t, "source broker stopped")
+            self.assertIn("cluster A cannot be reached", flow["summary"])
         finally:
             env.kafka.resume(env.kafka.source_name)
         self.repaired(time.time(), "source broker back")
@@ -316,6 +326,69 @@ class FlowHealthTest(unittest.TestCase):
                                                                 "config": config})
         self.assertEqual(code, 201, text)
         self.repaired(t, "heartbeat connector re-created")
+
+    def test_12_source_topic_read_denied(self):
+        env = self.env
+        topic = env.orders
+        # S enforces ACLs: everything stays allowed on `orders` except READ (DENY wins).
+        tool("create-acl", env.kafka.source, topic, "User:ANONYMOUS", "ALL", "ALLOW")
+        t = time.time()
+        try:
+            tool("create-acl", env.kafka.source, topic, "User:ANONYMOUS", "READ", "DENY")
+            tool("produce-from", env.kafka.source, topic, 1000, 30, 3)
+            _, flow, _ = self.expect("STALLED — PARTITIONS", t, "reads of orders denied")
+            print("    partitions: " + json.dumps(flow["partitions"]), file=sys.stderr)
+            self.assertFalse(flow["legs"]["emit"]["stale"], flow)
+            self.assertFalse(flow["legs"]["replication"]["stale"], flow)
+            self.assertEqual(flow["partitions"]["with_errors"], 3, flow["partitions"])
+            denied = sorted((p["source_topic"], p["partition"])
+                            for p in flow["partitions"]["worst"] if p["error"])
+            self.assertEqual(denied, [(topic, 0), (topic, 1), (topic, 2)])
+            self.assertIn("orders", flow["summary"])
+            self.assertIn("Topic authorization failed", " ".join(flow["evidence"]))
+            self.assertIn(f"READ (and DESCRIBE) on topic(s) {topic} of cluster A",
+                          flow["next_step"])
+            rc, table = env.doctor(self.query)
+            self.assertEqual(rc, 1, table)
+            self.assertIn("unreadable", table)
+        finally:
+            tool("delete-acls", env.kafka.source, topic)
+        t = time.time()
+        tool("produce-from", env.kafka.source, topic, 2000, 30, 3)
+        self.repaired(t, "READ allowed again, records flow")
+        # Nothing lost: the 30 records of the start, and both batches.
+        wait_until(lambda: int(tool("count", env.kafka.target, f"A.{topic}").strip()) == 90,
+                   timeout=60, what="every record of orders on B")
+
+    def test_13_rebalance_storm(self):
+        env = self.env
+        status = env.cluster.status(env.source_connector)
+        owner = env.cluster.by_worker_id(status["tasks"][0]["worker_id"])
+        index = next(i for i, w in enumerate(env.cluster.workers) if w is not owner)
+        seen = []  # (s, verdict, rebalances_in_window) at every change
+        t = time.time()
+
+        def sample():
+            code, body = env.flow(owner)
+            verdict = body.get("verdict") if code == 200 and isinstance(body, dict) else None
+            if not seen or seen[-1][1] != verdict:
+                seen.append((round(time.time() - t, 1), verdict,
+                             body.get("rebalances_in_window") if verdict else None))
+        while time.time() - t < 30:
+            env.cluster.workers[index].stop()
+            env.cluster.restart(index, timeout=60)
+            until = time.time() + 5
+            while time.time() < until:
+                sample()
+                time.sleep(0.25)
+        storm = [v for v in seen if v[1] == "REBALANCING"]
+        print(f"    verdicts during the storm (s, verdict, rebalances): {seen}", file=sys.stderr)
+        self.assertTrue(storm, seen)
+        self.assertGreaterEqual(max(v[2] for v in storm), 3, seen)
+        first = seen.index(storm[0])
+        self.assertNotIn("HEALTHY", [v[1] for v in seen[first:]], seen)
+        self.assertLessEqual(len(seen), 4, f"the verdict flapped: {seen}")
+        self.repaired(time.time(), "storm over", worker=owner)
 
 
 if __name__ == "__main__":

@@ -169,15 +169,20 @@ TEST(FlowVerdictTest, AKnownDownWriterStallsAfterThreeIntervals) {
   EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kStalledReplicationLeg);
 }
 
-TEST(FlowVerdictTest, StalledEmitLegNamesTheClusterErrorWhenTasksRun) {
+TEST(FlowVerdictTest, AnUnreachableSourceIsNamedWhenTasksRun) {
   FlowFacts f = Healthy();
   f.emit.last_arrival_ms = kNow - 30'000;
   f.emit.error = ClientError{"_TRANSPORT: 127.0.0.1:9092: Connection refused", kNow - 1000};
   f.replication.last_arrival_ms = kNow - 30'000;
   FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kClusterUnreachable);
+  EXPECT_THAT(r.summary, HasSubstr("cluster A cannot be reached"));
+  EXPECT_EQ(r.emit.error, "_TRANSPORT: 127.0.0.1:9092: Connection refused");
+  // Any other error of the emit leg's cluster is a stall of that leg.
+  f.emit.error = ClientError{"UNKNOWN_TOPIC_OR_PART: Broker: Unknown topic", kNow - 1000};
+  r = Evaluate(f, kNow);
   EXPECT_EQ(r.verdict, Verdict::kStalledEmitLeg);
   EXPECT_THAT(r.next_step, HasSubstr("Cluster A"));
-  EXPECT_EQ(r.emit.error, "_TRANSPORT: 127.0.0.1:9092: Connection refused");
 }
 
 TEST(FlowVerdictTest, UnmonitoredWithoutAHeartbeatConnector) {
@@ -244,6 +249,10 @@ TEST(FlowVerdictTest, StalledReplicationLegNamesTheTargetWhenUnreachable) {
   f.replication.last_arrival_ms = kNow - 15'000;
   f.replication.error = ClientError{"_ALL_BROKERS_DOWN: 1/1 brokers are down", kNow};
   FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kClusterUnreachable);
+  EXPECT_THAT(r.summary, HasSubstr("cluster B"));
+  f.replication.error = ClientError{"UNKNOWN_TOPIC_OR_PART: Broker: Unknown topic", kNow};
+  r = Evaluate(f, kNow);
   EXPECT_EQ(r.verdict, Verdict::kStalledReplicationLeg);
   EXPECT_THAT(r.next_step, HasSubstr("Cluster B"));
 }
@@ -258,13 +267,66 @@ TEST(FlowVerdictTest, StalledReplicationLegWithoutMirrorSource) {
   EXPECT_THAT(r.next_step, HasSubstr("Create a MirrorSourceConnector"));
 }
 
-TEST(FlowVerdictTest, RebalanceLoopExplainsAReplicationStall) {
+TEST(FlowVerdictTest, ARebalanceStormOutranksTheStallsAndSilenceItCauses) {
   FlowFacts f = Healthy();
   f.replication.last_arrival_ms = kNow - 15'000;
   f.assignment_changes_ms = {kNow - 90'000, kNow - 60'000, kNow - 30'000};
+  Find(f, "mm2-source", 1).metrics = MetricsState::kAbsent;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kRebalancing);
+  EXPECT_THAT(r.summary, HasSubstr("3 rebalance(s) of its connectors and tasks"));
+  EXPECT_THAT(r.next_step, HasSubstr("members joining and leaving"));
+  // Below the threshold the stall is named.
+  f.assignment_changes_ms.pop_back();
+  Find(f, "mm2-source", 1).metrics = MetricsState::kPresent;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kStalledReplicationLeg);
+}
+
+TEST(FlowVerdictTest, RecoveryIsHeldSoAVerdictDoesNotFlap) {
+  FlowFacts f = Healthy();
+  f.recent_problem = Verdict::kStalledReplicationLeg;
+  f.recent_problem_ms = kNow - 2'000;
   FlowReport r = Evaluate(f, kNow);
   EXPECT_EQ(r.verdict, Verdict::kStalledReplicationLeg);
-  EXPECT_THAT(r.next_step, HasSubstr("rebalance loop"));
+  EXPECT_TRUE(r.recovering);
+  EXPECT_THAT(r.summary, HasSubstr("recovering from STALLED — REPLICATION LEG"));
+  EXPECT_EQ(RecoveryHoldMs(f.thresholds), 5'000);
+  r = Evaluate(f, kNow + 3'001);
+  EXPECT_EQ(r.verdict, Verdict::kHealthy);
+  EXPECT_FALSE(r.recovering);
+  // A new problem is reported at once, held or not.
+  Find(f, "mm2-source", 0).state = "FAILED";
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kTaskFailed);
+  EXPECT_FALSE(IsProblem(Verdict::kStarting));
+  EXPECT_TRUE(IsProblem(Verdict::kRebalancing));
+}
+
+TEST(FlowVerdictTest, ClusterUnreachableIsNamedBeforeLagMetricsAbsenceAndStalls) {
+  // Case 2 of issue 24: B down (the workers' internal topics too). Heartbeats overdue on B
+  // (LAGGING) and a task whose worker revoked it (METRICS ABSENT) are symptoms.
+  FlowFacts f = Healthy();
+  f.emit.last_arrival_ms = kNow - 100;
+  f.emit.newest_timestamp_ms = kNow - 100;
+  f.replication.last_arrival_ms = kNow - 3'500;
+  f.replication.newest_timestamp_ms = kNow - 9'000;
+  f.replication.error = ClientError{
+      "_TRANSPORT: 127.0.0.1:9093/1: Connect to ipv4#127.0.0.1:9093 failed: "
+      "Connection refused",
+      kNow - 800};
+  Find(f, "mm2-source", 1).metrics = MetricsState::kAbsent;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kClusterUnreachable);
+  EXPECT_EQ(VerdictName(r.verdict), "CLUSTER UNREACHABLE");
+  EXPECT_THAT(r.summary, HasSubstr("cluster B cannot be reached"));
+  EXPECT_THAT(absl::StrJoin(r.evidence, "\n"), HasSubstr("cluster B does not answer: _TRANSPORT"));
+  EXPECT_THAT(r.next_step, HasSubstr("restarting tasks does not help"));
+  // Within 3 intervals of the last heartbeat a disconnect is not an outage yet.
+  f.replication.last_arrival_ms = kNow - 2'500;
+  EXPECT_NE(Evaluate(f, kNow).verdict, Verdict::kClusterUnreachable);
+  // An authorization error is no outage.
+  f.replication.last_arrival_ms = kNow - 30'000;
+  f.replication.error = ClientError{"TOPIC_AUTHORIZATION_FAILED: denied", kNow};
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kMetricsAbsent);
 }
 
 TEST(FlowVerdictTest, TaskFailedCarriesTheTraceAndOutranksTheStall) {
@@ -354,7 +416,7 @@ TEST(FlowVerdictTest, RebalancingWhileATaskIsUnassigned) {
   EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kRebalancing);
 }
 
-TEST(FlowVerdictTest, StallOutranksRebalancing) {
+TEST(FlowVerdictTest, StallOutranksAUnitBetweenWorkers) {
   FlowFacts f = Healthy();
   Find(f, "mm2-hb", 0).state = "UNASSIGNED";
   f.emit.last_arrival_ms = kNow - 12'000;
@@ -459,13 +521,66 @@ TEST(FlowVerdictTest, SlopeNeedsThreePointsInTheWindow) {
 }
 
 TEST(FlowVerdictTest, VerdictNamesAndLabels) {
-  EXPECT_EQ(AllVerdicts().size(), 10u);
+  EXPECT_EQ(AllVerdicts().size(), 12u);
   EXPECT_EQ(VerdictName(Verdict::kStarting), "STARTING");
   EXPECT_EQ(VerdictLabel(Verdict::kUnmonitored), "unmonitored");
   EXPECT_EQ(VerdictName(Verdict::kStalledEmitLeg), "STALLED — EMIT LEG");
   EXPECT_EQ(VerdictName(Verdict::kStalledReplicationLeg), "STALLED — REPLICATION LEG");
   EXPECT_EQ(VerdictLabel(Verdict::kSuspectClockSkew), "suspect_clock_skew");
   EXPECT_EQ(VerdictLabel(Verdict::kMetricsAbsent), "metrics_absent");
+}
+
+PartitionFacts Partition(std::string topic, int partition, int64_t end, int64_t position) {
+  PartitionFacts p;
+  p.source_topic = topic;
+  p.topic = "A." + topic;
+  p.partition = partition;
+  p.end_offset = end;
+  p.position = position;
+  return p;
+}
+
+TEST(FlowVerdictTest, StalledPartitionsNamesTopicsErrorAndGrantWhileHeartbeatsAreFresh) {
+  FlowFacts f = Healthy();
+  f.partitions = {Partition("orders", 0, 100, 100), Partition("payments", 0, 40, 10),
+                  Partition("payments", 1, 35, 5)};
+  for (int i : {1, 2}) {
+    f.partitions[i].error = "Broker: Topic authorization failed";
+    f.partitions[i].authorization_error = true;
+    f.partitions[i].error_count = 1;
+    f.partitions[i].error_first_ms = kNow - 30'000;
+    f.partitions[i].error_last_ms = kNow - 29'000;
+  }
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledPartitions);
+  EXPECT_EQ(VerdictName(r.verdict), "STALLED — PARTITIONS");
+  EXPECT_THAT(r.summary, HasSubstr("2 of 3 partition(s) cannot be read (payments)"));
+  EXPECT_THAT(absl::StrJoin(r.evidence, "\n"),
+              HasSubstr("cannot read payments-0, payments-1 on A: Broker: Topic authorization "
+                        "failed (2 time(s), first 30.0 s ago, last 29.0 s ago"));
+  EXPECT_THAT(r.next_step, HasSubstr("READ (and DESCRIBE) on topic(s) payments of cluster A"));
+  EXPECT_EQ(r.partitions_with_errors, 2);
+  EXPECT_EQ(r.records_behind, 60);
+  ASSERT_EQ(r.worst_partitions.size(), 3u);
+  EXPECT_EQ(r.worst_partitions[0].source_topic, "payments");
+  EXPECT_EQ(r.worst_partitions[2].source_topic, "orders");
+  // A failed task still outranks it; once records flow again (no error) the flow is HEALTHY.
+  Find(f, "mm2-source", 0).state = "FAILED";
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kTaskFailed);
+  Find(f, "mm2-source", 0).state = "RUNNING";
+  for (PartitionFacts& p : f.partitions) p.error.clear();
+  r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kHealthy);
+  EXPECT_EQ(r.worst_partitions[0].RecordsBehind(), 30);  // most behind first
+}
+
+TEST(FlowVerdictTest, OtherPartitionErrorsPointAtTheTopic) {
+  FlowFacts f = Healthy();
+  f.partitions = {Partition("orders", 0, 10, 10)};
+  f.partitions[0].error = "Broker: Unknown topic or partition";
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledPartitions);
+  EXPECT_THAT(r.next_step, HasSubstr("Check topic(s) orders on cluster A"));
 }
 
 TEST(FlowReportJsonTest, OneFlowWithLegsTasksAndThresholds) {
@@ -492,6 +607,35 @@ TEST(FlowReportJsonTest, OneFlowWithLegsTasksAndThresholds) {
   EXPECT_STREQ(flow["tasks"][2]["trace"].GetString(), "boom \xEF\xBF\xBD");
   EXPECT_STREQ(flow["tasks"][1]["metrics"].GetString(), "present");
   EXPECT_STREQ(flow["heartbeats_topic_location"].GetString(), "source");
+  EXPECT_EQ(flow["partitions"]["count"].GetInt(), 0);
+  EXPECT_EQ(flow["partitions"]["worst"].Size(), 0u);
+}
+
+TEST(FlowReportJsonTest, WorstPartitionsWithTheirOffsetsAndErrors) {
+  FlowFacts f = Healthy();
+  f.partitions = {Partition("orders", 3, 120, 20)};
+  f.partitions[0].error = "Broker: Topic authorization failed";
+  f.partitions[0].error_count = 3;
+  f.partitions[0].error_first_ms = kNow - 1000;
+  f.partitions[0].error_last_ms = kNow - 500;
+  rapidjson::Document doc;
+  std::string json = FlowReportsJson({Evaluate(f, kNow)}, "w1:8083", kNow);
+  doc.Parse(json.c_str());
+  ASSERT_FALSE(doc.HasParseError()) << json;
+  const rapidjson::Value& partitions = doc["flows"][0]["partitions"];
+  EXPECT_EQ(partitions["count"].GetInt(), 1);
+  EXPECT_EQ(partitions["with_errors"].GetInt(), 1);
+  EXPECT_EQ(partitions["records_behind"].GetInt64(), 100);
+  const rapidjson::Value& worst = partitions["worst"][0];
+  EXPECT_STREQ(worst["source_topic"].GetString(), "orders");
+  EXPECT_STREQ(worst["topic"].GetString(), "A.orders");
+  EXPECT_EQ(worst["partition"].GetInt(), 3);
+  EXPECT_EQ(worst["source_end_offset"].GetInt64(), 120);
+  EXPECT_EQ(worst["position"].GetInt64(), 20);
+  EXPECT_EQ(worst["records_behind"].GetInt64(), 100);
+  EXPECT_STREQ(worst["error"].GetString(), "Broker: Topic authorization failed");
+  EXPECT_EQ(worst["error_count"].GetInt64(), 3);
+  EXPECT_EQ(worst["error_first_ms"].GetInt64(), kNow - 1000);
 }
 
 TEST(MirrorTaskMetricsTest, GroupsMirrorSourceSeriesPerPartitionAndRoundTrips) {
