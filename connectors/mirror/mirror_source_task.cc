@@ -180,13 +180,24 @@ void MirrorSourceTask::RecordProgress(int64_t now) {
   rd_kafka_topic_partition_list_t* positions = nullptr;
   if (rd_kafka_assignment(consumer_.get(), &positions) != RD_KAFKA_RESP_ERR_NO_ERROR) return;
   rd_kafka_position(consumer_.get(), positions);
+  constexpr int kErroredQueriesPerRound = 4;
+  constexpr int kErroredQueryTimeoutMs = 500;
+  int errored_queries = 0;
   for (int i = 0; i < positions->cnt; ++i) {
     const rd_kafka_topic_partition_t& tp = positions->elems[i];
     auto it = partitions_.find({tp.topic, tp.partition});
     if (it == partitions_.end()) continue;
     PartitionInfo& info = it->second;
     int64_t low = -1, high = -1;
-    rd_kafka_get_watermark_offsets(consumer_.get(), tp.topic, tp.partition, &low, &high);
+    if (info.errors && info.errors->active && errored_queries < kErroredQueriesPerRound) {
+      // No fetch succeeds, so the cached end is stale: ask the broker (ListOffsets needs
+      // DESCRIBE only), a few partitions a round, so that records behind stays the truth.
+      ++errored_queries;
+      rd_kafka_query_watermark_offsets(consumer_.get(), tp.topic, tp.partition, &low, &high,
+                                       kErroredQueryTimeoutMs);
+    } else {
+      rd_kafka_get_watermark_offsets(consumer_.get(), tp.topic, tp.partition, &low, &high);
+    }
     if (high >= 0) info.metrics.end_offset.record(static_cast<double>(high), now);
     // Before the first fetch the position is a logical one (beginning, end, stored+1 known).
     const int64_t position = tp.offset >= 0 ? tp.offset : info.next_offset;

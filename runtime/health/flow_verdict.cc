@@ -170,6 +170,8 @@ std::string PartitionList(const std::vector<const PartitionFacts*>& partitions) 
 
 }  // namespace
 
+int64_t StormQuietMs(const Thresholds& t) { return std::max<int64_t>(30000, t.stale_ms); }
+
 int64_t RecoveryHoldMs(const Thresholds& t) {
   return std::max<int64_t>(5000, 3 * t.heartbeat_interval_ms);
 }
@@ -436,8 +438,17 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
   const std::string storm_next =
       "The flow's connectors and tasks keep moving between workers: check the workers' logs "
       "for members joining and leaving the group (restarts, session timeouts, long GC pauses)";
-  if (r.rebalances_in_window >= t.rebalance_threshold) {
+  const int64_t last_change =
+      facts.assignment_changes_ms.empty()
+          ? 0
+          : *std::max_element(facts.assignment_changes_ms.begin(),
+                              facts.assignment_changes_ms.end());
+  if (r.rebalances_in_window >= t.rebalance_threshold &&
+      now_ms - last_change <= StormQuietMs(t)) {
     AddUnitEvidence(facts, &r.evidence);
+    r.evidence.push_back(absl::StrCat("last rebalance ", Seconds(now_ms - last_change),
+                                      " ago; the storm is over after ",
+                                      Seconds(StormQuietMs(t)), " without one"));
     return finish(Verdict::kRebalancing,
                   absl::StrCat(flow, ": ", r.rebalances_in_window,
                                " rebalance(s) of its connectors and tasks in the last ",

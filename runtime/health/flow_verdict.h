@@ -27,8 +27,8 @@
 //                                tasks on purpose), so it is named before any of them
 //   3 REBALANCING (storm)        >= threshold rebalances of the flow's units in the window (a unit
 //                                moving, or going UNASSIGNED/RESTARTING/without status; changes
-//                                within 5 s are one): the stalls and silent tasks of a storm
-//                                are its symptoms
+//                                within 5 s are one), the last within StormQuietMs: the
+//                                stalls and silent tasks of a storm are its symptoms
 //   4 METRICS ABSENT             a RUNNING unit reports nothing: its worker cannot be reached, or
 //                                a RUNNING MirrorSource task publishes no replication metrics
 //   5 STALLED — PARTITIONS       a MirrorSource task's consumer reported an error for some of the
@@ -234,6 +234,8 @@ inline constexpr size_t kWorstPartitions = 20;
 // The verdict of one flow at `now_ms` (see the precedence above).
 FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms);
 
+// A storm is over once no rebalance happened for this long: max(30 s, the stale threshold).
+int64_t StormQuietMs(const Thresholds& thresholds);
 // How long HEALTHY must hold after a problem before it is reported: max(5 s, 3 intervals).
 int64_t RecoveryHoldMs(const Thresholds& thresholds);
 // A verdict that asks for attention (not HEALTHY, STARTING or UNMONITORED), so recovering

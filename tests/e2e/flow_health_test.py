@@ -156,7 +156,7 @@ class FlowHealthTest(unittest.TestCase):
         self.assertEqual(referenced - served, set(), "referenced in config/ but not served")
         verdict_lines = [l for l in text.splitlines()
                          if l.startswith('connectd_mirror_flow_verdict{source="A",target="B"')]
-        self.assertEqual(len(verdict_lines), 11, verdict_lines)
+        self.assertEqual(len(verdict_lines), 12, verdict_lines)
         self.assertIn('connectd_mirror_flow_verdict{source="A",target="B",verdict="healthy"} 1',
                       text)
 
@@ -344,6 +344,14 @@ class FlowHealthTest(unittest.TestCase):
             denied = sorted((p["source_topic"], p["partition"])
                             for p in flow["partitions"]["worst"] if p["error"])
             self.assertEqual(denied, [(topic, 0), (topic, 1), (topic, 2)])
+            # The truth per partition: 10 new records each, none copied.
+            wait_until(lambda: env.flow(self.query)[1]["partitions"]["records_behind"] >= 30,
+                       timeout=30, what="30 records behind on orders")
+            _, flow = env.flow(self.query)
+            print("    partitions: " + json.dumps(flow["partitions"]), file=sys.stderr)
+            behind = {p["partition"]: p["records_behind"] for p in flow["partitions"]["worst"]
+                      if p["source_topic"] == topic}
+            self.assertEqual(behind, {0: 10, 1: 10, 2: 10}, flow["partitions"])
             self.assertIn("orders", flow["summary"])
             self.assertIn("Topic authorization failed", " ".join(flow["evidence"]))
             self.assertIn(f"READ (and DESCRIBE) on topic(s) {topic} of cluster A",

@@ -276,9 +276,12 @@ TEST(FlowVerdictTest, ARebalanceStormOutranksTheStallsAndSilenceItCauses) {
   EXPECT_EQ(r.verdict, Verdict::kRebalancing);
   EXPECT_THAT(r.summary, HasSubstr("3 rebalance(s) of its connectors and tasks"));
   EXPECT_THAT(r.next_step, HasSubstr("members joining and leaving"));
-  // Below the threshold the stall is named.
-  f.assignment_changes_ms.pop_back();
+  // 30 s after the last rebalance the storm is over: its symptoms are named.
+  EXPECT_EQ(Evaluate(f, kNow + 1'000).verdict, Verdict::kMetricsAbsent);
   Find(f, "mm2-source", 1).metrics = MetricsState::kPresent;
+  EXPECT_EQ(Evaluate(f, kNow + 1'000).verdict, Verdict::kStalledReplicationLeg);
+  // Below the threshold too.
+  f.assignment_changes_ms.pop_back();
   EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kStalledReplicationLeg);
 }
 
