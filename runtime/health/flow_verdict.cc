@@ -409,7 +409,8 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
   // follow (workers whose internal topics live there revoke their own tasks).
   std::vector<const LegFacts*> unreachable_legs;
   for (const LegFacts* leg : {&facts.emit, &facts.replication}) {
-    if (Unreachable(*leg, now_ms, 3 * t.heartbeat_interval_ms) &&
+    // Named before the overdue heartbeats read as lag.
+    if (Unreachable(*leg, now_ms, std::min(3 * t.heartbeat_interval_ms, t.lag_ms)) &&
         (unreachable_legs.empty() || unreachable_legs.front()->cluster != leg->cluster)) {
       unreachable_legs.push_back(leg);
     }

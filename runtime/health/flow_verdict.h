@@ -21,10 +21,11 @@
 // the evidence):
 //   1 TASK FAILED                a connector or task of the flow is FAILED (its trace is evidence)
 //   2 CLUSTER UNREACHABLE        a leg's consumer cannot reach its cluster (transport errors, all
-//                                brokers down) and nothing arrived on it for 3 intervals: the
-//                                cause of the stalls, overdue heartbeats and silent tasks that
-//                                follow (workers whose internal topics live there revoke their
-//                                tasks on purpose), so it is named before any of them
+//                                brokers down) and nothing arrived on it for min(3 intervals,
+//                                the lag threshold): the cause of the stalls, overdue
+//                                heartbeats and silent tasks that follow (workers whose internal
+//                                topics live there revoke their tasks on purpose), so it is
+//                                named before any of them
 //   3 REBALANCING (storm)        >= threshold rebalances of the flow's units in the window (a unit
 //                                moving, or going UNASSIGNED/RESTARTING/without status; changes
 //                                within 5 s are one), the last within StormQuietMs: the

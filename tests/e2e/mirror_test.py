@@ -214,7 +214,9 @@ class MirrorE2ETest(unittest.TestCase):
                              [("k0", 1_040_000), ("k1", 1_040_000)])
             status, body, text = worker.get("/connectors/mm2-big/status")
             self.assertEqual(status, 200, text)
-            self.assertEqual([t["state"] for t in body["tasks"]], ["RUNNING"], text)
+            # (A's heartbeats topic, mirrored whatever `topics` says, may add a second task.)
+            self.assertTrue(body["tasks"], text)
+            self.assertEqual({t["state"] for t in body["tasks"]}, {"RUNNING"}, text)
         except Exception:
             print("worker log tail:\n" + worker.tail(80))
             raise
