@@ -435,67 +435,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                      "until then, so restarting tasks does not help"));
   }
 
-  // 3. REBALANCING (a storm): the flow's units keep moving; stalls and silent tasks follow.
-  const std::string storm_next =
-      "The flow's connectors and tasks keep moving between workers: check the workers' logs "
-      "for members joining and leaving the group (restarts, session timeouts, long GC pauses)";
-  const int64_t last_change =
-      facts.assignment_changes_ms.empty()
-          ? 0
-          : *std::max_element(facts.assignment_changes_ms.begin(),
-                              facts.assignment_changes_ms.end());
-  if (r.rebalances_in_window >= t.rebalance_threshold &&
-      now_ms - last_change <= StormQuietMs(t)) {
-    AddUnitEvidence(facts, &r.evidence);
-    r.evidence.push_back(absl::StrCat("last rebalance ", Seconds(now_ms - last_change),
-                                      " ago; the storm is over after ",
-                                      Seconds(StormQuietMs(t)), " without one"));
-    return finish(Verdict::kRebalancing,
-                  absl::StrCat(flow, ": ", r.rebalances_in_window,
-                               " rebalance(s) of its connectors and tasks in the last ",
-                               Seconds(t.rebalance_window_ms)),
-                  storm_next);
-  }
-
-  // 4. METRICS ABSENT.
-  std::vector<const UnitFacts*> absent;
-  for (const UnitFacts& unit : facts.units) {
-    if (unit.state == "RUNNING" && (unit.metrics == MetricsState::kAbsent ||
-                                    unit.metrics == MetricsState::kOwnerUnreachable)) {
-      absent.push_back(&unit);
-    }
-  }
-  if (!absent.empty()) {
-    std::vector<std::string> workers;
-    bool unreachable = false;
-    for (const UnitFacts* unit : absent) {
-      r.evidence.push_back(
-          absl::StrCat(UnitState(*unit), " but reports nothing: ", unit->metrics_detail));
-      if (unit->metrics == MetricsState::kOwnerUnreachable) {
-        unreachable = true;
-        if (std::find(workers.begin(), workers.end(), unit->worker_id) == workers.end()) {
-          workers.push_back(unit->worker_id);
-        }
-      }
-    }
-    std::string next =
-        unreachable
-            ? absl::StrCat("Worker ", absl::StrJoin(workers, ", "),
-                           " does not answer: check whether it is alive; if it died, its tasks "
-                           "move to other workers after scheduled.rebalance.max.delay.ms")
-            : absl::StrCat("Task ", absent.front()->connector, "-", absent.front()->task,
-                           " is RUNNING without publishing metrics (a dead or stuck task): "
-                           "restart it with curl -X POST <worker>/connectors/",
-                           absent.front()->connector, "/tasks/", absent.front()->task, "/restart");
-    return finish(Verdict::kMetricsAbsent,
-                  absl::StrCat(flow, ": ", absent.size(), " running unit(s) report nothing",
-                               unreachable ? absl::StrCat(" (worker ", absl::StrJoin(workers, ", "),
-                                                          " unreachable)")
-                                           : ""),
-                  std::move(next));
-  }
-
-  // 5. STALLED — PARTITIONS: partitions that cannot be read, whatever the heartbeats say.
+  // 3. STALLED — PARTITIONS: partitions that cannot be read, whatever the heartbeats say.
   std::map<std::string, std::vector<const PartitionFacts*>> by_error;
   bool authorization = false;
   std::set<std::string> denied_topics;
@@ -542,7 +482,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                   std::move(next));
   }
 
-  // 6. UNMONITORED: nothing proves the flow, so nothing may call it HEALTHY. A MirrorSource
+  // 4. UNMONITORED: nothing proves the flow, so nothing may call it HEALTHY. A MirrorSource
   // that is paused or stopped is a stall known without heartbeats.
   const UnitFacts* heartbeat_halted = nullptr;
   for (const UnitFacts* unit : UnitsOf(facts, "heartbeat")) {
@@ -582,6 +522,64 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
     r.evidence.push_back(absl::StrCat("not monitored: ", why));
     return finish(Verdict::kUnmonitored,
                   absl::StrCat(flow, ": not monitored, ", why, " (task states alone say little)"),
+                  std::move(next));
+  }
+
+  // 5. REBALANCING (a storm): the flow's units keep moving; stalls and silent tasks follow.
+  const std::string storm_next =
+      "The flow's connectors and tasks keep moving between workers: check the workers' logs "
+      "for members joining and leaving the group (restarts, session timeouts, long GC pauses)";
+  const int64_t last_change = facts.assignment_changes_ms.empty()
+                                  ? 0
+                                  : *std::max_element(facts.assignment_changes_ms.begin(),
+                                                      facts.assignment_changes_ms.end());
+  if (r.rebalances_in_window >= t.rebalance_threshold && now_ms - last_change <= StormQuietMs(t)) {
+    AddUnitEvidence(facts, &r.evidence);
+    r.evidence.push_back(absl::StrCat("last rebalance ", Seconds(now_ms - last_change),
+                                      " ago; the storm is over after ", Seconds(StormQuietMs(t)),
+                                      " without one"));
+    return finish(Verdict::kRebalancing,
+                  absl::StrCat(flow, ": ", r.rebalances_in_window,
+                               " rebalance(s) of its connectors and tasks in the last ",
+                               Seconds(t.rebalance_window_ms)),
+                  storm_next);
+  }
+
+  // 6. METRICS ABSENT.
+  std::vector<const UnitFacts*> absent;
+  for (const UnitFacts& unit : facts.units) {
+    if (unit.state == "RUNNING" && (unit.metrics == MetricsState::kAbsent ||
+                                    unit.metrics == MetricsState::kOwnerUnreachable)) {
+      absent.push_back(&unit);
+    }
+  }
+  if (!absent.empty()) {
+    std::vector<std::string> workers;
+    bool unreachable = false;
+    for (const UnitFacts* unit : absent) {
+      r.evidence.push_back(
+          absl::StrCat(UnitState(*unit), " but reports nothing: ", unit->metrics_detail));
+      if (unit->metrics == MetricsState::kOwnerUnreachable) {
+        unreachable = true;
+        if (std::find(workers.begin(), workers.end(), unit->worker_id) == workers.end()) {
+          workers.push_back(unit->worker_id);
+        }
+      }
+    }
+    std::string next =
+        unreachable
+            ? absl::StrCat("Worker ", absl::StrJoin(workers, ", "),
+                           " does not answer: check whether it is alive; if it died, its tasks "
+                           "move to other workers after scheduled.rebalance.max.delay.ms")
+            : absl::StrCat("Task ", absent.front()->connector, "-", absent.front()->task,
+                           " is RUNNING without publishing metrics (a dead or stuck task): "
+                           "restart it with curl -X POST <worker>/connectors/",
+                           absent.front()->connector, "/tasks/", absent.front()->task, "/restart");
+    return finish(Verdict::kMetricsAbsent,
+                  absl::StrCat(flow, ": ", absent.size(), " running unit(s) report nothing",
+                               unreachable ? absl::StrCat(" (worker ", absl::StrJoin(workers, ", "),
+                                                          " unreachable)")
+                                           : ""),
                   std::move(next));
   }
 
@@ -722,15 +720,15 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
   // for the hold, so a verdict does not flap with every passing good moment of a storm.
   if (facts.recent_problem && now_ms - facts.recent_problem_ms < RecoveryHoldMs(t)) {
     r.recovering = true;
-    r.evidence.push_back(absl::StrCat(
-        "every check passes since ", Seconds(now_ms - facts.recent_problem_ms), " ago; ",
-        std::string(VerdictName(*facts.recent_problem)), " until it holds for ",
-        Seconds(RecoveryHoldMs(t))));
-    return finish(*facts.recent_problem,
-                  absl::StrCat(flow, ": recovering from ",
-                               std::string(VerdictName(*facts.recent_problem))),
-                  "Nothing to do unless it comes back: the flow works again and is HEALTHY "
-                  "once that holds");
+    r.evidence.push_back(absl::StrCat("every check passes since ",
+                                      Seconds(now_ms - facts.recent_problem_ms), " ago; ",
+                                      std::string(VerdictName(*facts.recent_problem)),
+                                      " until it holds for ", Seconds(RecoveryHoldMs(t))));
+    return finish(
+        *facts.recent_problem,
+        absl::StrCat(flow, ": recovering from ", std::string(VerdictName(*facts.recent_problem))),
+        "Nothing to do unless it comes back: the flow works again and is HEALTHY "
+        "once that holds");
   }
   return finish(Verdict::kHealthy, absl::StrCat(flow, ": heartbeats arrive on both legs"),
                 "Nothing to do");

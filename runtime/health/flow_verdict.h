@@ -26,21 +26,21 @@
 //                                heartbeats and silent tasks that follow (workers whose internal
 //                                topics live there revoke their tasks on purpose), so it is
 //                                named before any of them
-//   3 REBALANCING (storm)        >= threshold rebalances of the flow's units in the window (a unit
-//                                moving, or going UNASSIGNED/RESTARTING/without status; changes
-//                                within 5 s are one), the last within StormQuietMs: the
-//                                stalls and silent tasks of a storm are its symptoms
-//   4 METRICS ABSENT             a RUNNING unit reports nothing: its worker cannot be reached, or
-//                                a RUNNING MirrorSource task publishes no replication metrics
-//   5 STALLED — PARTITIONS       a MirrorSource task's consumer reported an error for some of the
+//   3 STALLED — PARTITIONS       a MirrorSource task's consumer reported an error for some of the
 //                                flow's partitions (authorization, unknown topic, ...) and no
 //                                record of them has been read since, even while heartbeats are
 //                                fresh: heartbeats travel their own topic, so they prove the
 //                                path, not every partition
-//   6 UNMONITORED                no heartbeat proves the flow: it has no MirrorHeartbeatConnector,
+//   4 UNMONITORED                no heartbeat proves the flow: it has no MirrorHeartbeatConnector,
 //                                emits none (emit.heartbeats.enabled=false), or its heartbeat
 //                                connector is PAUSED/STOPPED (a paused or stopped MirrorSource is
 //                                still STALLED — REPLICATION LEG: that stall is known)
+//   5 REBALANCING (storm)        >= threshold rebalances of the flow's units in the window (a unit
+//                                moving, or going UNASSIGNED/RESTARTING/without status; changes
+//                                within 5 s are one), the last within StormQuietMs: the
+//                                stalls and silent tasks of a storm are its symptoms
+//   6 METRICS ABSENT             a RUNNING unit reports nothing: its worker cannot be reached, or
+//                                a RUNNING MirrorSource task publishes no replication metrics
 //   7 STARTING                   heartbeats are expected but none has crossed yet (the replication
 //                                leg, or under location=target the emit leg, never had one),
 //                                within the stale threshold after they became expected

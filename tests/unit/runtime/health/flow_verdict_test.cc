@@ -276,6 +276,10 @@ TEST(FlowVerdictTest, ARebalanceStormOutranksTheStallsAndSilenceItCauses) {
   EXPECT_EQ(r.verdict, Verdict::kRebalancing);
   EXPECT_THAT(r.summary, HasSubstr("3 rebalance(s) of its connectors and tasks"));
   EXPECT_THAT(r.next_step, HasSubstr("members joining and leaving"));
+  // A deleted heartbeat connector is no symptom of the storm (its deletion is one rebalance).
+  FlowFacts unmonitored = f;
+  unmonitored.heartbeats_enabled = false;
+  EXPECT_EQ(Evaluate(unmonitored, kNow).verdict, Verdict::kUnmonitored);
   // 30 s after the last rebalance the storm is over: its symptoms are named.
   EXPECT_EQ(Evaluate(f, kNow + 1'000).verdict, Verdict::kMetricsAbsent);
   Find(f, "mm2-source", 1).metrics = MetricsState::kPresent;
