@@ -198,10 +198,18 @@ void MirrorSourceTask::RecordProgress(int64_t now) {
     } else {
       rd_kafka_get_watermark_offsets(consumer_.get(), tp.topic, tp.partition, &low, &high);
     }
-    if (high >= 0) info.metrics.end_offset.record(static_cast<double>(high), now);
+    // Recorded when they change only (a value stat keeps its last value): an idle partition
+    // costs nothing but the lookups.
+    if (high >= 0 && high != info.recorded_end_offset) {
+      info.metrics.end_offset.record(static_cast<double>(high), now);
+      info.recorded_end_offset = high;
+    }
     // Before the first fetch the position is a logical one (beginning, end, stored+1 known).
     const int64_t position = tp.offset >= 0 ? tp.offset : info.next_offset;
-    if (position >= 0) info.metrics.position.record(static_cast<double>(position), now);
+    if (position >= 0 && position != info.recorded_position) {
+      info.metrics.position.record(static_cast<double>(position), now);
+      info.recorded_position = position;
+    }
   }
   rd_kafka_topic_partition_list_destroy(positions);
 }

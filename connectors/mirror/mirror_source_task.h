@@ -78,6 +78,8 @@ class MirrorSourceTask : public sdk::SourceTask {
     std::string partition_json;
     int64_t next_offset = -1;  // expected next upstream offset, -1 unknown
     bool reset_pending = false;
+    int64_t recorded_end_offset = -1;  // the last values given to the metrics
+    int64_t recorded_position = -1;
     PartitionMetrics metrics;
     std::unique_ptr<PartitionErrors> errors;
   };
