@@ -1,6 +1,7 @@
 #include "connectors/mirror/mirror_source_task.h"
 
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <cstring>
 #include <vector>
@@ -135,6 +136,11 @@ MirrorSourceTask::PartitionMetrics MirrorSourceTask::MakeMetrics(const std::stri
       metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
                      {{"source-end-offset", sdk::Stat::kValue,
                        "The source partition's end offset as of the last fetch (connectd)"}});
+  m.oldest_unreplicated_age = metrics.sensor(
+      kMetricsDomain, kMetricsGroup, tags,
+      {{"oldest-unreplicated-age-ms", sdk::Stat::kValue,
+        "Age of the oldest record read and not yet acknowledged by the target: 0 when caught up, "
+        "NaN while records wait unread (connectd)"}});
   m.position = metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
                               {{"source-position", sdk::Stat::kValue,
                                 "The next source offset the task copies (connectd)"}});
@@ -209,6 +215,20 @@ void MirrorSourceTask::RecordProgress(int64_t now) {
     if (position >= 0 && position != info.recorded_position) {
       info.metrics.position.record(static_cast<double>(position), now);
       info.recorded_position = position;
+    }
+    // The oldest record read and not yet acknowledged by the target; 0 when everything read is
+    // acknowledged and nothing is left to read; unknown (NaN) while records wait unread.
+    double age = 0.0;
+    if (!info.unacked.empty()) {
+      const int64_t timestamp = info.unacked.front().second;
+      age = timestamp >= 0 ? static_cast<double>(std::max<int64_t>(0, now - timestamp))
+                           : std::nan("");
+    } else if (high >= 0 && position >= 0 && position < high) {
+      age = std::nan("");
+    }
+    if (age != 0.0 || info.recorded_age != 0.0) {
+      info.metrics.oldest_unreplicated_age.record(age, now);
+      info.recorded_age = age;
     }
   }
   rd_kafka_topic_partition_list_destroy(positions);
@@ -374,6 +394,8 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
     if (ts_type != RD_KAFKA_TIMESTAMP_NOT_AVAILABLE && timestamp >= 0) {
       info.metrics.record_age.record(static_cast<double>(now - timestamp), now);
     }
+    info.unacked.emplace_back(message->offset,
+                              ts_type == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? -1 : timestamp);
     connectd_source_record record = sdk::SourceBatch::MakeAbi(
         info.partition_json, std::string_view(offset_json, offset_len), *info.remote_topic,
         message->partition, connectd_bytes{message->key, message->key ? message->key_len : 0},
@@ -439,17 +461,21 @@ void MirrorSourceTask::commitRecord(const sdk::SourceRecordView& record,
   // count: the worker's final flush delivers them before the task is destroyed, and their
   // offset syncs are what lets checkpoints translate records copied just before a
   // reconfiguration (the next task life has nothing new to copy, so it would never sync them).
-  if (metadata == nullptr) return;
   PartitionInfo* info = AckedPartition(record.topic(), record.partition());
   if (info == nullptr) return;
+  std::optional<int64_t> upstream = UpstreamOffset(record.sourceOffset());
+  if (upstream) {
+    while (!info->unacked.empty() && info->unacked.front().first <= *upstream) {
+      info->unacked.pop_front();
+    }
+  }
+  if (metadata == nullptr) return;
   int64_t now = NowMs();
   info->metrics.records.record(1.0, now);
   if (record.timestampMs() >= 0) {
     info->metrics.replication_latency.record(static_cast<double>(now - record.timestampMs()), now);
   }
-  if (!offset_syncs_) return;
-  std::optional<int64_t> upstream = UpstreamOffset(record.sourceOffset());
-  if (!upstream) return;
+  if (!offset_syncs_ || !upstream) return;
   offset_syncs_->Update(info->source_topic, record.partition(), *upstream, metadata->offset);
 }
 

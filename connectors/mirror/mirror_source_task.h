@@ -20,6 +20,9 @@
 //                                       watermark, or last stable offset under
 //                                       read_committed, as of the last fetch) and the
 //                                       consumer's position (the next offset to copy)
+//   oldest-unreplicated-age-ms          every second: the age of the oldest record read and
+//                                       not yet acknowledged by the target (0: caught up;
+//                                       NaN: records wait unread, their age unknown)
 //   fetch-error-code, -count,           what the consumer reported for the partition
 //   -first-ms, -last-ms                 (authorization, unknown topic, ...): Kafka's or
 //                                       librdkafka's error code, 0 once records flow again;
@@ -29,6 +32,7 @@
 #pragma once
 
 #include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -63,6 +67,7 @@ class MirrorSourceTask : public sdk::SourceTask {
     sdk::Sensor skipped_offsets;      // offsets lost to resets (connectd's own)
     sdk::Sensor end_offset;           // every second (connectd's own)
     sdk::Sensor position;             // every second (connectd's own)
+    sdk::Sensor oldest_unreplicated_age;  // every second (connectd's own)
   };
   // A partition's consumer errors (made on its first error).
   struct PartitionErrors {
@@ -80,6 +85,9 @@ class MirrorSourceTask : public sdk::SourceTask {
     bool reset_pending = false;
     int64_t recorded_end_offset = -1;  // the last values given to the metrics
     int64_t recorded_position = -1;
+    double recorded_age = 0.0;
+    // (offset, timestamp or -1) of each record polled and not yet acknowledged, oldest first.
+    std::deque<std::pair<int64_t, int64_t>> unacked;
     PartitionMetrics metrics;
     std::unique_ptr<PartitionErrors> errors;
   };

@@ -62,6 +62,7 @@ PartitionFacts ToPartitionFacts(const MirrorPartitionMetrics& p,
   out.partition = p.partition;
   out.end_offset = Whole(p, "source-end-offset");
   out.position = Whole(p, "source-position");
+  out.oldest_unreplicated_age_ms = Whole(p, "oldest-unreplicated-age-ms");
   const int64_t code = Whole(p, "fetch-error-code").value_or(0);
   if (code != 0) {
     const auto err = static_cast<rd_kafka_resp_err_t>(code);

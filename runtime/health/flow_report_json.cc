@@ -145,6 +145,7 @@ void WriteReport(Writer& w, const FlowReport& r) {
   w.Int(r.partitions_with_errors);
   Key(w, "records_behind");
   w.Int64(r.records_behind);
+  OptionalInt(w, "oldest_unreplicated_age_ms", r.oldest_unreplicated_age_ms);
   Key(w, "worst");
   w.StartArray();
   for (const PartitionFacts& p : r.worst_partitions) {
@@ -158,6 +159,7 @@ void WriteReport(Writer& w, const FlowReport& r) {
     OptionalInt(w, "source_end_offset", p.end_offset);
     OptionalInt(w, "position", p.position);
     OptionalInt(w, "records_behind", p.RecordsBehind());
+    OptionalInt(w, "oldest_unreplicated_age_ms", p.oldest_unreplicated_age_ms);
     Key(w, "error");
     if (p.error.empty()) {
       w.Null();

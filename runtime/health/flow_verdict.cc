@@ -145,7 +145,10 @@ bool Unreachable(const LegFacts& leg, int64_t now_ms, int64_t patience_ms) {
 bool WorseThan(const PartitionFacts& a, const PartitionFacts& b) {
   if (a.error.empty() != b.error.empty()) return !a.error.empty();
   if (!a.error.empty()) return a.error_first_ms.value_or(0) < b.error_first_ms.value_or(0);
-  return a.RecordsBehind().value_or(0) > b.RecordsBehind().value_or(0);
+  if (a.RecordsBehind().value_or(0) != b.RecordsBehind().value_or(0)) {
+    return a.RecordsBehind().value_or(0) > b.RecordsBehind().value_or(0);
+  }
+  return a.oldest_unreplicated_age_ms.value_or(0) > b.oldest_unreplicated_age_ms.value_or(0);
 }
 
 void SummarizePartitions(const FlowFacts& facts, FlowReport* r) {
@@ -153,6 +156,10 @@ void SummarizePartitions(const FlowFacts& facts, FlowReport* r) {
   for (const PartitionFacts& p : facts.partitions) {
     if (!p.error.empty()) ++r->partitions_with_errors;
     r->records_behind += std::max<int64_t>(0, p.RecordsBehind().value_or(0));
+    if (p.oldest_unreplicated_age_ms) {
+      r->oldest_unreplicated_age_ms =
+          std::max(r->oldest_unreplicated_age_ms.value_or(0), *p.oldest_unreplicated_age_ms);
+    }
   }
   r->worst_partitions = facts.partitions;
   std::sort(r->worst_partitions.begin(), r->worst_partitions.end(), WorseThan);
@@ -360,6 +367,11 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
       r.evidence.push_back(
           absl::StrCat(r.partition_count, " partition(s) report, ", r.records_behind,
                        " record(s) behind the source's end",
+                       r.oldest_unreplicated_age_ms && *r.oldest_unreplicated_age_ms > 0
+                           ? absl::StrCat(", the oldest record not yet on ", facts.target,
+                                          " was written ",
+                                          Seconds(*r.oldest_unreplicated_age_ms), " ago")
+                           : "",
                        r.partitions_with_errors > 0
                            ? absl::StrCat(", ", r.partitions_with_errors, " with a read error")
                            : ""));

@@ -151,6 +151,9 @@ struct PartitionFacts {
   int partition = 0;
   std::optional<int64_t> end_offset;  // the source partition's end as of the last fetch
   std::optional<int64_t> position;    // the next offset the task copies
+  // The age of the oldest record read and not yet acknowledged by the target (0: caught up;
+  // nullopt: unknown, records wait unread).
+  std::optional<int64_t> oldest_unreplicated_age_ms;
   // The consumer's error for the partition until records flow again (empty: none).
   std::string error;
   bool authorization_error = false;
@@ -225,6 +228,7 @@ struct FlowReport {
   int partition_count = 0;
   int partitions_with_errors = 0;
   int64_t records_behind = 0;
+  std::optional<int64_t> oldest_unreplicated_age_ms;  // the largest known
   std::vector<PartitionFacts> worst_partitions;
   // The verdict is recent_problem's, held while the flow recovers (every check passes).
   bool recovering = false;

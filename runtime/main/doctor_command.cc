@@ -102,6 +102,12 @@ void PrintWorstPartitions(const rapidjson::Value& flow) {
     std::cout << "    " << Str(part, "source_topic") << "-"
               << (part["partition"].IsInt() ? part["partition"].GetInt() : -1) << ": " << behind
               << " behind";
+    if (part.HasMember("oldest_unreplicated_age_ms") &&
+        part["oldest_unreplicated_age_ms"].IsInt64() &&
+        part["oldest_unreplicated_age_ms"].GetInt64() > 0) {
+      std::cout << ", oldest not yet copied written "
+                << part["oldest_unreplicated_age_ms"].GetInt64() / 1000 << " s ago";
+    }
     if (error) std::cout << ", " << part["error"].GetString();
     std::cout << "\n";
   }

@@ -16,8 +16,8 @@ distributed cluster, flow A->B with heartbeats every second, stale threshold 8 s
   test_03  MirrorSourceConnector paused                    -> STALLED — REPLICATION LEG
   test_04  MirrorSource task failed (a consumer setting the client rejects)
                                                            -> TASK FAILED
-  test_05  target broker stopped for 40 s (scripts/kafka halt; the workers' internal topics
-           live there too)                                 -> CLUSTER UNREACHABLE naming B, and
+  test_05  target broker stopped for 40 s (scripts/kafka halt)
+                                                           -> CLUSTER UNREACHABLE naming B, and
            nothing else until it is back
   test_06  source broker stopped                           -> CLUSTER UNREACHABLE naming A
   test_07  WRITE on the target's A.heartbeats denied by an ACL (T enforces ACLs): the task's
@@ -213,7 +213,7 @@ class FlowHealthTest(unittest.TestCase):
         self.repaired(t, "MirrorSource config repaired")
 
     def test_05_target_broker_stopped(self):
-        # Issue 24, case 2: the target down for 40 s, the workers' internal topics on it too.
+        # Issue 24, case 2: the target down for 40 s (the workers' internal topics elsewhere).
         env = self.env
         env.kafka.halt(env.kafka.target_name)
         t = time.time()

@@ -127,6 +127,11 @@ class MirrorE2ETest(unittest.TestCase):
                         if name.startswith(prefix) and labels == tags}
             wait_until(lambda: all(partition_metrics(p).get("record_count") == 100 for p in range(12)),
                        what="record-count 100 on every A.orders partition")
+            # connectd's per-partition truth: caught up at the source's end, nothing unreplicated.
+            wait_until(lambda: all(
+                (m := partition_metrics(p)).get("source_end_offset") == 100
+                and m.get("source_position") == 100 and m.get("oldest_unreplicated_age_ms") == 0
+                for p in range(12)), what="every A.orders partition caught up at offset 100")
             m = partition_metrics(0)
             self.assertEqual(m["byte_count"], sum(len(f"v{i}") for i in range(0, 1200, 12)))
             self.assertGreater(m["record_rate"], 0)

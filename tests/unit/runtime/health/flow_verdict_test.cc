@@ -579,6 +579,15 @@ TEST(FlowVerdictTest, StalledPartitionsNamesTopicsErrorAndGrantWhileHeartbeatsAr
   r = Evaluate(f, kNow);
   EXPECT_EQ(r.verdict, Verdict::kHealthy);
   EXPECT_EQ(r.worst_partitions[0].RecordsBehind(), 30);  // most behind first
+  // Equally behind: the oldest unreplicated record first; its age is evidence.
+  f.partitions = {Partition("orders", 0, 10, 5), Partition("orders", 1, 10, 5)};
+  f.partitions[1].oldest_unreplicated_age_ms = 7'000;
+  r = Evaluate(f, kNow);
+  EXPECT_EQ(r.worst_partitions[0].partition, 1);
+  EXPECT_EQ(r.oldest_unreplicated_age_ms, 7'000);
+  EXPECT_THAT(absl::StrJoin(r.evidence, "\n"),
+              HasSubstr("10 record(s) behind the source's end, the oldest record not yet on B "
+                        "was written 7.0 s ago"));
 }
 
 TEST(FlowVerdictTest, OtherPartitionErrorsPointAtTheTopic) {
@@ -621,6 +630,7 @@ TEST(FlowReportJsonTest, OneFlowWithLegsTasksAndThresholds) {
 TEST(FlowReportJsonTest, WorstPartitionsWithTheirOffsetsAndErrors) {
   FlowFacts f = Healthy();
   f.partitions = {Partition("orders", 3, 120, 20)};
+  f.partitions[0].oldest_unreplicated_age_ms = 4200;
   f.partitions[0].error = "Broker: Topic authorization failed";
   f.partitions[0].error_count = 3;
   f.partitions[0].error_first_ms = kNow - 1000;
@@ -640,6 +650,8 @@ TEST(FlowReportJsonTest, WorstPartitionsWithTheirOffsetsAndErrors) {
   EXPECT_EQ(worst["source_end_offset"].GetInt64(), 120);
   EXPECT_EQ(worst["position"].GetInt64(), 20);
   EXPECT_EQ(worst["records_behind"].GetInt64(), 100);
+  EXPECT_EQ(worst["oldest_unreplicated_age_ms"].GetInt64(), 4200);
+  EXPECT_EQ(partitions["oldest_unreplicated_age_ms"].GetInt64(), 4200);
   EXPECT_STREQ(worst["error"].GetString(), "Broker: Topic authorization failed");
   EXPECT_EQ(worst["error_count"].GetInt64(), 3);
   EXPECT_EQ(worst["error_first_ms"].GetInt64(), kNow - 1000);
