@@ -365,6 +365,7 @@ void FlowHealth::RefreshFlows(int64_t now_ms) {
     // The MirrorSource tasks' partitions, for the metrics check (kept when the herder is slow).
     if (flow.names.count("source") == 0) {
       flow.source_partitions.clear();
+      flow.source_topic_of.clear();
     } else {
       const std::string& name = flow.names["source"].front();
       herder::Herder* herder = flow.herder_of[name];
@@ -375,6 +376,7 @@ void FlowHealth::RefreshFlows(int64_t now_ms) {
           options_.herder_timeout);
       if (!tasks || !tasks->ok()) continue;
       flow.source_partitions.clear();
+      flow.source_topic_of.clear();
       for (const herder::TaskInfo& task : **tasks) {
         std::set<std::pair<std::string, int>>& out = flow.source_partitions[task.id.task];
         std::string assigned = Get(task.config, "task.assigned.partitions", "");
