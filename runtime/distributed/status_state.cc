@@ -51,8 +51,9 @@ int32_t PartitionForKey(std::string_view key, int32_t partition_count) {
 }
 
 WriteMode HerderWriteMode(worker::State state) {
-  return state == worker::State::kUnassigned || state == worker::State::kFailed ? WriteMode::kSafe
-                                                                                : WriteMode::kNormal;
+  return state == worker::State::kUnassigned || state == worker::State::kFailed
+             ? WriteMode::kSafe
+             : WriteMode::kNormal;
 }
 
 namespace {
@@ -65,12 +66,20 @@ bool CanWriteSafely(const std::optional<StatusValue>& cached, const StatusValue&
          cached->generation <= status.generation;
 }
 
+// An UNASSIGNED that arrives after a RUNNING of the same or a later generation is the late write of
+// the worker the connector or task was taken from (queued while it could not reach the cluster).
+bool IsStaleUnassigned(const std::optional<StatusValue>& cached, const StatusValue& incoming) {
+  return incoming.state == worker::State::kUnassigned && cached.has_value() &&
+         cached->state == worker::State::kRunning && cached->generation >= incoming.generation;
+}
+
 }  // namespace
 
 StatusCache::Entry& StatusCache::GetOrAdd(std::string_view connector) {
   auto it = connectors_.find(connector);
   if (it == connectors_.end()) {
-    it = connectors_.emplace(std::string(connector), Entry{next_entry_id_++, std::nullopt, 0}).first;
+    it =
+        connectors_.emplace(std::string(connector), Entry{next_entry_id_++, std::nullopt, 0}).first;
   }
   return it->second;
 }
@@ -178,7 +187,9 @@ StatusCache::ReadOutcome StatusCache::Read(std::string_view key,
       }
       auto status = DecodeStatusValue(*value);
       if (!status.ok()) return ReadOutcome::kInvalidValue;
-      GetOrAdd(parsed->connector).value = std::move(*status);
+      Entry& entry = GetOrAdd(parsed->connector);
+      if (IsStaleUnassigned(entry.value, *status)) return ReadOutcome::kIgnoredStale;
+      entry.value = std::move(*status);
       return ReadOutcome::kApplied;
     }
     case StatusKey::Kind::kTask: {
@@ -191,11 +202,7 @@ StatusCache::ReadOutcome StatusCache::Read(std::string_view key,
       auto status = DecodeStatusValue(*value);
       if (!status.ok()) return ReadOutcome::kInvalidValue;
       Entry& entry = GetOrAdd(id);
-      if (status->state == worker::State::kUnassigned && entry.value.has_value() &&
-          entry.value->state == worker::State::kRunning &&
-          entry.value->generation >= status->generation) {
-        return ReadOutcome::kIgnoredStale;
-      }
+      if (IsStaleUnassigned(entry.value, *status)) return ReadOutcome::kIgnoredStale;
       entry.value = std::move(*status);
       return ReadOutcome::kApplied;
     }

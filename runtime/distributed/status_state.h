@@ -17,8 +17,11 @@
 //  - Retries after a retriable send error: a status write is resent unless its entry was removed
 //    (a tombstone was read), the store's generation moved on, or (safe writes) the safe-write test
 //    now fails or a later write to the entry was made. Topic writes are always resent.
-//  - Reads: a connector value replaces the cached one; a task value too, except that an incoming
-//    UNASSIGNED is ignored while the cached task is RUNNING with generation >= the incoming one.
+//  - Reads: a connector or task value replaces the cached one, except that an incoming UNASSIGNED
+//    is ignored while the cached value is RUNNING with generation >= the incoming one. Java 4.4
+//    applies that rule to tasks only; connectd to connectors too (docs/compatibility.md): a worker
+//    that lost the cluster during a rebalance sends its connector's UNASSIGNED late, after the new
+//    owner's RUNNING, and Java then shows the running connector UNASSIGNED until its next restart.
 //    A connector tombstone removes the connector and all its tasks; a task tombstone the task; a
 //    topic tombstone that topic of the connector. Undecodable keys and values are discarded.
 //
@@ -83,7 +86,7 @@ class StatusCache {
   enum class ReadOutcome {
     kApplied,       // the value is now cached
     kRemoved,       // a tombstone removed what was cached (or nothing was)
-    kIgnoredStale,  // a task UNASSIGNED older than a cached RUNNING
+    kIgnoredStale,  // an UNASSIGNED older than a cached RUNNING
     kInvalidKey,    // discarded: key not understood
     kInvalidValue,  // discarded: value not understood
   };

@@ -4,12 +4,9 @@ One environment serves every fault case:
 - two Kafka clusters of its own, source S (alias A) and target T (alias B), started with
   `scripts/kafka` in a private run dir so that the tests can halt and resume their brokers; both
   enforce ACLs (`--open-authorizer`: no super user, only resources with ACLs are restricted);
-- a 2-worker `connectd distributed` cluster whose internal topics live on the shared fixture
-  cluster ctest-a (so stopping S or T does not take the Connect group down), with the three
-  MirrorMaker connectors of flow A->B (data producer pointed at T with
-  producer.override.bootstrap.servers, as a Connect cluster that does not run on the target
-  does it). With the internal topics on T, a connector's status can stay UNASSIGNED after T
-  comes back (issue #24's closing note): not yet a case here;
+- a 2-worker `connectd distributed` cluster whose internal topics live on the target T, as a
+  Connect cluster running MirrorMaker usually has them (so stopping T takes the Connect group
+  down too: issue #24, case 2), with the three MirrorMaker connectors of flow A->B;
 - helpers that read a flow's verdict through GET /mirror/flows/A/B and `connectd doctor`, and
   wait for a verdict within the issue's budget (3 heartbeat intervals + the stale threshold).
 
@@ -25,7 +22,7 @@ import threading
 import time
 import uuid
 
-from connectd_e2e import REPO_ROOT, kafka_bootstrap, wait_until
+from connectd_e2e import REPO_ROOT, wait_until
 from distributed_cluster import CONNECTD, TOOL, WorkerCluster, http, tool
 
 BYTE_ARRAY = "org.apache.kafka.connect.converters.ByteArrayConverter"
@@ -118,7 +115,7 @@ class FlowHealthEnv:
         # group coordinator, which a fresh cluster answers "load in progress" for at first.
         wait_until(lambda: self._commit(), timeout=60, interval=1, what="a group commit on S")
         self.cluster = WorkerCluster(
-            ["connectd", "connectd"], name=f"fh-{self.uid}", bootstrap=kafka_bootstrap("ctest-a"),
+            ["connectd", "connectd"], name=f"fh-{self.uid}", bootstrap=self.kafka.target,
             props={"key.converter": BYTE_ARRAY, "value.converter": BYTE_ARRAY,
                    "header.converter": BYTE_ARRAY, "offset.flush.interval.ms": "1000"})
         self.cluster.start(timeout=90)
@@ -160,8 +157,6 @@ class FlowHealthEnv:
             "source.cluster.alias": "A", "target.cluster.alias": "B",
             "source.cluster.bootstrap.servers": self.kafka.source,
             "target.cluster.bootstrap.servers": self.kafka.target,
-            # The Connect cluster runs on ctest-a: its producer must write to the target.
-            "producer.override.bootstrap.servers": self.kafka.target,
             "topics": f"{self.orders},{self.bulk}", "groups": f"app-{self.uid}",
             "replication.factor": "1", "offset-syncs.topic.replication.factor": "1",
             "checkpoints.topic.replication.factor": "1",

@@ -213,7 +213,7 @@ class FlowHealthTest(unittest.TestCase):
         self.repaired(t, "MirrorSource config repaired")
 
     def test_05_target_broker_stopped(self):
-        # Issue 24, case 2: the target down for 40 s (the workers' internal topics elsewhere).
+        # Issue 24, case 2: the target down for 40 s, the workers' internal topics on it too.
         env = self.env
         env.kafka.halt(env.kafka.target_name)
         t = time.time()

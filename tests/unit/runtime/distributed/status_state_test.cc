@@ -30,8 +30,8 @@ using testing::ToHex;
 std::string HexOrEmpty(const std::optional<std::string>& s) { return ToHex(s); }
 
 std::string StatusText(const StatusValue& s) {
-  return absl::StrCat(AsAbsl(StatusStateName(s.state)), ",", HexOrEmpty(s.worker_id), ",", s.generation,
-                      ",", HexOrEmpty(s.trace), ",", HexOrEmpty(s.version));
+  return absl::StrCat(AsAbsl(StatusStateName(s.state)), ",", HexOrEmpty(s.worker_id), ",",
+                      s.generation, ",", HexOrEmpty(s.trace), ",", HexOrEmpty(s.version));
 }
 
 // The same dump as GenerateStatusTopicGolden.dump.
@@ -120,6 +120,16 @@ std::vector<StatusWrite> RunStep(Replay& r, const std::string& line) {
   return out;
 }
 
+// Where connectd's cache deliberately differs from Java's after a scenario step (each one a row of
+// docs/compatibility.md): (scenario, step) -> connectd's cache.
+const std::map<std::pair<std::string, int>, std::string> kDeliberateDeviations = {
+    // A connector's stale UNASSIGNED (w1, generation 1) after RUNNING (w2, generation 5) is
+    // ignored;
+    // Java caches it.
+    {{"reader-ignores-stale-unassigned", 9},
+     "K:61;C:61=RUNNING,77323a38303833,5,~,~;T:61/0=UNASSIGNED,77313a38303833,0,~,~"},
+};
+
 TEST(StatusCacheTest, ScenariosMatchJavaStore) {
   std::ifstream in(std::string(CONNECTD_SOURCE_DIR) +
                    "/tests/golden/status_topic/status_cache_scenarios.txt");
@@ -146,9 +156,12 @@ TEST(StatusCacheTest, ScenariosMatchJavaStore) {
     ASSERT_EQ(want[1], std::to_string(step));
     SCOPED_TRACE(absl::StrCat(scenario, " step ", step, ": ", line.substr(0, 120)));
     std::vector<std::string> sent;
-    for (const auto& w : RunStep(*replay, line)) sent.push_back(ToHex(w.key) + "=" + ToHex(w.value));
+    for (const auto& w : RunStep(*replay, line))
+      sent.push_back(ToHex(w.key) + "=" + ToHex(w.value));
     EXPECT_EQ(sent.empty() ? "-" : absl::StrJoin(sent, ","), want[2]);
-    EXPECT_EQ(Dump(replay->cache), want[3]);
+    const auto deviation = kDeliberateDeviations.find({scenario, step});
+    EXPECT_EQ(Dump(replay->cache),
+              deviation == kDeliberateDeviations.end() ? want[3] : deviation->second);
   }
   EXPECT_EQ(row, expected.size());
 }
@@ -220,7 +233,8 @@ TEST(StatusCacheTest, ReaderIgnoresStaleUnassignedTask) {
   using Outcome = StatusCache::ReadOutcome;
   StatusCache cache;
   const herder::ConnectorTaskId t{"c", 1};
-  ASSERT_EQ(cache.Read("status-task-c-1", Value(Status(State::kRunning, "w2", 5))), Outcome::kApplied);
+  ASSERT_EQ(cache.Read("status-task-c-1", Value(Status(State::kRunning, "w2", 5))),
+            Outcome::kApplied);
   EXPECT_EQ(cache.Read("status-task-c-1", Value(Status(State::kUnassigned, "w1", 5))),
             Outcome::kIgnoredStale);
   EXPECT_EQ(cache.Read("status-task-c-1", Value(Status(State::kUnassigned, "w1", 4))),
@@ -229,15 +243,35 @@ TEST(StatusCacheTest, ReaderIgnoresStaleUnassignedTask) {
   EXPECT_EQ(cache.Read("status-task-c-1", Value(Status(State::kUnassigned, "w1", 6))),
             Outcome::kApplied);
   EXPECT_EQ(cache.Task(t), Status(State::kUnassigned, "w1", 6));
-  // Only RUNNING protects, and only tasks.
-  ASSERT_EQ(cache.Read("status-task-c-1", Value(Status(State::kPaused, "w2", 9))), Outcome::kApplied);
+  // Only RUNNING protects.
+  ASSERT_EQ(cache.Read("status-task-c-1", Value(Status(State::kPaused, "w2", 9))),
+            Outcome::kApplied);
   EXPECT_EQ(cache.Read("status-task-c-1", Value(Status(State::kUnassigned, "w1", 1))),
             Outcome::kApplied);
+}
+
+// Java 4.4 protects tasks only; connectd connectors too (docs/compatibility.md): the late
+// UNASSIGNED of the worker a connector was taken from must not hide the new owner's RUNNING.
+TEST(StatusCacheTest, ReaderIgnoresStaleUnassignedConnector) {
+  using worker::State;
+  using Outcome = StatusCache::ReadOutcome;
+  StatusCache cache;
   ASSERT_EQ(cache.Read("status-connector-c", Value(Status(State::kRunning, "w2", 9))),
+            Outcome::kApplied);
+  EXPECT_EQ(cache.Read("status-connector-c", Value(Status(State::kUnassigned, "w1", 8))),
+            Outcome::kIgnoredStale);
+  EXPECT_EQ(cache.Read("status-connector-c", Value(Status(State::kUnassigned, "w1", 9))),
+            Outcome::kIgnoredStale);
+  EXPECT_EQ(cache.Connector("c"), Status(State::kRunning, "w2", 9));
+  // A newer generation's UNASSIGNED is the connector really leaving its owner.
+  EXPECT_EQ(cache.Read("status-connector-c", Value(Status(State::kUnassigned, "w2", 10))),
+            Outcome::kApplied);
+  EXPECT_EQ(cache.Connector("c")->state, State::kUnassigned);
+  // Only RUNNING protects.
+  ASSERT_EQ(cache.Read("status-connector-c", Value(Status(State::kPaused, "w2", 11))),
             Outcome::kApplied);
   EXPECT_EQ(cache.Read("status-connector-c", Value(Status(State::kUnassigned, "w1", 1))),
             Outcome::kApplied);
-  EXPECT_EQ(cache.Connector("c")->state, State::kUnassigned);
 }
 
 TEST(StatusCacheTest, TombstonesAndInvalidRecords) {
@@ -268,8 +302,9 @@ TEST(StatusCacheTest, TopicRecordsPerConnector) {
   const StatusWrite w = cache.PutTopic(orders);
   EXPECT_EQ(w.key, "status-topic-orders:connector-src");
   ASSERT_TRUE(w.value.has_value());
-  EXPECT_EQ(*w.value,
-            R"({"topic":{"name":"orders","connector":"src","task":2,"discoverTimestamp":1700000000000}})");
+  EXPECT_EQ(
+      *w.value,
+      R"({"topic":{"name":"orders","connector":"src","task":2,"discoverTimestamp":1700000000000}})");
   EXPECT_FALSE(cache.Topic("src", "orders").has_value());  // not until read back
   ASSERT_EQ(cache.Read(w.key, *w.value), Outcome::kApplied);
   EXPECT_EQ(cache.Topic("src", "orders"), orders);
