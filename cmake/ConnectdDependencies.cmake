@@ -1,9 +1,10 @@
 # Every third-party dependency comes from Debian's packages (scripts/setup installs them).
 # Headers are included as SYSTEM so -Werror applies to our own code only.
 find_package(PkgConfig REQUIRED)
-# librdkafka: Debian's, or (scripts/build passes it when scripts/librdkafka has built it) the same
-# Debian source and version with connectd's patches (SCRAM against Kafka 4.x), same SONAME. Linked
-# by full path, so every binary and plugin gets a RUNPATH to it and loads it instead of the system's.
+# librdkafka >= 2.14: the one scripts/librdkafka builds from Debian's unstable source package
+# (scripts/build passes its prefix), or a system library that new. Debian 12's 2.0.2 is refused: it
+# lacks SCRAM with Kafka 4.x and the topic IDs connectd relies on. Linked by full path, so every
+# binary and plugin gets a RUNPATH to it and loads it instead of the system's.
 set(CONNECTD_RDKAFKA_PREFIX "" CACHE PATH "librdkafka built by scripts/librdkafka; empty: the system's")
 if(CONNECTD_RDKAFKA_PREFIX)
   if(NOT EXISTS ${CONNECTD_RDKAFKA_PREFIX}/lib/pkgconfig/rdkafka.pc)
@@ -17,7 +18,7 @@ if(NOT "${CONNECTD_RDKAFKA_PREFIX}" STREQUAL "${CONNECTD_RDKAFKA_PREFIX_CHECKED}
   unset(pkgcfg_lib_RDKAFKA_rdkafka CACHE)
   set(CONNECTD_RDKAFKA_PREFIX_CHECKED "${CONNECTD_RDKAFKA_PREFIX}" CACHE INTERNAL "")
 endif()
-pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka>=2.0.2)
+pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka>=2.14)
 message(STATUS "librdkafka ${RDKAFKA_VERSION}: ${RDKAFKA_LINK_LIBRARIES}")
 find_package(absl REQUIRED CONFIG)
 find_package(Boost 1.74 REQUIRED)

@@ -30,6 +30,14 @@ KAFKA_MM2_VERSION=4.3.1
 # the same; Connect's /admin/loggers endpoint needs log4j-core at runtime.
 LOG4J2_VERSION=2.25.3
 
+# librdkafka: Debian's source package from the unstable suite (scripts/librdkafka builds it;
+# Debian 12's 2.0.2 lacks SCRAM with Kafka 4.x and topic IDs). The .orig and .debian tarballs are
+# checked against these digests (the .dsc of 2.14.2-1 lists them).
+LIBRDKAFKA_DEBIAN_VERSION=2.14.2-1
+LIBRDKAFKA_DEBIAN_POOL=http://deb.debian.org/debian/pool/main/libr/librdkafka
+LIBRDKAFKA_ORIG_SHA256=4d53568c13717b167d12c7b2a0fe12aeb5d6bfe02de53df5b68f86d870a81b33
+LIBRDKAFKA_DEBIAN_SHA256=35fbeb684225057fb27f81919b64d5b9dcb1c34d4b003a8e35e6142fcd757672
+
 # Where downloaded artifacts (jars) are cached between runs. Safe to delete;
 # `scripts/kafka fetch` repopulates it from Maven Central.
 CONNECTD_CACHE="${CONNECTD_CACHE:-$HOME/.cache/connectd}"

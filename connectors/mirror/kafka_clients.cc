@@ -1,5 +1,8 @@
 #include "connectors/mirror/kafka_clients.h"
 
+#include <algorithm>
+#include <string_view>
+
 #include <chrono>
 
 #include "runtime/kafka/java_client_config.h"
@@ -282,6 +285,51 @@ std::optional<std::map<std::string, ConfigEntry>> DescribeTopicConfigs(
       return std::nullopt;
     }
     for (auto& [name, entry] : ParseConfigs(resources[i])) out[name] = std::move(entry);
+  }
+  return out;
+}
+
+std::optional<std::map<std::string, std::string>> DescribeTopicIds(
+    rd_kafka_t* rk, const std::vector<std::string>& topics, int timeout_ms, std::string* error,
+    const std::atomic<bool>* cancel) {
+  std::map<std::string, std::string> out;
+  if (topics.empty()) return out;
+  std::vector<const char*> names;
+  names.reserve(topics.size());
+  for (const std::string& topic : topics) names.push_back(topic.c_str());
+  rd_kafka_TopicCollection_t* collection =
+      rd_kafka_TopicCollection_of_topic_names(names.data(), names.size());
+  std::unique_ptr<rd_kafka_queue_t, QueueDeleter> queue(rd_kafka_queue_new(rk));
+  auto options = Options(rk, RD_KAFKA_ADMIN_OP_DESCRIBETOPICS, timeout_ms);
+  rd_kafka_DescribeTopics(rk, collection, options.get(), queue.get());
+  rd_kafka_TopicCollection_destroy(collection);
+  bool cancelled = false;
+  auto event = AwaitCancellable(queue.get(), timeout_ms, cancel, &cancelled);
+  if (!event) {
+    *error = "describing topics: " + WaitFailure(cancelled);
+    return std::nullopt;
+  }
+  if (rd_kafka_event_error(event.get())) {
+    *error = rd_kafka_event_error_string(event.get());
+    return std::nullopt;
+  }
+  size_t n = 0;
+  const rd_kafka_TopicDescription_t** results =
+      rd_kafka_DescribeTopics_result_topics(rd_kafka_event_DescribeTopics_result(event.get()), &n);
+  for (size_t i = 0; i < n; ++i) {
+    const rd_kafka_error_t* topic_error = rd_kafka_TopicDescription_error(results[i]);
+    if (topic_error != nullptr && rd_kafka_error_code(topic_error)) continue;
+    const rd_kafka_Uuid_t* id = rd_kafka_TopicDescription_topic_id(results[i]);
+    const char* text = id != nullptr ? rd_kafka_Uuid_base64str(id) : nullptr;
+    // A broker without topic IDs answers the zero UUID.
+    if (text == nullptr || *text == '\0' || std::string_view(text) == "AAAAAAAAAAAAAAAAAAAAAA") {
+      continue;
+    }
+    // librdkafka writes standard base64; Kafka (Uuid.toString, kafka-topics) the URL-safe form.
+    std::string url_safe = text;
+    std::replace(url_safe.begin(), url_safe.end(), '+', '-');
+    std::replace(url_safe.begin(), url_safe.end(), '/', '_');
+    out[rd_kafka_TopicDescription_name(results[i])] = std::move(url_safe);
   }
   return out;
 }

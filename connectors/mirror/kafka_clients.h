@@ -46,6 +46,13 @@ std::optional<std::map<std::string, int>> ListTopics(rd_kafka_t* rk, int timeout
                                                      std::string* error,
                                                      std::vector<std::string>* order = nullptr);
 
+// The topic IDs (Kafka's base64 form, as Java's Uuid.toString) of `topics` (DescribeTopics).
+// Topics the broker answered with an error (deleted meanwhile, not authorized) are left out;
+// nullopt with `error` set when the request as a whole failed.
+std::optional<std::map<std::string, std::string>> DescribeTopicIds(
+    rd_kafka_t* rk, const std::vector<std::string>& topics, int timeout_ms, std::string* error,
+    const std::atomic<bool>* cancel = nullptr);
+
 struct NewTopic {
   std::string name;
   int partitions = 1;

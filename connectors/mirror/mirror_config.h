@@ -20,6 +20,12 @@ namespace connectd::mirror {
 
 using Props = std::map<std::string, std::string>;
 
+// connectd's MirrorSourceTask config key next to Java's task.assigned.partitions: the IDs of the
+// task's source topics when the connector could describe them, "topic:ID,topic:ID" (topic names
+// have neither ':' nor ','; IDs in Kafka's base64 form). A task tells by them that a stored
+// offset belongs to a topic since deleted and re-created (mirror_source_task.h).
+inline constexpr char kTaskAssignedTopicIds[] = "task.assigned.topic.ids";
+
 sdk::ConfigDef MirrorSourceConfigDef();
 sdk::ConfigDef MirrorHeartbeatConfigDef();
 sdk::ConfigDef MirrorCheckpointConfigDef();

@@ -195,8 +195,10 @@ bool MirrorSourceConnector::Refresh() {
   std::set<std::string> replicated;
   std::vector<NewTopic> create;
   std::map<std::string, int> grow;
+  std::vector<std::string> to_replicate;
   for (const auto& [topic, count] : *source) {
     if (!ShouldReplicate(topic)) continue;
+    to_replicate.push_back(topic);
     std::string remote = policy_->FormatRemoteTopic(source_alias_, topic);
     auto existing = target->find(remote);
     if (existing == target->end()) {
@@ -230,6 +232,16 @@ bool MirrorSourceConnector::Refresh() {
        CreatePartitions(target_admin_.get(), grow, admin_timeout_ms_, &stopping_)) {
     Warn("Could not add partitions to " + topic + ": " + error_text);
   }
+  // The source topics' IDs: a topic deleted and re-created under the same name keeps its name
+  // and partitions but not its ID, and the offsets its tasks stored belong to the old topic.
+  std::string ids_error;
+  std::optional<std::map<std::string, std::string>> described = DescribeTopicIds(
+      source_admin_.get(), to_replicate, admin_timeout_ms_, &ids_error, &stopping_);
+  if (!described && !topic_ids_error_logged_) {
+    Warn("Could not describe the topic IDs of the source topics on " + source_alias_ + " (" +
+         ids_error + "); a topic deleted and re-created meanwhile is not told apart this round");
+  }
+  topic_ids_error_logged_ = !described;
   bool changed;
   {
     std::lock_guard lock(mu_);
@@ -238,6 +250,27 @@ bool MirrorSourceConnector::Refresh() {
               std::set<std::string>(partitions_.begin(), partitions_.end());
     if (changed) partitions_ = std::move(partitions);
     replicated_topics_ = std::move(replicated);
+    // A topic not described this round keeps the ID it had.
+    std::map<std::string, std::string> ids;
+    for (const std::string& topic : to_replicate) {
+      if (described) {
+        if (auto id = described->find(topic); id != described->end()) {
+          ids[topic] = id->second;
+          continue;
+        }
+      }
+      if (auto old = topic_ids_.find(topic); old != topic_ids_.end()) ids[topic] = old->second;
+    }
+    for (const auto& [topic, id] : ids) {
+      auto old = topic_ids_.find(topic);
+      if (old == topic_ids_.end() || old->second == id) continue;
+      Warn("Source topic " + topic + " on " + source_alias_ +
+           " was deleted and re-created (topic ID " + old->second + ", now " + id +
+           "); its tasks restart and copy the new topic from its beginning");
+    }
+    // Task configs carry the IDs: a changed ID reconfigures (and so restarts) the tasks.
+    changed = changed || ids != topic_ids_;
+    topic_ids_ = std::move(ids);
   }
   return changed;
 }
@@ -382,9 +415,11 @@ void MirrorSourceConnector::RunScheduler() {
 
 std::vector<sdk::Props> MirrorSourceConnector::taskConfigs(int max_tasks) {
   std::vector<std::string> partitions;
+  std::map<std::string, std::string> topic_ids;
   {
     std::lock_guard lock(mu_);
     partitions = partitions_;
+    topic_ids = topic_ids_;
   }
   if (!enabled_ || partitions.empty() || max_tasks < 1) return {};
   size_t n = std::min(static_cast<size_t>(max_tasks), partitions.size());
@@ -394,10 +429,21 @@ std::vector<sdk::Props> MirrorSourceConnector::taskConfigs(int max_tasks) {
     if (!list.empty()) list += ",";
     list += partitions[i];
   }
+  std::vector<std::string> assigned_ids(n);
+  std::vector<std::set<std::string>> listed(n);
+  for (size_t i = 0; i < partitions.size(); ++i) {
+    const std::string topic = partitions[i].substr(0, partitions[i].rfind('-'));
+    auto id = topic_ids.find(topic);
+    if (id == topic_ids.end() || !listed[i % n].insert(topic).second) continue;
+    std::string& list = assigned_ids[i % n];
+    if (!list.empty()) list += ",";
+    list += topic + ":" + id->second;
+  }
   std::vector<sdk::Props> configs;
   for (size_t i = 0; i < n; ++i) {
     sdk::Props config = props_;
     config["task.assigned.partitions"] = assigned[i];
+    if (!assigned_ids[i].empty()) config[kTaskAssignedTopicIds] = assigned_ids[i];
     config["task.index"] = std::to_string(i);
     configs.push_back(std::move(config));
   }

@@ -8,7 +8,10 @@
 //
 // Topic discovery: one Metadata request to the source every refresh.topics.interval.seconds
 // (connectd default 5 s, Kafka's 600 s), so a new topic is mirrored within seconds while the
-// source sees one cheap request per interval; configs are described only for new topics.
+// source sees one cheap request per interval; configs are described only for new topics. One
+// DescribeTopics request per refresh reads the mirrored topics' IDs, which the task configs
+// carry (kTaskAssignedTopicIds): a topic deleted and re-created between two refreshes gets a new
+// ID, so new task configs, so restarted tasks that copy the new topic from its beginning.
 //
 // Periodic jobs (reference §5.1), all on ONE scheduler thread, run one at a time:
 //   topic refresh      every refresh.topics.interval.seconds, first after one interval (start()
@@ -104,6 +107,9 @@ class MirrorSourceConnector : public sdk::SourceConnector {
   // Source topics whose remote topic existed on the target at the last refresh (Java's
   // topicsBeingReplicated): the topics config sync looks after. Guarded by mu_.
   std::set<std::string> replicated_topics_;
+  // The source topics' IDs at the last refresh (topic -> base64 ID). Guarded by mu_.
+  std::map<std::string, std::string> topic_ids_;
+  bool topic_ids_error_logged_ = false;  // scheduler thread only
   std::thread scheduler_;
 };
 

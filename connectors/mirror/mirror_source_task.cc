@@ -1,8 +1,9 @@
 #include "connectors/mirror/mirror_source_task.h"
 
+#include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -34,8 +35,27 @@ void ReleaseHeld(void* opaque) {
 
 void ConfigureConsumer(rd_kafka_conf_t* conf, void*) {
   char err[256];
-  // Deliver reset notices as consumer errors so gaps are counted (see OnConsumerError).
   rd_kafka_conf_set(conf, "enable.partition.eof", "false", err, sizeof(err));
+  // An out-of-range position comes back as a consumer error (RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET)
+  // instead of a quiet reset: the task applies the user's policy and counts the gap.
+  rd_kafka_conf_set(conf, "auto.offset.reset", "error", err, sizeof(err));
+}
+
+// Parses kTaskAssignedTopicIds ("topic:ID,topic:ID").
+std::map<std::string, std::string> ParseTopicIds(const std::string& text) {
+  std::map<std::string, std::string> ids;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string item = text.substr(start, comma - start);
+    start = comma + 1;
+    const size_t colon = item.rfind(':');
+    if (colon != std::string::npos && colon > 0 && colon + 1 < item.size()) {
+      ids[item.substr(0, colon)] = item.substr(colon + 1);
+    }
+  }
+  return ids;
 }
 
 // Errors of the connection or of leadership, which the client rides out by itself: not a
@@ -98,6 +118,9 @@ MirrorSourceTask::PartitionInfo& MirrorSourceTask::Info(const std::string& topic
     source_topics_[remote->second] = topic;
   }
   PartitionInfo info{topic, &remote->second, SourcePartitionJson(source_alias_, topic, partition)};
+  if (auto id = topic_ids_.find(topic); id != topic_ids_.end()) {
+    info.offset_suffix = ",\"topic_id\":\"" + id->second + "\"}";
+  }
   info.metrics = MakeMetrics(remote->second, partition);
   return partitions_.emplace(key, std::move(info)).first->second;
 }
@@ -255,13 +278,14 @@ void MirrorSourceTask::start(const sdk::Props& props) {
   }
   consumer_props["enable.auto.commit"] = "false";
   consumer_props.emplace("auto.offset.reset", "earliest");
+  reset_policy_ = consumer_props["auto.offset.reset"];  // applied by HandleResets
+  topic_ids_ = ParseTopicIds(GetString(props, kTaskAssignedTopicIds, ""));
   // Java's assign() needs no group; librdkafka's consumer API wants a group.id, never joined.
   consumer_props.emplace("group.id", "connectd-mirror-" + source_alias_ + "-" + target_alias);
   consumer_ = MakeClient(RD_KAFKA_CONSUMER, consumer_props, &error, &ConfigureConsumer);
   if (!consumer_) throw sdk::ConnectException("cannot create the source consumer: " + error);
   rd_kafka_poll_set_consumer(consumer_.get());
 
-  const std::string reset = consumer_props["auto.offset.reset"];
   rd_kafka_topic_partition_list_t* assignment = rd_kafka_topic_partition_list_new(8);
   std::string assigned = GetString(props, "task.assigned.partitions", "");
   size_t start = 0;
@@ -275,19 +299,8 @@ void MirrorSourceTask::start(const sdk::Props& props) {
     std::string topic = item.substr(0, dash);
     int32_t partition = std::stoi(item.substr(dash + 1));
     PartitionInfo& info = Info(topic, partition);
-    // No stored offset: start where auto.offset.reset says, without asking a consumer group
-    // (Java's assign() has none; librdkafka would look up committed offsets of its group.id).
-    int64_t seek = reset == "latest"     ? RD_KAFKA_OFFSET_END
-                   : reset == "earliest" ? RD_KAFKA_OFFSET_BEGINNING
-                                         : RD_KAFKA_OFFSET_INVALID;
-    if (std::optional<std::string> stored = context().offset(info.partition_json)) {
-      std::optional<int64_t> offset = ParseSourceOffset(*stored);
-      if (offset && *offset >= 0) {
-        seek = *offset + 1;  // the stored offset is the last replicated record
-        info.next_offset = seek;
-      }
-    }
-    rd_kafka_topic_partition_list_add(assignment, topic.c_str(), partition)->offset = seek;
+    rd_kafka_topic_partition_list_add(assignment, topic.c_str(), partition)->offset =
+        StartOffset(topic, partition, info);
   }
   rd_kafka_resp_err_t err = rd_kafka_assign(consumer_.get(), assignment);
   int count = assignment->cnt;
@@ -309,12 +322,119 @@ void MirrorSourceTask::start(const sdk::Props& props) {
                              source_alias_ + "->" + target_alias + ": [" + assigned + "]");
 }
 
+int64_t MirrorSourceTask::StartOffset(const std::string& topic, int32_t partition,
+                                      PartitionInfo& info) {
+  // No usable stored offset: where auto.offset.reset says, without asking a consumer group
+  // (Java's assign() has none; librdkafka would look up committed offsets of its group.id).
+  // "none" (librdkafka's "error") leaves the position invalid: HandleResets fails the task.
+  const int64_t reset = reset_policy_ == "latest"     ? RD_KAFKA_OFFSET_END
+                        : reset_policy_ == "earliest" ? RD_KAFKA_OFFSET_BEGINNING
+                                                      : RD_KAFKA_OFFSET_INVALID;
+  std::optional<std::string> stored = context().offset(info.partition_json);
+  if (!stored) return reset;
+  std::string stored_id;
+  std::optional<int64_t> offset = ParseSourceOffset(*stored, &stored_id);
+  if (!offset || *offset < 0) return reset;
+  const auto id = topic_ids_.find(topic);
+  if (stored_id.empty() || id == topic_ids_.end() || stored_id == id->second) {
+    info.next_offset = *offset + 1;  // the stored offset is the last replicated record
+    return info.next_offset;
+  }
+  // The offset belongs to the topic's earlier life: every record of the new topic is new.
+  if (!info.recreations) {
+    info.recreations = std::make_unique<sdk::Sensor>(context().metrics().sensor(
+        kMetricsDomain, kMetricsGroup, Tags(*info.remote_topic, partition),
+        {{"source-topic-recreated-count", sdk::Stat::kCumulativeCount,
+          "Times the task found its stored offset belonged to a deleted source topic of the "
+          "same name, and started from the new topic's beginning (connectd)"}}));
+  }
+  info.recreations->record(1.0, NowMs());
+  Log(CONNECTD_LOG_WARN,
+      "Source topic " + topic + " on " + source_alias_ + " was deleted and re-created (topic ID " +
+          stored_id + " when offset " + std::to_string(*offset) + " of " + topic + "-" +
+          std::to_string(partition) + " was replicated, now " + id->second + "): copying " + topic +
+          "-" + std::to_string(partition) + " from the new topic's beginning, not from offset " +
+          std::to_string(*offset + 1));
+  return RD_KAFKA_OFFSET_BEGINNING;
+}
+
+void MirrorSourceTask::Reposition(const std::string& topic, int32_t partition, int64_t offset) {
+  // librdkafka stops fetching a partition whose position was out of range, and seek() needs a
+  // fetching partition: the partition is unassigned and assigned again at `offset`.
+  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(list, topic.c_str(), partition);
+  rd_kafka_error_t* error = rd_kafka_incremental_unassign(consumer_.get(), list);
+  if (error == nullptr) {
+    list->elems[0].offset = offset;
+    error = rd_kafka_incremental_assign(consumer_.get(), list);
+  }
+  rd_kafka_topic_partition_list_destroy(list);
+  if (error != nullptr) {
+    const std::string message = rd_kafka_error_string(error);
+    rd_kafka_error_destroy(error);
+    throw sdk::ConnectException("cannot reposition " + topic + "-" + std::to_string(partition) +
+                                " at offset " + std::to_string(offset) + ": " + message);
+  }
+}
+
+void MirrorSourceTask::HandleResets(int64_t now) {
+  if (pending_resets_.empty() || now < next_reset_attempt_ms_) return;
+  next_reset_attempt_ms_ = now + 1000;
+  constexpr int kWatermarkTimeoutMs = 2000;
+  for (auto it = pending_resets_.begin(); it != pending_resets_.end() && !stopping_;) {
+    const std::string topic = it->first.first;
+    const int32_t partition = it->first.second;
+    const int64_t position = it->second;
+    const std::string tp = topic + "-" + std::to_string(partition);
+    if (reset_policy_ != "earliest" && reset_policy_ != "latest") {
+      throw sdk::ConnectException("No valid position for " + tp + " on " + source_alias_ +
+                                  " (position " + std::to_string(position) +
+                                  ") and consumer auto.offset.reset is " + reset_policy_);
+    }
+    int64_t low = -1, high = -1;
+    if (rd_kafka_query_watermark_offsets(consumer_.get(), topic.c_str(), partition, &low, &high,
+                                         kWatermarkTimeoutMs) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      ++it;  // asked again in a second
+      continue;
+    }
+    const int64_t restart = reset_policy_ == "earliest" ? low : high;
+    PartitionInfo& info = Info(topic, partition);
+    if (position >= 0 && position < low) {
+      const int64_t skipped = restart - position;
+      skipped_[tp] += skipped;
+      info.metrics.skipped_offsets.record(static_cast<double>(skipped), now);
+      Log(CONNECTD_LOG_WARN,
+          "Data gap on " + tp + " from " + source_alias_ + ": offsets [" +
+              std::to_string(position) + ", " + std::to_string(low) +
+              ") were deleted on the source (retention) before they were replicated; " +
+              std::to_string(skipped) + " offsets skipped in all (skipped-offset-count), " +
+              "replicating from offset " + std::to_string(restart) +
+              " (auto.offset.reset=" + reset_policy_ + ")");
+    } else if (position > high) {
+      Log(CONNECTD_LOG_WARN, "Position " + std::to_string(position) + " of " + tp + " is beyond " +
+                                 "the source partition's end " + std::to_string(high) +
+                                 " (the topic was truncated, or deleted and re-created); "
+                                 "replicating from offset " +
+                                 std::to_string(restart) + " (auto.offset.reset=" + reset_policy_ +
+                                 ")");
+    } else {
+      Log(CONNECTD_LOG_WARN, "Position " + std::to_string(position) + " of " + tp +
+                                 " was out of range; replicating from offset " +
+                                 std::to_string(restart) + " (auto.offset.reset=" + reset_policy_ +
+                                 ")");
+    }
+    Reposition(topic, partition, restart);
+    info.next_offset = restart;
+    it = pending_resets_.erase(it);
+  }
+}
+
 void MirrorSourceTask::OnConsumerError(const rd_kafka_message_t* message) {
-  if (message->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET && message->rkt != nullptr) {
-    PartitionInfo& info = Info(rd_kafka_topic_name(message->rkt), message->partition);
-    info.reset_pending = true;
-    Log(CONNECTD_LOG_WARN,
-        std::string("Source position reset: ") + rd_kafka_message_errstr(message));
+  if (message->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET && message->rkt != nullptr &&
+      message->partition >= 0) {
+    // message->offset: the position that was out of range (or invalid: no starting position).
+    pending_resets_[{rd_kafka_topic_name(message->rkt), message->partition}] = message->offset;
+    next_reset_attempt_ms_ = 0;
     return;
   }
   if (message->rkt != nullptr && message->partition >= 0 && !IsPassing(message->err)) {
@@ -337,6 +457,7 @@ void MirrorSourceTask::OnConsumerError(const rd_kafka_message_t* message) {
 
 void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
   if (offset_syncs_) offset_syncs_->Poll();
+  HandleResets(NowMs());
   RecordProgress(NowMs());
   int timeout = std::min(poll_timeout_ms_, batch.timeoutMs());
   // Queued offset syncs leave only as Poll() serves their acks: come back soon while any wait.
@@ -358,36 +479,20 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
                                  std::to_string(message->partition) + " from " + source_alias_ +
                                  " again");
     }
-    if (info.reset_pending) {
-      info.reset_pending = false;
-      std::string tp = info.source_topic + "-" + std::to_string(message->partition);
-      if (info.next_offset >= 0 && message->offset > info.next_offset) {
-        int64_t skipped = message->offset - info.next_offset;
-        skipped_[tp] += skipped;
-        info.metrics.skipped_offsets.record(static_cast<double>(skipped));
-        Log(CONNECTD_LOG_WARN, "Data gap on " + tp + ": " + std::to_string(skipped) + " offsets [" +
-                                   std::to_string(info.next_offset) + ", " +
-                                   std::to_string(message->offset) +
-                                   ") were deleted on the source before they were replicated");
-      } else if (info.next_offset >= 0 && message->offset < info.next_offset) {
-        Log(CONNECTD_LOG_WARN, "Offsets of " + tp + " went back from " +
-                                   std::to_string(info.next_offset) + " to " +
-                                   std::to_string(message->offset) +
-                                   " (topic deleted and re-created?); replicating from there");
-      }
-    }
     info.next_offset = message->offset + 1;
 
     if (now == 0) now = NowMs();
     info.metrics.bytes.record(message->payload ? static_cast<double>(message->len) : 0.0, now);
 
-    // {"offset":N} without printf's machinery (3% of a 100 B copy's CPU, perf).
-    char offset_json[48] = "{\"offset\":";
+    // {"offset":N} or {"offset":N,"topic_id":"<id>"} without printf's machinery (3% of a 100 B
+    // copy's CPU, perf).
+    char offset_json[128] = "{\"offset\":";
     constexpr size_t kPrefixLength = sizeof("{\"offset\":") - 1;
-    char* end = std::to_chars(offset_json + kPrefixLength, offset_json + sizeof(offset_json) - 1,
-                              message->offset)
-                    .ptr;
-    *end++ = '}';
+    char* end = std::to_chars(offset_json + kPrefixLength, offset_json + 32, message->offset).ptr;
+    const size_t suffix = std::min(info.offset_suffix.size(),
+                                   sizeof(offset_json) - static_cast<size_t>(end - offset_json));
+    std::memcpy(end, info.offset_suffix.data(), suffix);
+    end += suffix;
     const size_t offset_len = static_cast<size_t>(end - offset_json);
     rd_kafka_timestamp_type_t ts_type;
     int64_t timestamp = rd_kafka_message_timestamp(message, &ts_type);
@@ -438,17 +543,17 @@ MirrorSourceTask::PartitionInfo* MirrorSourceTask::AckedPartition(std::string_vi
 
 namespace {
 
-// The upstream offset of a record this task made: its source offset is exactly
-// {"offset":N}. Anything else goes through the full parser.
+// The upstream offset of a record this task made: its source offset is {"offset":N} or
+// {"offset":N,"topic_id":"<id>"}. Anything else goes through the full parser.
 std::optional<int64_t> UpstreamOffset(std::string_view source_offset) {
   constexpr std::string_view kPrefix = "{\"offset\":";
   if (source_offset.size() > kPrefix.size() + 1 &&
       source_offset.substr(0, kPrefix.size()) == kPrefix && source_offset.back() == '}') {
     int64_t value = 0;
     const char* begin = source_offset.data() + kPrefix.size();
-    const char* end = source_offset.data() + source_offset.size() - 1;
+    const char* end = source_offset.data() + source_offset.size();
     auto [ptr, ec] = std::from_chars(begin, end, value);
-    if (ec == std::errc() && ptr == end) return value;
+    if (ec == std::errc() && (*ptr == '}' || *ptr == ',')) return value;
   }
   return ParseSourceOffset(source_offset);
 }

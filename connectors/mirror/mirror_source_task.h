@@ -7,9 +7,19 @@
 // offsets are Kafka's ({cluster,partition,topic} -> {offset}), so a task resumes where Java
 // MM2 stopped and the reverse. Acknowledged records feed the offset-syncs writer.
 //
-// Data gaps are not silent: when the consumer had to reset a partition's position (retention
-// deleted unread records, or the topic was re-created), the skipped offsets are counted per
-// partition, logged and published as the metric `skipped-offset-count`.
+// Data gaps are not silent. librdkafka resets nothing by itself (its auto.offset.reset is
+// "error"): when a partition's position is out of range, the task asks the source for the
+// partition's log start and end and applies the user's auto.offset.reset (Java MM2's default,
+// earliest) itself. A position below the log start is a retention gap: the offsets skipped are
+// counted per partition (`skipped-offset-count`) and logged at WARN with topic, old and new
+// offsets; a position beyond the log end (a truncated or re-created topic) is logged the same way.
+//
+// Re-created topics: the source offsets this task writes carry the source topic's ID next to
+// Kafka's offset ({"offset":N,"topic_id":"<base64>"}; Java reads {"offset":N} and ignores the
+// rest). When the connector's task config (kTaskAssignedTopicIds) names another ID for the topic
+// than a stored offset does, the topic was deleted and re-created since: the partition starts from
+// the new topic's beginning instead of from offset N+1 of the old one (which would skip the new
+// topic's first N+1 records), logged at WARN and counted (`source-topic-recreated-count`).
 //
 // Metrics, per assigned partition, with Kafka's names and tags
 // (kafka.connect.mirror:type=MirrorSourceConnector,source=,target=,topic=<remote>,partition=):
@@ -23,6 +33,8 @@
 //   oldest-unreplicated-age-ms          every second: the age of the oldest record read and
 //                                       not yet acknowledged by the target (0: caught up;
 //                                       NaN: records wait unread, their age unknown)
+//   source-topic-recreated-count        made when a stored offset turns out to belong to a
+//                                       re-created topic's earlier life (see above)
 //   fetch-error-code, -count,           what the consumer reported for the partition
 //   -first-ms, -last-ms                 (authorization, unknown topic, ...): Kafka's or
 //                                       librdkafka's error code, 0 once records flow again;
@@ -60,13 +72,13 @@ class MirrorSourceTask : public sdk::SourceTask {
 
  private:
   struct PartitionMetrics {
-    sdk::Sensor records;              // at ack: record-count, record-rate
-    sdk::Sensor replication_latency;  // at ack: now - source timestamp
-    sdk::Sensor bytes;                // at poll: value bytes
-    sdk::Sensor record_age;           // at poll: now - source timestamp
-    sdk::Sensor skipped_offsets;      // offsets lost to resets (connectd's own)
-    sdk::Sensor end_offset;           // every second (connectd's own)
-    sdk::Sensor position;             // every second (connectd's own)
+    sdk::Sensor records;                  // at ack: record-count, record-rate
+    sdk::Sensor replication_latency;      // at ack: now - source timestamp
+    sdk::Sensor bytes;                    // at poll: value bytes
+    sdk::Sensor record_age;               // at poll: now - source timestamp
+    sdk::Sensor skipped_offsets;          // offsets lost to resets (connectd's own)
+    sdk::Sensor end_offset;               // every second (connectd's own)
+    sdk::Sensor position;                 // every second (connectd's own)
     sdk::Sensor oldest_unreplicated_age;  // every second (connectd's own)
   };
   // A partition's consumer errors (made on its first error).
@@ -82,7 +94,8 @@ class MirrorSourceTask : public sdk::SourceTask {
     const std::string* remote_topic;  // owned by remote_topics_
     std::string partition_json;
     int64_t next_offset = -1;  // expected next upstream offset, -1 unknown
-    bool reset_pending = false;
+    // What follows the offset in this partition's source offsets: `,"topic_id":"<id>"}` or `}`.
+    std::string offset_suffix = "}";
     int64_t recorded_end_offset = -1;  // the last values given to the metrics
     int64_t recorded_position = -1;
     double recorded_age = 0.0;
@@ -90,6 +103,7 @@ class MirrorSourceTask : public sdk::SourceTask {
     std::deque<std::pair<int64_t, int64_t>> unacked;
     PartitionMetrics metrics;
     std::unique_ptr<PartitionErrors> errors;
+    std::unique_ptr<sdk::Sensor> recreations;  // made on the first re-creation seen
   };
   PartitionMetrics MakeMetrics(const std::string& remote_topic, int32_t partition);
   sdk::MetricTags Tags(const std::string& remote_topic, int32_t partition) const;
@@ -98,6 +112,14 @@ class MirrorSourceTask : public sdk::SourceTask {
   void RecordProgress(int64_t now);
   PartitionInfo& Info(const std::string& topic, int32_t partition);
   void OnConsumerError(const rd_kafka_message_t* message);
+  // Where partition `partition` of `topic` starts: its stored offset + 1, or where
+  // auto.offset.reset says when there is none or it belongs to an earlier life of the topic.
+  int64_t StartOffset(const std::string& topic, int32_t partition, PartitionInfo& info);
+  // Applies auto.offset.reset to the partitions whose position was out of range (at most once a
+  // second while the source cannot be asked).
+  void HandleResets(int64_t now);
+  // Restarts fetching `topic`-`partition` at `offset`.
+  void Reposition(const std::string& topic, int32_t partition, int64_t offset);
 
   std::string source_alias_;
   std::string target_alias_;
@@ -116,6 +138,11 @@ class MirrorSourceTask : public sdk::SourceTask {
   // The PartitionInfo of an acknowledged record of remote topic `remote`, or nullptr.
   PartitionInfo* AckedPartition(std::string_view remote, int32_t partition);
   std::map<std::string, int64_t> skipped_;
+  std::string reset_policy_;                      // the user's auto.offset.reset
+  std::map<std::string, std::string> topic_ids_;  // source topic -> ID (kTaskAssignedTopicIds)
+  // Partitions whose position `second` was out of range, waiting for HandleResets.
+  std::map<std::pair<std::string, int32_t>, int64_t> pending_resets_;
+  int64_t next_reset_attempt_ms_ = 0;
   int64_t next_progress_ms_ = 0;
   std::atomic<bool> stopping_{false};
 };

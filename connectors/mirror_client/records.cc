@@ -97,7 +97,8 @@ class JsonReader {
  public:
   explicit JsonReader(std::string_view text) : s_(text) {}
 
-  std::optional<int64_t> ParseOffsetObject() {
+  // `topic_id` (may be null) receives the last string "topic_id" member, if any.
+  std::optional<int64_t> ParseOffsetObject(std::string* topic_id) {
     if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
     SkipWhitespace();
     if (!Consume('{')) return std::nullopt;
@@ -126,6 +127,8 @@ class JsonReader {
         } else if (!SkipValue(0)) {
           return std::nullopt;
         }
+      } else if (key == "topic_id" && topic_id != nullptr && Peek() == '"') {
+        if (!ReadString(topic_id)) return std::nullopt;
       } else if (!SkipValue(0)) {
         return std::nullopt;
       }
@@ -463,7 +466,14 @@ std::string HeartbeatPartitionJson(const std::string& source_alias,
 }
 
 std::optional<int64_t> ParseSourceOffset(std::string_view json) {
-  return JsonReader(json).ParseOffsetObject();
+  return JsonReader(json).ParseOffsetObject(nullptr);
+}
+
+std::optional<int64_t> ParseSourceOffset(std::string_view json, std::string* topic_id) {
+  topic_id->clear();
+  std::optional<int64_t> offset = JsonReader(json).ParseOffsetObject(topic_id);
+  if (!offset) topic_id->clear();
+  return offset;
 }
 
 }  // namespace connectd::mirror

@@ -91,7 +91,8 @@ std::optional<OffsetSync> DecodeOffsetSync(std::string_view key, std::string_vie
 //   MirrorCheckpointConnector  {"partition":<int>,"topic":<downstream topic>,"group":<group>}
 //   MirrorHeartbeatConnector   {"sourceClusterAlias":<alias>,"targetClusterAlias":<alias>}
 //
-// and every offset is {"offset":<int64>} (0 for checkpoints and heartbeats).
+// and every offset is {"offset":<int64>} (0 for checkpoints and heartbeats; connectd's
+// MirrorSourceTask adds "topic_id", see below).
 
 std::string SourcePartitionJson(const std::string& cluster, const std::string& topic,
                                 int32_t partition);
@@ -109,6 +110,12 @@ std::string HeartbeatPartitionJson(const std::string& source_alias,
 // null, or a non-integer value (Java's MirrorSourceTask would fail on a double or string; the
 // caller should treat nullopt like Java's "no offset": start from auto.offset.reset).
 std::optional<int64_t> ParseSourceOffset(std::string_view json);
+
+// The same, and `*topic_id` gets the source topic's ID that connectd's MirrorSourceTask writes
+// next to the offset ({"offset":N,"topic_id":"<base64 UUID>"}, which Java reads as {"offset":N}):
+// the topic the offset belongs to. Empty when absent (an offset Java or an operator wrote) or
+// when there is no usable offset.
+std::optional<int64_t> ParseSourceOffset(std::string_view json, std::string* topic_id);
 
 // JsonString returns `s` as a quoted JSON string escaped exactly as Jackson's UTF8JsonGenerator
 // (Kafka's JsonConverter) escapes it: '"' and '\\'; \b \t \n \f \r; other controls below 0x20 as

@@ -1,4 +1,4 @@
-# Sourced by scripts/librdkafka and scripts/sanitize.
+# Sourced by scripts/sanitize.
 # debian_source PACKAGE BINARY_PACKAGE WORKDIR: the source package of the installed BINARY_PACKAGE
 # (same version, Debian's patches applied), unpacked in WORKDIR/src. A private deb-src list and apt
 # state under WORKDIR are used: nothing under /etc/apt changes.

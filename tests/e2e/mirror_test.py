@@ -172,7 +172,12 @@ class MirrorE2ETest(unittest.TestCase):
             for o in orders_offsets():
                 self.assertEqual(list(o["partition"]), ["cluster", "partition", "topic"])
                 self.assertEqual(o["partition"]["cluster"], "A")
-                self.assertEqual(o["offset"], {"offset": 99})  # 100 records per partition
+                # 100 records per partition; connectd adds the source topic's ID (Java reads
+                # {"offset": 99}), 22 characters of base64.
+                self.assertEqual(sorted(o["offset"]), ["offset", "topic_id"])
+                self.assertEqual(o["offset"]["offset"], 99)
+                self.assertRegex(o["offset"]["topic_id"], r"^[A-Za-z0-9_-]{22}$")
+            self.assertEqual(len({o["offset"]["topic_id"] for o in orders_offsets()}), 1)
             self.assertGreater(partitions(self.a, "mm2-offset-syncs.B.internal"), 0)
         except Exception:
             print("worker log tail:\n" + worker.tail(80))
@@ -198,6 +203,100 @@ class MirrorE2ETest(unittest.TestCase):
                       if name == "kafka_connect_mirror_mirrorsourceconnector_record_count"
                       and ("topic", f"A.{orders}") in labels]
             self.assertEqual(counts, [10.0] * 12)
+        finally:
+            self.assertEqual(worker.stop(), 0)
+
+    def source_metric(self, worker, name, topic, partition=0):
+        _, _, text = http("GET", worker.url + "/metrics")
+        tags = (("source", "A"), ("target", "B"), ("topic", topic), ("partition", str(partition)))
+        return prometheus_samples(text).get(
+            ("kafka_connect_mirror_mirrorsourceconnector_" + name, tags))
+
+    def stored_offset(self, worker, connector, topic):
+        status, body, _ = worker.get(f"/connectors/{connector}/offsets")
+        if status != 200:
+            return None
+        return next((o["offset"] for o in body["offsets"]
+                     if o["partition"].get("topic") == topic), None)
+
+    def test_a_recreated_source_topic_is_copied_from_its_beginning(self):
+        """Issue 24, case 6: a source topic deleted and re-created, then given more records than
+        its old end offset. Java MM2 resumes at the old offset and never copies the new topic's
+        first records; connectd tells the topics apart by their IDs and copies all of them."""
+        topic = f"recreated-{self.uid}"
+        tool("create", self.a, topic, 1)
+        tool("produce", self.a, topic, 50, 1)
+        source_config, _ = self.connector_configs([topic])
+        source_config["refresh.topics.interval.seconds"] = "1"
+        worker = StandaloneWorker(extra=self.extra, workdir=self.dir).start()
+        try:
+            self.assertEqual(worker.post("/connectors", {"name": "mm2-re", "config": source_config})[0], 201)
+            wait_until(lambda: partitions(self.b, f"A.{topic}") == 1, what=f"A.{topic} on B")
+            wait_until(lambda: count(self.b, f"A.{topic}") == 50, what="the old topic's 50 records on B")
+            wait_until(lambda: (self.stored_offset(worker, "mm2-re", topic) or {}).get("offset") == 49,
+                       what="offset 49 of the old topic committed")
+            old_id = self.stored_offset(worker, "mm2-re", topic)["topic_id"]
+
+            tool("delete", self.a, topic)
+            wait_until(lambda: partitions(self.a, topic) == 0, what=f"{topic} deleted on A")
+            tool("create", self.a, topic, 1)
+            # 80 records, keys k1000..k1079: more than the old topic's end offset (50).
+            tool("produce-from", self.a, topic, 1000, 80, 1)
+            wait_until(lambda: count(self.b, f"A.{topic}") >= 130, timeout=60,
+                       what="the new topic's 80 records on B")
+            got = consume(self.b, f"A.{topic}", count(self.b, f"A.{topic}"))
+            keys = {int(r["key"][1:]) for r in got}
+            self.assertEqual(keys, set(range(50)) | set(range(1000, 1080)),
+                             "every record of the old and of the new topic, nothing else")
+            # The stored offset now belongs to the new topic.
+            wait_until(lambda: (o := self.stored_offset(worker, "mm2-re", topic) or {}).get("offset") == 79
+                       and o.get("topic_id") not in (None, old_id),
+                       what="offset 79 of the new topic committed with its topic ID")
+            with open(worker.log_path) as f:
+                log = f.read()
+            self.assertRegex(log, rf"WARN .*Source topic {topic} on A was deleted and re-created")
+            print("re-creation in the log:\n" + "\n".join(
+                l for l in log.splitlines() if "re-created" in l))
+        except Exception:
+            print("worker log tail:\n" + worker.tail(80))
+            raise
+        finally:
+            self.assertEqual(worker.stop(), 0)
+
+    def test_a_retention_gap_is_counted_and_logged(self):
+        """Records deleted on the source before they were copied (retention, here DeleteRecords
+        while the worker is down): the task resumes at the new log start, logs the gap at WARN
+        with the offsets, and counts it in skipped-offset-count; nothing else is lost."""
+        topic = f"gap-{self.uid}"
+        tool("create", self.a, topic, 1)
+        tool("produce", self.a, topic, 40, 1)
+        source_config, _ = self.connector_configs([topic])
+        worker = StandaloneWorker(extra=self.extra, workdir=self.dir).start()
+        try:
+            self.assertEqual(worker.post("/connectors", {"name": "mm2-gap", "config": source_config})[0], 201)
+            wait_until(lambda: count(self.b, f"A.{topic}") == 40, what="40 records on B")
+            wait_until(lambda: (self.stored_offset(worker, "mm2-gap", topic) or {}).get("offset") == 39,
+                       what="offset 39 committed")
+        finally:
+            self.assertEqual(worker.stop(), 0)
+        tool("produce-from", self.a, topic, 40, 60, 1)  # offsets 40..99
+        tool("delete-records", self.a, topic, "0:70")   # offsets 40..69 never copied
+        worker = StandaloneWorker(extra=self.extra, workdir=self.dir).start()
+        try:
+            self.assertEqual(worker.post("/connectors", {"name": "mm2-gap", "config": source_config})[0], 201)
+            wait_until(lambda: count(self.b, f"A.{topic}") == 70, timeout=60,
+                       what="offsets 70..99 on B")
+            keys = sorted(int(r["key"][1:]) for r in consume(self.b, f"A.{topic}", 70))
+            self.assertEqual(keys, list(range(40)) + list(range(70, 100)))
+            wait_until(lambda: self.source_metric(worker, "skipped_offset_count", f"A.{topic}") == 30,
+                       what="skipped-offset-count 30")
+            with open(worker.log_path) as f:
+                log = f.read()
+            self.assertRegex(log, rf"WARN .*Data gap on {topic}-0 from A: offsets \[40, 70\) were "
+                                  r"deleted on the source \(retention\)")
+        except Exception:
+            print("worker log tail:\n" + worker.tail(80))
+            raise
         finally:
             self.assertEqual(worker.stop(), 0)
 

@@ -33,7 +33,6 @@ import uuid
 
 from connectd_e2e import BUILD_DIR, REPO_ROOT, kafka_bootstrap, kafka_ssl
 from distributed_cluster import WorkerCluster, clean_up_pair, java_bin, run_verifiable_pair
-from sasl_test import librdkafka_scram_works
 
 
 def run_dir():
@@ -101,7 +100,7 @@ class SecuredClusterTest(unittest.TestCase):
                        "--operation", "All", "--group", name)
 
     def test_pair_as_an_acl_limited_user_over_sasl_ssl(self):
-        mechanism = "SCRAM-SHA-512" if librdkafka_scram_works() else "PLAIN"
+        mechanism = "SCRAM-SHA-512"
         name = "secured-" + uuid.uuid4().hex[:8]
         self.grant(name)
         cluster = WorkerCluster(["connectd", "connectd"], name=name,

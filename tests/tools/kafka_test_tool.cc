@@ -42,6 +42,9 @@
 //   create BOOTSTRAP TOPIC PARTITIONS K=V...     create a topic with these topic configs
 //   topics BOOTSTRAP SUBSTRING                   the topics whose name contains SUBSTRING
 //   delete BOOTSTRAP TOPIC...                    delete these topics (absent ones are fine)
+//   delete-records BOOTSTRAP TOPIC PARTITION:OFFSET...
+//                                                delete the records before OFFSET (the log
+//                                                start moves there, as retention would)
 //   config BOOTSTRAP TOPIC NAME                  a topic config's value (DescribeConfigs)
 //   end-offsets BOOTSTRAP TOPIC                  {"<partition>": end offset, ...}
 //   dump BOOTSTRAP TOPIC [SECONDS]               every record from the start to the end offsets
@@ -453,6 +456,40 @@ int ScenarioCommand(int argc, char** argv) {
         if (err && err != RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART) {
           rc = Fail(std::string(rd_kafka_topic_result_name(results[i])) + ": " +
                     rd_kafka_err2str(err));
+        }
+      }
+    }
+    if (event) rd_kafka_event_destroy(event);
+    rd_kafka_queue_destroy(queue);
+    return rc;
+  }
+  if (command == "delete-records" && argc >= 5) {  // delete-records BOOTSTRAP TOPIC P:OFFSET...
+    Client rk = NewClient(RD_KAFKA_PRODUCER, bootstrap, {}, &error);
+    if (!rk) return Fail(error);
+    rd_kafka_topic_partition_list_t* offsets = rd_kafka_topic_partition_list_new(argc - 4);
+    for (int i = 4; i < argc; ++i) {
+      const std::string item = argv[i];
+      const size_t colon = item.find(':');
+      if (colon == std::string::npos) return Fail("expected PARTITION:OFFSET, got " + item);
+      rd_kafka_topic_partition_list_add(offsets, argv[3], std::stoi(item.substr(0, colon)))
+          ->offset = std::stoll(item.substr(colon + 1));
+    }
+    rd_kafka_DeleteRecords_t* request = rd_kafka_DeleteRecords_new(offsets);
+    rd_kafka_topic_partition_list_destroy(offsets);
+    rd_kafka_queue_t* queue = rd_kafka_queue_new(rk.get());
+    rd_kafka_DeleteRecords(rk.get(), &request, 1, nullptr, queue);
+    rd_kafka_event_t* event = AwaitAdmin(queue);
+    rd_kafka_DeleteRecords_destroy(request);
+    int rc = 0;
+    if (!event || rd_kafka_event_error(event)) {
+      rc = Fail(event ? rd_kafka_event_error_string(event) : "DeleteRecords timed out");
+    } else {
+      const rd_kafka_topic_partition_list_t* result =
+          rd_kafka_DeleteRecords_result_offsets(rd_kafka_event_DeleteRecords_result(event));
+      for (int i = 0; result != nullptr && i < result->cnt; ++i) {
+        if (result->elems[i].err) {
+          rc = Fail(std::string(argv[3]) + "-" + std::to_string(result->elems[i].partition) + ": " +
+                    rd_kafka_err2str(result->elems[i].err));
         }
       }
     }

@@ -422,5 +422,25 @@ TEST(ParseSourceOffsetTest, NoUsableOffset) {
   EXPECT_EQ(ParseSourceOffset(deep), std::nullopt);
 }
 
+// connectd's MirrorSourceTask writes {"offset":N,"topic_id":"<id>"}; Java and operators write
+// {"offset":N}.
+TEST(ParseSourceOffsetTest, TopicIdNextToTheOffset) {
+  std::string id = "stale";
+  EXPECT_EQ(ParseSourceOffset(R"({"offset":49,"topic_id":"XCuK6AxrS4GGJRlJOTGklA"})", &id), 49);
+  EXPECT_EQ(id, "XCuK6AxrS4GGJRlJOTGklA");
+  EXPECT_EQ(ParseSourceOffset(R"({"topic_id":"a-_b","offset":7})", &id), 7);
+  EXPECT_EQ(id, "a-_b");
+  EXPECT_EQ(ParseSourceOffset(R"({"offset":7})", &id), 7);
+  EXPECT_EQ(id, "");
+  // A topic_id that is not a string is skipped like any other member.
+  EXPECT_EQ(ParseSourceOffset(R"({"offset":7,"topic_id":12})", &id), 7);
+  EXPECT_EQ(id, "");
+  // No usable offset: no topic ID either.
+  EXPECT_EQ(ParseSourceOffset(R"({"topic_id":"x"})", &id), std::nullopt);
+  EXPECT_EQ(id, "");
+  // The one-argument form reads the same offset.
+  EXPECT_EQ(ParseSourceOffset(R"({"offset":49,"topic_id":"x"})"), 49);
+}
+
 }  // namespace
 }  // namespace connectd::mirror
