@@ -87,6 +87,8 @@ int64_t NowMs() {
 }
 
 constexpr char kMetricsDomain[] = "kafka.connect.mirror";
+// The end-offset samples kept per partition (one a second at most while it is behind).
+constexpr size_t kMaxEndSamples = 3600;
 constexpr char kMetricsGroup[] = "MirrorSourceConnector";
 
 // Kafka's Value, Min, Max and Avg of one measurement: `name`, `name-min`, `name-max`, ...
@@ -155,6 +157,12 @@ MirrorSourceTask::PartitionMetrics MirrorSourceTask::MakeMetrics(const std::stri
       metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
                      {{"skipped-offset-count", sdk::Stat::kCumulativeSum,
                        "Source offsets deleted before they were replicated (connectd)"}});
+  m.recreations =
+      metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
+                     {{"source-topic-recreated-count", sdk::Stat::kCumulativeCount,
+                       "Times the task found its stored offset belonged to a deleted source "
+                       "topic of the same name, and started from the new topic's beginning "
+                       "(connectd)"}});
   m.end_offset =
       metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
                      {{"source-end-offset", sdk::Stat::kValue,
@@ -162,8 +170,9 @@ MirrorSourceTask::PartitionMetrics MirrorSourceTask::MakeMetrics(const std::stri
   m.oldest_unreplicated_age = metrics.sensor(
       kMetricsDomain, kMetricsGroup, tags,
       {{"oldest-unreplicated-age-ms", sdk::Stat::kValue,
-        "Age of the oldest record read and not yet acknowledged by the target: 0 when caught up, "
-        "NaN while records wait unread (connectd)"}});
+        "Age of the oldest record not yet acknowledged by the target, 0 when caught up; for "
+        "records not read yet, at least the time since the source's end passed the position "
+        "(connectd)"}});
   m.position = metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
                               {{"source-position", sdk::Stat::kValue,
                                 "The next source offset the task copies (connectd)"}});
@@ -239,15 +248,26 @@ void MirrorSourceTask::RecordProgress(int64_t now) {
       info.metrics.position.record(static_cast<double>(position), now);
       info.recorded_position = position;
     }
-    // The oldest record read and not yet acknowledged by the target; 0 when everything read is
-    // acknowledged and nothing is left to read; unknown (NaN) while records wait unread.
+    // Samples of the end while it is ahead of the position, for records that wait unread.
+    auto& samples = info.end_samples;
+    while (!samples.empty() && samples.front().first <= position) samples.pop_front();
+    if (high >= 0 && position >= 0 && high > position &&
+        (samples.empty() || high > samples.back().first)) {
+      if (samples.size() >= kMaxEndSamples) samples.pop_front();
+      samples.emplace_back(high, now);
+    }
+    // The oldest record not yet acknowledged by the target: a record read (unacked) has its
+    // timestamp; one that waits unread was written before the end first passed it. 0 when
+    // everything is acknowledged and nothing is left to read; NaN if nothing tells.
     double age = 0.0;
     if (!info.unacked.empty()) {
       const int64_t timestamp = info.unacked.front().second;
       age = timestamp >= 0 ? static_cast<double>(std::max<int64_t>(0, now - timestamp))
                            : std::nan("");
     } else if (high >= 0 && position >= 0 && position < high) {
-      age = std::nan("");
+      age = samples.empty()
+                ? std::nan("")
+                : static_cast<double>(std::max<int64_t>(0, now - samples.front().second));
     }
     if (age != 0.0 || info.recorded_age != 0.0) {
       info.metrics.oldest_unreplicated_age.record(age, now);
@@ -341,14 +361,7 @@ int64_t MirrorSourceTask::StartOffset(const std::string& topic, int32_t partitio
     return info.next_offset;
   }
   // The offset belongs to the topic's earlier life: every record of the new topic is new.
-  if (!info.recreations) {
-    info.recreations = std::make_unique<sdk::Sensor>(context().metrics().sensor(
-        kMetricsDomain, kMetricsGroup, Tags(*info.remote_topic, partition),
-        {{"source-topic-recreated-count", sdk::Stat::kCumulativeCount,
-          "Times the task found its stored offset belonged to a deleted source topic of the "
-          "same name, and started from the new topic's beginning (connectd)"}}));
-  }
-  info.recreations->record(1.0, NowMs());
+  info.metrics.recreations.record(1.0, NowMs());
   Log(CONNECTD_LOG_WARN,
       "Source topic " + topic + " on " + source_alias_ + " was deleted and re-created (topic ID " +
           stored_id + " when offset " + std::to_string(*offset) + " of " + topic + "-" +

@@ -30,11 +30,14 @@
 //                                       watermark, or last stable offset under
 //                                       read_committed, as of the last fetch) and the
 //                                       consumer's position (the next offset to copy)
-//   oldest-unreplicated-age-ms          every second: the age of the oldest record read and
-//                                       not yet acknowledged by the target (0: caught up;
-//                                       NaN: records wait unread, their age unknown)
-//   source-topic-recreated-count        made when a stored offset turns out to belong to a
-//                                       re-created topic's earlier life (see above)
+//   oldest-unreplicated-age-ms          every second: the age of the oldest record not yet
+//                                       acknowledged by the target, 0 when caught up. For a
+//                                       record read, from its timestamp; for records that wait
+//                                       unread (a partition that cannot be read, a backlog), a
+//                                       lower bound: the time since the task first saw the
+//                                       source's end pass the position
+//   source-topic-recreated-count        stored offsets found to belong to a re-created
+//                                       topic's earlier life (see above)
 //   fetch-error-code, -count,           what the consumer reported for the partition
 //   -first-ms, -last-ms                 (authorization, unknown topic, ...): Kafka's or
 //                                       librdkafka's error code, 0 once records flow again;
@@ -77,6 +80,7 @@ class MirrorSourceTask : public sdk::SourceTask {
     sdk::Sensor bytes;                    // at poll: value bytes
     sdk::Sensor record_age;               // at poll: now - source timestamp
     sdk::Sensor skipped_offsets;          // offsets lost to resets (connectd's own)
+    sdk::Sensor recreations;              // stored offsets of a re-created topic (connectd's own)
     sdk::Sensor end_offset;               // every second (connectd's own)
     sdk::Sensor position;                 // every second (connectd's own)
     sdk::Sensor oldest_unreplicated_age;  // every second (connectd's own)
@@ -101,9 +105,12 @@ class MirrorSourceTask : public sdk::SourceTask {
     double recorded_age = 0.0;
     // (offset, timestamp or -1) of each record polled and not yet acknowledged, oldest first.
     std::deque<std::pair<int64_t, int64_t>> unacked;
+    // (end offset, when first seen) at each change of the source's end while it was ahead of
+    // the position, oldest first: the record at the position was written before the first
+    // entry whose end is past it (kMaxEndSamples at most; dropping the oldest keeps a bound).
+    std::deque<std::pair<int64_t, int64_t>> end_samples;
     PartitionMetrics metrics;
     std::unique_ptr<PartitionErrors> errors;
-    std::unique_ptr<sdk::Sensor> recreations;  // made on the first re-creation seen
   };
   PartitionMetrics MakeMetrics(const std::string& remote_topic, int32_t partition);
   sdk::MetricTags Tags(const std::string& remote_topic, int32_t partition) const;

@@ -507,6 +507,7 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
   }
   std::optional<double> latency_max, age_max;
   double skipped = 0;
+  double recreations = 0;
   std::set<std::pair<std::string, int>> reported;
   auto account = [&](const std::vector<MirrorPartitionMetrics>& partitions) {
     for (const MirrorPartitionMetrics& p : partitions) {
@@ -525,6 +526,10 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
       if (auto it = p.values.find("skipped-offset-count");
           it != p.values.end() && std::isfinite(it->second)) {
         skipped += it->second;
+      }
+      if (auto it = p.values.find("source-topic-recreated-count");
+          it != p.values.end() && std::isfinite(it->second)) {
+        recreations += it->second;
       }
     }
   };
@@ -574,6 +579,7 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
   f.metric_latency_ms = latency_max;
   f.metric_record_age_ms = age_max;
   f.skipped_offsets = skipped;
+  f.topic_recreations = recreations;
   return f;
 }
 

@@ -133,6 +133,8 @@ void WriteReport(Writer& w, const FlowReport& r) {
   OptionalDouble(w, "record_age_ms_max", r.metric_record_age_ms);
   Key(w, "skipped_offsets");
   w.Double(r.skipped_offsets);
+  Key(w, "topic_recreations");
+  w.Double(r.topic_recreations);
   Key(w, "rebalances_in_window");
   w.Int(r.rebalances_in_window);
   Key(w, "recovering");

@@ -332,6 +332,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
   r.metric_latency_ms = facts.metric_latency_ms;
   r.metric_record_age_ms = facts.metric_record_age_ms;
   r.skipped_offsets = facts.skipped_offsets;
+  r.topic_recreations = facts.topic_recreations;
   r.latency_trend_ms_per_min =
       LatencySlopePerMinute(facts.replication.latency_history, now_ms, 60000);
   // Rising/falling: the latency changes by more than a tenth of the lag threshold per minute.
@@ -364,17 +365,27 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
           absl::StrCat("replication-latency-ms-max ", static_cast<int64_t>(*r.metric_latency_ms)));
     }
     if (r.partition_count > 0) {
-      r.evidence.push_back(
-          absl::StrCat(r.partition_count, " partition(s) report, ", r.records_behind,
-                       " record(s) behind the source's end",
-                       r.oldest_unreplicated_age_ms && *r.oldest_unreplicated_age_ms > 0
-                           ? absl::StrCat(", the oldest record not yet on ", facts.target,
-                                          " was written ",
-                                          Seconds(*r.oldest_unreplicated_age_ms), " ago")
-                           : "",
-                       r.partitions_with_errors > 0
-                           ? absl::StrCat(", ", r.partitions_with_errors, " with a read error")
-                           : ""));
+      r.evidence.push_back(absl::StrCat(
+          r.partition_count, " partition(s) report, ", r.records_behind,
+          " record(s) behind the source's end",
+          r.oldest_unreplicated_age_ms && *r.oldest_unreplicated_age_ms > 0
+              ? absl::StrCat(", the oldest record not yet on ", facts.target, " was written ",
+                             Seconds(*r.oldest_unreplicated_age_ms), " ago")
+              : "",
+          r.partitions_with_errors > 0
+              ? absl::StrCat(", ", r.partitions_with_errors, " with a read error")
+              : ""));
+    }
+    if (r.skipped_offsets > 0) {
+      r.evidence.push_back(absl::StrCat(
+          static_cast<int64_t>(r.skipped_offsets), " offset(s) were deleted on ", facts.source,
+          " (retention) before they were replicated (skipped-offset-count; the tasks' logs name "
+          "the partitions and offsets)"));
+    }
+    if (r.topic_recreations > 0) {
+      r.evidence.push_back(absl::StrCat(
+          static_cast<int64_t>(r.topic_recreations), " partition(s) of re-created source topics ",
+          "copied from the new topic's beginning (source-topic-recreated-count)"));
     }
     if (r.rebalances_in_window > 0) {
       r.evidence.push_back(absl::StrCat(r.rebalances_in_window,
@@ -741,6 +752,14 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
         absl::StrCat(flow, ": recovering from ", std::string(VerdictName(*facts.recent_problem))),
         "Nothing to do unless it comes back: the flow works again and is HEALTHY "
         "once that holds");
+  }
+  if (r.skipped_offsets > 0) {
+    return finish(Verdict::kHealthy, absl::StrCat(flow, ": heartbeats arrive on both legs"),
+                  absl::StrCat("Nothing to do for the flow now; records were lost to retention "
+                               "on ",
+                               facts.source,
+                               " before they were copied (see the evidence): "
+                               "raise retention.ms there if the target must have every record"));
   }
   return finish(Verdict::kHealthy, absl::StrCat(flow, ": heartbeats arrive on both legs"),
                 "Nothing to do");

@@ -181,6 +181,7 @@ struct FlowFacts {
   std::optional<double> metric_latency_ms;     // replication-latency-ms-max
   std::optional<double> metric_record_age_ms;  // record-age-ms-max
   double skipped_offsets = 0;                  // skipped-offset-count, summed
+  double topic_recreations = 0;                // source-topic-recreated-count, summed
   std::vector<int64_t> assignment_changes_ms;  // when the flow's units moved between workers
   std::vector<PartitionFacts> partitions;      // every mirrored partition that reports
   // The last problem verdict (IsProblem) an evaluation without hold gave, and when: HEALTHY is
@@ -219,7 +220,8 @@ struct FlowReport {
   std::string latency_trend;                       // rising, falling, steady, unknown
   std::optional<double> metric_latency_ms;
   std::optional<double> metric_record_age_ms;
-  double skipped_offsets = 0;
+  double skipped_offsets = 0;    // offsets lost to retention on the source, since the tasks started
+  double topic_recreations = 0;  // partitions found re-created (copied from their new beginning)
   int rebalances_in_window = 0;
   std::map<std::string, std::string> connectors;
   std::vector<UnitFacts> units;

@@ -36,6 +36,9 @@ const std::vector<JavaClientDefault>& JavaClientDefaults() {
        "librdkafka cannot offer an eager and a cooperative assignor together; its default "
        "(range,roundrobin) agrees with Java's on range"},
       {kConsumerRole | kAdminRole, "request.timeout.ms", "30000", "socket.timeout.ms", "30000", ""},
+      // KIP-714 client metrics: Java's admin client does not push them (its producer and
+      // consumer do, as librdkafka's every client).
+      {kAdminRole, "enable.metrics.push", "false", "enable.metrics.push", "false", ""},
       // Every client.
       {kAll, "socket.connection.setup.timeout.ms", "10000", "socket.connection.setup.timeout.ms",
        "10000", ""},

@@ -14,6 +14,20 @@ absl::StatusOr<std::unique_ptr<MockKafkaCluster>> MockKafkaCluster::Start(int br
   if (!host.ok()) return host.status();
   rd_kafka_mock_cluster_t* cluster = rd_kafka_mock_cluster_new(host->get(), broker_count);
   if (cluster == nullptr) return absl::InternalError("rd_kafka_mock_cluster_new failed");
+  // librdkafka 2.14's mock advertises the flexible versions of the classic group APIs (JoinGroup
+  // 6, SyncGroup 4, LeaveGroup 3+) but reads and writes their arrays in the old fixed-size form
+  // (its own client never sends them), so a `connect` group member that negotiates them is
+  // disconnected at its first JoinGroup. Capped to the versions it really speaks.
+  constexpr struct {
+    int16_t api_key;
+    int16_t max_version;
+  } kGroupApiCaps[] = {{11 /* JoinGroup */, 5},
+                       {12 /* Heartbeat */, 3},
+                       {13 /* LeaveGroup */, 2},
+                       {14 /* SyncGroup */, 3}};
+  for (const auto& cap : kGroupApiCaps) {
+    rd_kafka_mock_set_apiversion(cluster, cap.api_key, 0, cap.max_version);
+  }
   return std::unique_ptr<MockKafkaCluster>(new MockKafkaCluster(*std::move(host), cluster));
 }
 

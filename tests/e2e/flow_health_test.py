@@ -37,6 +37,11 @@ distributed cluster, flow A->B with heartbeats every second, stale threshold 8 s
   test_13  a rebalance storm: the worker without MirrorSource's task restarted every 5 s for
            30 s -> REBALANCING with the count, and the verdict does not flap (few changes, no
            HEALTHY between the storm's first REBALANCING and its end)
+  test_14  source topic `bulk` deleted and re-created with more records than its old end
+           -> every new record on B; HEALTHY with the re-creation in the evidence
+  test_15  records of `bulk` deleted (DeleteRecords, as retention would) while MirrorSource is
+           stopped -> after the resume the evidence counts the 30 lost offsets and the next step
+           says so; the records after the gap reach B
 
 Run, from tests/e2e:
     CONNECTD_BUILD_DIR=../../build CONNECTD_RUN_DIR=/tmp/connectd-shared-run \\
@@ -365,6 +370,10 @@ class FlowHealthTest(unittest.TestCase):
             behind = {p["partition"]: p["records_behind"] for p in flow["partitions"]["worst"]
                       if p["source_topic"] == topic}
             self.assertEqual(behind, {0: 10, 1: 10, 2: 10}, flow["partitions"])
+            # Records that wait unread have an age too (at least since the end passed them).
+            ages = [p["oldest_unreplicated_age_ms"] for p in flow["partitions"]["worst"]
+                    if p["source_topic"] == topic]
+            self.assertTrue(all(a is not None and a > 0 for a in ages), flow["partitions"])
             self.assertIn("orders", flow["summary"])
             self.assertIn("Topic authorization failed", " ".join(flow["evidence"]))
             self.assertIn(f"READ (and DESCRIBE) on topic(s) {topic} of cluster A",
@@ -410,6 +419,70 @@ class FlowHealthTest(unittest.TestCase):
         self.assertNotIn("HEALTHY", [v[1] for v in seen[first:]], seen)
         self.assertLessEqual(len(seen), 4, f"the verdict flapped: {seen}")
         self.repaired(time.time(), "storm over", worker=owner)
+
+
+    def test_14_source_topic_recreated(self):
+        # Issue 24, case 6: a source topic deleted and re-created, then given more records than
+        # its old end offset. Every record of the new topic reaches B; the flow tells it.
+        env = self.env
+        topic = env.bulk
+        old_end = int(tool("count", env.kafka.source, topic).strip())
+        tool("delete", env.kafka.source, topic)
+        wait_until(lambda: int(tool("partitions", env.kafka.source, topic).strip()) == 0,
+                   timeout=30, what=f"{topic} deleted on A")
+        tool("create", env.kafka.source, topic, 1)
+        t = time.time()
+        tool("produce-from", env.kafka.source, topic, 5000, old_end + 10, 1)
+        wanted = {f"k{i}".encode().hex() for i in range(5000, 5000 + old_end + 10)}
+
+        def copied():
+            out = tool("consume-all", env.kafka.target, f"A.{topic}", 10)
+            return wanted <= {json.loads(line)["key_hex"] for line in out.splitlines()}
+        wait_until(copied, timeout=60, interval=2,
+                   what=f"all {old_end + 10} records of the re-created {topic} on B")
+        print(f"    re-created {topic} (old end {old_end}): every new record on B after "
+              f"{time.time() - t:.1f}s", file=sys.stderr)
+        _, flow, _ = self.expect("HEALTHY", t, "source topic re-created")
+        wait_until(lambda: env.flow(self.query)[1].get("topic_recreations", 0) >= 1, timeout=30,
+                   what="topic_recreations in the flow report")
+        _, flow = env.flow(self.query)
+        self.assertIn("partition(s) of re-created source topics copied from the new topic's "
+                      "beginning", " ".join(flow["evidence"]))
+        self.assertEqual(flow["next_step"], "Nothing to do")
+
+    def test_15_retention_gap(self):
+        # Records deleted on the source (retention) while MirrorSource is stopped: after the
+        # resume the flow says how many offsets were lost and what to do; the rest is copied.
+        env = self.env
+        topic = env.bulk
+        wait_until(lambda: env.flow(self.query)[1]["partitions"]["records_behind"] == 0,
+                   timeout=60, what="MirrorSource caught up")
+        # Stopped, not paused: a paused task's consumer would fetch the records ahead.
+        code, _, text = env.cluster.any().put(f"/connectors/{env.source_connector}/stop")
+        self.assertIn(code, (202, 204), text)
+        wait_until(lambda: env.cluster.status(env.source_connector)["connector"]["state"]
+                   == "STOPPED" and not env.cluster.status(env.source_connector)["tasks"],
+                   timeout=30, what="MirrorSource STOPPED")
+        start = int(tool("count", env.kafka.source, topic).strip())
+        tool("produce-from", env.kafka.source, topic, 7000, 40, 1)
+        tool("delete-records", env.kafka.source, topic, f"0:{start + 30}")
+        t = time.time()
+        env.cluster.any().put(f"/connectors/{env.source_connector}/resume")
+        wait_until(lambda: env.flow(self.query)[1].get("skipped_offsets", 0) >= 30, timeout=60,
+                   what="30 skipped offsets in the flow report")
+        _, flow = env.flow(self.query)
+        print(f"    after the retention gap: {flow['verdict']}; {flow['evidence']}; "
+              f"{flow['next_step']}", file=sys.stderr)
+        self.assertIn("30 offset(s) were deleted on A (retention) before they were replicated",
+                      " ".join(flow["evidence"]))
+        self.repaired(t, "resumed after the retention gap")
+        _, flow = env.flow(self.query)
+        self.assertIn("records were lost to retention on A", flow["next_step"])
+        # The 10 records that were left are on B.
+        wanted = {f"k{i}".encode().hex() for i in range(7030, 7040)}
+        wait_until(lambda: wanted <= {json.loads(line)["key_hex"] for line in tool(
+            "consume-all", env.kafka.target, f"A.{topic}", 10).splitlines()},
+            timeout=60, interval=2, what="the 10 records after the gap on B")
 
 
 if __name__ == "__main__":

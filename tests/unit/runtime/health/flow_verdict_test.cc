@@ -4,6 +4,7 @@
 
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_join.h"
@@ -72,6 +73,30 @@ TEST(FlowVerdictTest, HealthyWhenBothLegsAreFresh) {
   EXPECT_EQ(r.latency_ms, 300);
   EXPECT_FALSE(r.emit.stale);
   EXPECT_EQ(r.next_step, "Nothing to do");
+}
+
+// Records lost to retention on the source and re-created topics are told, never silent.
+TEST(FlowVerdictTest, RetentionGapsAndRecreatedTopicsAreEvidence) {
+  FlowFacts f = Healthy();
+  f.skipped_offsets = 30;
+  f.topic_recreations = 2;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kHealthy);
+  EXPECT_EQ(r.skipped_offsets, 30);
+  EXPECT_EQ(r.topic_recreations, 2);
+  auto has = [&](const std::string& text) {
+    return std::any_of(r.evidence.begin(), r.evidence.end(),
+                       [&](const std::string& e) { return e.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(has("30 offset(s) were deleted on A (retention) before they were replicated"));
+  EXPECT_TRUE(
+      has("2 partition(s) of re-created source topics copied from the new topic's "
+          "beginning"));
+  EXPECT_NE(r.next_step.find("records were lost to retention on A"), std::string::npos)
+      << r.next_step;
+  // A re-created topic alone loses nothing: nothing to do.
+  f.skipped_offsets = 0;
+  EXPECT_EQ(Evaluate(f, kNow).next_step, "Nothing to do");
 }
 
 TEST(FlowVerdictTest, LaggingWhenHeartbeatsArriveLateWithTheTrend) {
