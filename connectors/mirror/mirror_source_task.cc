@@ -248,13 +248,15 @@ void MirrorSourceTask::RecordProgress(int64_t now) {
       info.metrics.position.record(static_cast<double>(position), now);
       info.recorded_position = position;
     }
-    // Samples of the end while it is ahead of the position, for records that wait unread.
+    // Samples of the end while it is ahead of the position, for records that wait unread. A
+    // round whose lookup failed keeps the last end known.
+    const int64_t end = high >= 0 ? high : info.recorded_end_offset;
     auto& samples = info.end_samples;
     while (!samples.empty() && samples.front().first <= position) samples.pop_front();
-    if (high >= 0 && position >= 0 && high > position &&
-        (samples.empty() || high > samples.back().first)) {
+    if (end >= 0 && position >= 0 && end > position &&
+        (samples.empty() || end > samples.back().first)) {
       if (samples.size() >= kMaxEndSamples) samples.pop_front();
-      samples.emplace_back(high, now);
+      samples.emplace_back(end, now);
     }
     // The oldest record not yet acknowledged by the target: a record read (unacked) has its
     // timestamp; one that waits unread was written before the end first passed it. 0 when
@@ -264,7 +266,7 @@ void MirrorSourceTask::RecordProgress(int64_t now) {
       const int64_t timestamp = info.unacked.front().second;
       age = timestamp >= 0 ? static_cast<double>(std::max<int64_t>(0, now - timestamp))
                            : std::nan("");
-    } else if (high >= 0 && position >= 0 && position < high) {
+    } else if (end >= 0 && position >= 0 && position < end) {
       age = samples.empty()
                 ? std::nan("")
                 : static_cast<double>(std::max<int64_t>(0, now - samples.front().second));

@@ -379,12 +379,28 @@ void KafkaBasedLog::Run() {
 }
 
 void KafkaBasedLog::CompleteReachedReads() {
+  // A read still short of its end after this long is logged once with where each lagging
+  // partition stands, so a stall names its partitions instead of only timing out its callers.
+  constexpr auto kSlowRead = std::chrono::seconds(10);
   for (auto it = pending_reads_.begin(); it != pending_reads_.end();) {
     bool reached = true;
     for (size_t p = 0; p < it->end.size() && reached; ++p) {
       reached = next_offsets_[p] >= it->end[p];
     }
     if (!reached) {
+      if (!it->reported && std::chrono::steady_clock::now() - it->since >= kSlowRead) {
+        it->reported = true;
+        std::string behind;
+        for (size_t p = 0; p < it->end.size(); ++p) {
+          if (next_offsets_[p] >= it->end[p]) continue;
+          absl::StrAppend(&behind, behind.empty() ? "" : ", ", p, " at ", next_offsets_[p], " of ",
+                          it->end[p]);
+        }
+        CONNECTD_LOG(kWarn, kLogger)
+            << "Reading topic " << options_.topic << " to its end takes more than "
+            << std::chrono::duration_cast<std::chrono::seconds>(kSlowRead).count()
+            << " s; partitions short of the end: " << behind;
+      }
       ++it;
       continue;
     }

@@ -118,6 +118,8 @@ class KafkaBasedLog {
   struct PendingRead {
     std::vector<int64_t> end;
     std::vector<std::function<void(absl::Status)>> done;
+    std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+    bool reported = false;  // the slow read was logged
   };
   std::vector<PendingRead> pending_reads_;
   std::vector<int64_t> next_offsets_;  // next offset to consume per partition

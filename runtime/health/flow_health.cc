@@ -113,7 +113,8 @@ struct FlowHealth::Flow {
   std::string target;
   std::map<std::string, std::vector<std::string>> names;  // role -> connector names
   std::map<std::string, herder::Herder*> herder_of;       // connector -> its herder
-  std::map<std::string, Props> configs;                   // role -> resolved config (first)
+  int64_t last_group_rebalance_ms = 0;   // the source connector's herder's LastRebalanceMs
+  std::map<std::string, Props> configs;  // role -> resolved config (first)
   Thresholds thresholds;
   bool heartbeats_on_source = true;
   bool heartbeats_enabled = false;
@@ -429,6 +430,14 @@ void FlowHealth::RefreshUnits(Flow& flow, int64_t now_ms) {
       for (const herder::TaskStateInfo& task : status->tasks) add(task.id, task.state);
     }
   }
+  // Member churn: when the group of the flow's workers last rebalanced (a worker left or
+  // joined), whether or not a unit of the flow moved.
+  if (const auto source = flow.names.find("source");
+      source != flow.names.end() && !source->second.empty()) {
+    if (herder::Herder* herder = flow.herder_of[source->second.front()]) {
+      flow.last_group_rebalance_ms = herder->LastRebalanceMs();
+    }
+  }
   if (changed && (flow.changes.empty() || now_ms - flow.changes.back() > kRebalanceCoalesceMs)) {
     flow.changes.push_back(now_ms);
   }
@@ -494,6 +503,7 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
   f.replication.expected =
       flow.heartbeats_enabled && (flow.heartbeats_on_source || f.replication.last_arrival_ms);
   f.assignment_changes_ms = flow.changes;
+  f.last_group_rebalance_ms = flow.last_group_rebalance_ms;
   f.recent_problem = flow.recent_problem;
   f.recent_problem_ms = flow.recent_problem_ms;
 

@@ -552,10 +552,12 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
   const std::string storm_next =
       "The flow's connectors and tasks keep moving between workers: check the workers' logs "
       "for members joining and leaving the group (restarts, session timeouts, long GC pauses)";
-  const int64_t last_change = facts.assignment_changes_ms.empty()
-                                  ? 0
-                                  : *std::max_element(facts.assignment_changes_ms.begin(),
-                                                      facts.assignment_changes_ms.end());
+  // The storm is over once neither a unit moved nor the group rebalanced for StormQuietMs.
+  const int64_t last_change = std::max(facts.last_group_rebalance_ms,
+                                       facts.assignment_changes_ms.empty()
+                                           ? int64_t{0}
+                                           : *std::max_element(facts.assignment_changes_ms.begin(),
+                                                               facts.assignment_changes_ms.end()));
   if (r.rebalances_in_window >= t.rebalance_threshold && now_ms - last_change <= StormQuietMs(t)) {
     AddUnitEvidence(facts, &r.evidence);
     r.evidence.push_back(absl::StrCat("last rebalance ", Seconds(now_ms - last_change),

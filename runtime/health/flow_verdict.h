@@ -183,7 +183,10 @@ struct FlowFacts {
   double skipped_offsets = 0;                  // skipped-offset-count, summed
   double topic_recreations = 0;                // source-topic-recreated-count, summed
   std::vector<int64_t> assignment_changes_ms;  // when the flow's units moved between workers
-  std::vector<PartitionFacts> partitions;      // every mirrored partition that reports
+  // When the workers' group last rebalanced (member churn, whether or not a unit moved; 0:
+  // unknown): a storm of unit moves lasts while the group keeps rebalancing.
+  int64_t last_group_rebalance_ms = 0;
+  std::vector<PartitionFacts> partitions;  // every mirrored partition that reports
   // The last problem verdict (IsProblem) an evaluation without hold gave, and when: HEALTHY is
   // reported only once it has held for RecoveryHoldMs after it.
   std::optional<Verdict> recent_problem;

@@ -408,6 +408,9 @@ void DistributedHerder::OnAssignment(const distributed::AssignmentEvent& event) 
     }
   } drain{this};
   if (!repeated) {
+    last_rebalance_ms_ = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
     CONNECTD_LOG(kInfo, kLogger) << "Joined group at generation " << event.generation << " with "
                                  << event.protocol << " as " << (is_leader_ ? "leader" : "member")
                                  << "; " << event.complete.connectors.size() << " connectors and "

@@ -167,6 +167,7 @@ class DistributedHerder : public Herder,
   ServerInfo GetServerInfo() override;
   void Health(DoneCallback done) override;
   bool Ready() override { return ready_.load(); }
+  int64_t LastRebalanceMs() override { return last_rebalance_ms_.load(); }
   absl::Status SetClusterLoggerLevel(const std::string& logger, const std::string& level) override;
   void PutTaskConfigs(const std::string& name, const std::vector<ConfigMap>& configs,
                       std::optional<InternalRequestSignature> signature,
@@ -294,6 +295,7 @@ class DistributedHerder : public Herder,
   boost::asio::steady_timer key_rotation_timer_;
   std::thread thread_;
   std::atomic<bool> ready_{false};
+  std::atomic<int64_t> last_rebalance_ms_{0};  // LastRebalanceMs
   std::atomic<bool> started_{false};
   std::atomic<bool> stopped_{false};
   std::atomic<bool> fatal_reported_{false};  // Options::on_fatal called (once)

@@ -115,6 +115,10 @@ class Herder {
   virtual void Health(DoneCallback done) = 0;
   // True once startup finished (before that /health answers 503 "starting").
   virtual bool Ready() = 0;
+  // When this worker last joined its group in a new generation (ms since the epoch; 0: never, or
+  // no group, as in standalone mode): member churn that a connector's own statuses may not show
+  // (a worker owning none of its tasks leaving and joining). Any thread.
+  virtual int64_t LastRebalanceMs() { return 0; }
   // Cluster-scope logger level (distributed: a config-topic record; standalone: this worker).
   virtual absl::Status SetClusterLoggerLevel(const std::string& logger,
                                              const std::string& level) = 0;

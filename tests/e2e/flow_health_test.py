@@ -370,10 +370,22 @@ class FlowHealthTest(unittest.TestCase):
             behind = {p["partition"]: p["records_behind"] for p in flow["partitions"]["worst"]
                       if p["source_topic"] == topic}
             self.assertEqual(behind, {0: 10, 1: 10, 2: 10}, flow["partitions"])
-            # Records that wait unread have an age too (at least since the end passed them).
-            ages = [p["oldest_unreplicated_age_ms"] for p in flow["partitions"]["worst"]
-                    if p["source_topic"] == topic]
-            self.assertTrue(all(a is not None and a > 0 for a in ages), flow["partitions"])
+            # Records that wait unread have an age too: at least the time since the task saw
+            # the end pass them, so it grows while they wait.
+            def ages():
+                _, now = env.flow(self.query)
+                return [p["oldest_unreplicated_age_ms"] for p in now["partitions"]["worst"]
+                        if p["source_topic"] == topic]
+            seen_ages = []
+            deadline = time.time() + 15
+            while time.time() < deadline:
+                seen_ages.append(ages())
+                if len(seen_ages[-1]) == 3 and all(a is not None and a >= 2000
+                                                   for a in seen_ages[-1]):
+                    break
+                time.sleep(0.5)
+            else:
+                self.fail(f"no age of 2 s or more on each unread partition: {seen_ages}")
             self.assertIn("orders", flow["summary"])
             self.assertIn("Topic authorization failed", " ".join(flow["evidence"]))
             self.assertIn(f"READ (and DESCRIBE) on topic(s) {topic} of cluster A",

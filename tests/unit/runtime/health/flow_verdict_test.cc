@@ -314,6 +314,26 @@ TEST(FlowVerdictTest, ARebalanceStormOutranksTheStallsAndSilenceItCauses) {
   EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kStalledReplicationLeg);
 }
 
+// Member churn that moves none of the flow's units still keeps a storm going; alone it makes
+// none.
+TEST(FlowVerdictTest, AStormLastsWhileTheGroupKeepsRebalancing) {
+  FlowFacts f = Healthy();
+  f.assignment_changes_ms = {kNow - 100'000, kNow - 80'000, kNow - 60'000};
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);  // quiet for 60 s: over
+  f.last_group_rebalance_ms = kNow - 2'000;                 // a worker just left or joined
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kRebalancing);
+  EXPECT_THAT(absl::StrJoin(r.evidence, "; "), HasSubstr("last rebalance 2.0 s ago"));
+  f.last_group_rebalance_ms = kNow - 29'000;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kRebalancing);
+  f.last_group_rebalance_ms = kNow - 31'000;  // 30 s without one: over
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
+  f.last_group_rebalance_ms = kNow - 2'000;
+  // Group rebalances alone (connectors created, a worker started) are no storm.
+  f.assignment_changes_ms.clear();
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
+}
+
 TEST(FlowVerdictTest, RecoveryIsHeldSoAVerdictDoesNotFlap) {
   FlowFacts f = Healthy();
   f.recent_problem = Verdict::kStalledReplicationLeg;
