@@ -34,10 +34,14 @@ void AddMirrorFlowsResource(Router& router, ResourceContext& ctx,
              });
   router.Add("GET", "/mirror/task-metrics", [&ctx, flows](RestRequest, Responder respond) {
     std::vector<health::MirrorPartitionMetrics> partitions;
+    health::ProducerThrottle throttle;
     if (ctx.metrics != nullptr) {
-      partitions = health::MirrorTaskMetrics(*ctx.metrics, metrics::NowMs());
+      const int64_t now = metrics::NowMs();
+      partitions = health::MirrorTaskMetrics(*ctx.metrics, now);
+      throttle = health::ProducerThrottleMs(*ctx.metrics, now);
     }
-    respond(JsonResponse(200, health::MirrorTaskMetricsJson(partitions, flows->WorkerId())));
+    respond(
+        JsonResponse(200, health::MirrorTaskMetricsJson(partitions, flows->WorkerId(), throttle)));
   });
 }
 

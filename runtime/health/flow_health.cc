@@ -99,6 +99,7 @@ metrics::Sensor* Gauge(metrics::MetricsScope& scope, const std::string& name,
 struct FlowHealth::Peers {
   struct Peer {
     std::optional<std::vector<MirrorPartitionMetrics>> metrics;  // last good answer
+    ProducerThrottle producer_throttle;                          // of the last good answer
     int64_t success_ms = 0;
     std::string error;
     int64_t error_ms = 0;
@@ -113,8 +114,8 @@ struct FlowHealth::Flow {
   std::string target;
   std::map<std::string, std::vector<std::string>> names;  // role -> connector names
   std::map<std::string, herder::Herder*> herder_of;       // connector -> its herder
-  int64_t last_group_rebalance_ms = 0;   // the source connector's herder's LastRebalanceMs
-  std::map<std::string, Props> configs;  // role -> resolved config (first)
+  std::vector<int64_t> group_rebalances;  // LastRebalanceMs values seen, oldest first
+  std::map<std::string, Props> configs;   // role -> resolved config (first)
   Thresholds thresholds;
   bool heartbeats_on_source = true;
   bool heartbeats_enabled = false;
@@ -217,7 +218,10 @@ void FlowHealth::Tick(bool refresh) {
   if (refresh) RefreshFlows(clock());
   int64_t now_ms = clock();
   // This worker's task metrics are taken as often as the other workers' (every refresh).
-  if (refresh) local_metrics_ = MirrorTaskMetrics(registry_, now_ms);
+  if (refresh) {
+    local_metrics_ = MirrorTaskMetrics(registry_, now_ms);
+    local_throttle_ = ProducerThrottleMs(registry_, now_ms);
+  }
   for (auto& [key, flow] : flows_) RefreshUnits(*flow, now_ms);
   if (refresh) FetchPeers();
   std::vector<FlowFacts> all;
@@ -435,9 +439,14 @@ void FlowHealth::RefreshUnits(Flow& flow, int64_t now_ms) {
   if (const auto source = flow.names.find("source");
       source != flow.names.end() && !source->second.empty()) {
     if (herder::Herder* herder = flow.herder_of[source->second.front()]) {
-      flow.last_group_rebalance_ms = herder->LastRebalanceMs();
+      const int64_t at = herder->LastRebalanceMs();
+      if (at > 0 && (flow.group_rebalances.empty() || at > flow.group_rebalances.back())) {
+        flow.group_rebalances.push_back(at);
+      }
     }
   }
+  std::erase_if(flow.group_rebalances,
+                [&](int64_t at) { return now_ms - at > flow.thresholds.rebalance_window_ms; });
   if (changed && (flow.changes.empty() || now_ms - flow.changes.back() > kRebalanceCoalesceMs)) {
     flow.changes.push_back(now_ms);
   }
@@ -469,14 +478,16 @@ void FlowHealth::FetchPeers() {
         [weak, owner, clock](absl::StatusOr<std::string> body) {
           std::shared_ptr<Peers> peers = weak.lock();
           if (!peers) return;
+          ProducerThrottle throttle;
           absl::StatusOr<std::vector<MirrorPartitionMetrics>> parsed =
-              body.ok() ? ParseMirrorTaskMetricsJson(*body)
+              body.ok() ? ParseMirrorTaskMetricsJson(*body, &throttle)
                         : absl::StatusOr<std::vector<MirrorPartitionMetrics>>(body.status());
           std::lock_guard lock(peers->mu);
           Peers::Peer& peer = peers->by_worker[owner];
           peer.in_flight = false;
           if (parsed.ok()) {
             peer.metrics = *std::move(parsed);
+            peer.producer_throttle = std::move(throttle);
             peer.success_ms = clock();
           } else {
             peer.error = std::string(parsed.status().message());
@@ -503,7 +514,7 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
   f.replication.expected =
       flow.heartbeats_enabled && (flow.heartbeats_on_source || f.replication.last_arrival_ms);
   f.assignment_changes_ms = flow.changes;
-  f.last_group_rebalance_ms = flow.last_group_rebalance_ms;
+  f.group_rebalances_ms = flow.group_rebalances;
   f.recent_problem = flow.recent_problem;
   f.recent_problem_ms = flow.recent_problem_ms;
 
@@ -558,6 +569,23 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
       } else if (it->second.metrics) {
         partitions = &*it->second.metrics;
         if (counted.insert(unit.worker_id).second) account(*partitions);
+      }
+    }
+    // The target throttling this source task's producer (its default client id, as Connect
+    // names it).
+    if (unit.state == "RUNNING" && unit.role == "source" && unit.task >= 0) {
+      const ProducerThrottle* throttle = &local_throttle_;
+      if (!is_local) {
+        auto peer = peers.find(unit.worker_id);
+        throttle = peer != peers.end() ? &peer->second.producer_throttle : nullptr;
+      }
+      const std::string client =
+          absl::StrCat("connector-producer-", unit.connector, "-", unit.task);
+      if (throttle != nullptr) {
+        if (auto it = throttle->find(client); it != throttle->end()) {
+          f.producer_throttle_ms = std::max(f.producer_throttle_ms.value_or(0), it->second);
+          f.throttled_producer = client;
+        }
       }
     }
     if (unit.state == "RUNNING" && unit.role == "source" && unit.task >= 0 &&

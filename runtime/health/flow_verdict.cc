@@ -333,6 +333,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
   r.metric_record_age_ms = facts.metric_record_age_ms;
   r.skipped_offsets = facts.skipped_offsets;
   r.topic_recreations = facts.topic_recreations;
+  r.producer_throttle_ms = facts.producer_throttle_ms;
   r.latency_trend_ms_per_min =
       LatencySlopePerMinute(facts.replication.latency_history, now_ms, 60000);
   // Rising/falling: the latency changes by more than a tenth of the lag threshold per minute.
@@ -375,6 +376,11 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
           r.partitions_with_errors > 0
               ? absl::StrCat(", ", r.partitions_with_errors, " with a read error")
               : ""));
+    }
+    if (r.producer_throttle_ms) {
+      r.evidence.push_back(absl::StrCat(facts.target, " throttles MirrorSource's producer ",
+                                        facts.throttled_producer, ": produce-throttle-time-max ",
+                                        static_cast<int64_t>(*r.producer_throttle_ms), " ms"));
     }
     if (r.skipped_offsets > 0) {
       r.evidence.push_back(absl::StrCat(
@@ -552,12 +558,18 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
   const std::string storm_next =
       "The flow's connectors and tasks keep moving between workers: check the workers' logs "
       "for members joining and leaving the group (restarts, session timeouts, long GC pauses)";
-  // The storm is over once neither a unit moved nor the group rebalanced for StormQuietMs.
-  const int64_t last_change = std::max(facts.last_group_rebalance_ms,
-                                       facts.assignment_changes_ms.empty()
-                                           ? int64_t{0}
-                                           : *std::max_element(facts.assignment_changes_ms.begin(),
-                                                               facts.assignment_changes_ms.end()));
+  // The storm is over once neither a unit moved nor the group rebalanced for StormQuietMs: group
+  // rebalances that follow the last unit move without such a pause prolong it (a later one
+  // starts nothing by itself).
+  int64_t last_change = facts.assignment_changes_ms.empty()
+                            ? 0
+                            : *std::max_element(facts.assignment_changes_ms.begin(),
+                                                facts.assignment_changes_ms.end());
+  for (int64_t at : facts.group_rebalances_ms) {
+    if (last_change > 0 && at > last_change && at - last_change <= StormQuietMs(t)) {
+      last_change = at;
+    }
+  }
   if (r.rebalances_in_window >= t.rebalance_threshold && now_ms - last_change <= StormQuietMs(t)) {
     AddUnitEvidence(facts, &r.evidence);
     r.evidence.push_back(absl::StrCat("last rebalance ", Seconds(now_ms - last_change),
@@ -727,7 +739,22 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                   "(timedatectl / chronyc tracking); latencies are meaningless until they agree");
   }
 
-  // 11. LAGGING.
+  // 11. LAGGING: throttling named when the target throttles the tasks' producers.
+  if (facts.heartbeats_enabled && r.latency_ms && *r.latency_ms > t.lag_ms &&
+      r.producer_throttle_ms) {
+    return finish(
+        Verdict::kLagging,
+        absl::StrCat(flow, ": heartbeats ", r.latency_overdue ? "overdue by " : "arrive ",
+                     Seconds(*r.latency_ms), r.latency_overdue ? "" : " after emission",
+                     " (threshold ", Seconds(t.lag_ms), "), ", r.latency_trend, "; ", facts.target,
+                     " throttles the replication"),
+        absl::StrCat(facts.target, " throttles MirrorSource's producer (a client quota: ",
+                     "produce-throttle-time-max ", static_cast<int64_t>(*r.producer_throttle_ms),
+                     " ms): raise ", "producer_byte_rate for client id ", facts.throttled_producer,
+                     " on ", facts.target,
+                     " (kafka-configs --entity-type clients), or accept the lag; more "
+                     "tasks do not help while the quota holds"));
+  }
   if (facts.heartbeats_enabled && r.latency_ms && *r.latency_ms > t.lag_ms) {
     return finish(Verdict::kLagging,
                   absl::StrCat(flow, ": heartbeats ", r.latency_overdue ? "overdue by " : "arrive ",

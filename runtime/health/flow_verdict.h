@@ -182,10 +182,15 @@ struct FlowFacts {
   std::optional<double> metric_record_age_ms;  // record-age-ms-max
   double skipped_offsets = 0;                  // skipped-offset-count, summed
   double topic_recreations = 0;                // source-topic-recreated-count, summed
+  // The longest a broker throttled a MirrorSource task's producer lately (produce-throttle-time-
+  // max) and that producer's client id; unset when none was throttled.
+  std::optional<double> producer_throttle_ms;
+  std::string throttled_producer;
   std::vector<int64_t> assignment_changes_ms;  // when the flow's units moved between workers
-  // When the workers' group last rebalanced (member churn, whether or not a unit moved; 0:
-  // unknown): a storm of unit moves lasts while the group keeps rebalancing.
-  int64_t last_group_rebalance_ms = 0;
+  // When the workers' group rebalanced (member churn, whether or not a unit moved), oldest
+  // first: a storm of unit moves lasts while the group keeps rebalancing, each rebalance within
+  // StormQuietMs of the one before.
+  std::vector<int64_t> group_rebalances_ms;
   std::vector<PartitionFacts> partitions;  // every mirrored partition that reports
   // The last problem verdict (IsProblem) an evaluation without hold gave, and when: HEALTHY is
   // reported only once it has held for RecoveryHoldMs after it.
@@ -225,6 +230,7 @@ struct FlowReport {
   std::optional<double> metric_record_age_ms;
   double skipped_offsets = 0;    // offsets lost to retention on the source, since the tasks started
   double topic_recreations = 0;  // partitions found re-created (copied from their new beginning)
+  std::optional<double> producer_throttle_ms;  // FlowFacts::producer_throttle_ms
   int rebalances_in_window = 0;
   std::map<std::string, std::string> connectors;
   std::vector<UnitFacts> units;

@@ -82,8 +82,21 @@ std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(const metrics::MetricsRegi
   return std::move(builder).Build();
 }
 
+ProducerThrottle ProducerThrottleMs(const metrics::MetricsRegistry& registry, int64_t now_ms) {
+  ProducerThrottle out;
+  registry.Visit(
+      now_ms, "kafka.producer", "producer-metrics",
+      [&out](const metrics::MetricName& name, double value) {
+        if (name.name == "produce-throttle-time-max" && std::isfinite(value) && value > 0) {
+          out[Tag(name.tags, "client-id")] = value;
+        }
+      });
+  return out;
+}
+
 std::string MirrorTaskMetricsJson(const std::vector<MirrorPartitionMetrics>& partitions,
-                                  const std::string& worker_id) {
+                                  const std::string& worker_id,
+                                  const ProducerThrottle& producer_throttle) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   w.StartObject();
@@ -115,12 +128,19 @@ std::string MirrorTaskMetricsJson(const std::vector<MirrorPartitionMetrics>& par
     w.EndObject();
   }
   w.EndArray();
+  w.Key("producer_throttle_ms");
+  w.StartObject();
+  for (const auto& [client_id, ms] : producer_throttle) {
+    w.Key(client_id.c_str());
+    w.Double(ms);
+  }
+  w.EndObject();
   w.EndObject();
   return buffer.GetString();
 }
 
 absl::StatusOr<std::vector<MirrorPartitionMetrics>> ParseMirrorTaskMetricsJson(
-    std::string_view json) {
+    std::string_view json, ProducerThrottle* producer_throttle) {
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
   if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("partitions") ||
@@ -146,6 +166,17 @@ absl::StatusOr<std::vector<MirrorPartitionMetrics>> ParseMirrorTaskMetricsJson(
                                               : std::numeric_limits<double>::quiet_NaN();
     }
     out.push_back(std::move(m));
+  }
+  if (producer_throttle != nullptr) {
+    producer_throttle->clear();
+    // Absent in the answers of workers that predate it.
+    if (doc.HasMember("producer_throttle_ms") && doc["producer_throttle_ms"].IsObject()) {
+      for (const auto& member : doc["producer_throttle_ms"].GetObject()) {
+        if (member.value.IsNumber()) {
+          (*producer_throttle)[member.name.GetString()] = member.value.GetDouble();
+        }
+      }
+    }
   }
   return out;
 }

@@ -34,13 +34,21 @@ std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(
 std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(const metrics::MetricsRegistry& registry,
                                                       int64_t now_ms);
 
-// {"worker_id":"h:p","partitions":[{"source","target","topic","partition","metrics":{..}}]};
-// NaN values are null.
+// How long brokers throttled each source task producer of this worker lately, by client id
+// (kafka.producer:type=producer-metrics produce-throttle-time-max, recorded by the worker for
+// its source tasks' producers); producers with no throttling in the window are left out.
+using ProducerThrottle = std::map<std::string, double>;
+ProducerThrottle ProducerThrottleMs(const metrics::MetricsRegistry& registry, int64_t now_ms);
+
+// {"worker_id":"h:p","partitions":[{"source","target","topic","partition","metrics":{..}}],
+//  "producer_throttle_ms":{client id: ms}}; NaN values are null.
 std::string MirrorTaskMetricsJson(const std::vector<MirrorPartitionMetrics>& partitions,
-                                  const std::string& worker_id);
+                                  const std::string& worker_id,
+                                  const ProducerThrottle& producer_throttle = {});
 
 // Parses MirrorTaskMetricsJson's output (null -> NaN). kInvalidArgument on anything else.
+// `producer_throttle` (may be null) gets the document's producer throttling (empty if absent).
 absl::StatusOr<std::vector<MirrorPartitionMetrics>> ParseMirrorTaskMetricsJson(
-    std::string_view json);
+    std::string_view json, ProducerThrottle* producer_throttle = nullptr);
 
 }  // namespace connectd::health

@@ -218,7 +218,17 @@ absl::Status WorkerSourceTask::Initialize() {
   if (!conf.ok()) return conf.status();
   for (const std::string& warning : warnings) CONNECTD_LOG(kWarn, kLogger) << warning;
   rd_kafka_conf_set_dr_msg_cb(conf->get(), &WorkerSourceTask::DeliveryCallback);
+  rd_kafka_conf_set_throttle_cb(conf->get(), &WorkerSourceTask::ThrottleCallback);
   rd_kafka_conf_set_opaque(conf->get(), this);
+  const auto client_id = options_.producer.find("client.id");
+  producer_throttle_ = metrics_scope_.AddSensor(
+      "kafka.producer", "producer-metrics",
+      {{"client-id", client_id != options_.producer.end() ? client_id->second : ""}},
+      {{"produce-throttle-time-avg", "The average time in ms a request was throttled by a broker",
+        metrics::StatKind::kAvg},
+       {"produce-throttle-time-max", "The maximum time in ms a request was throttled by a broker",
+        metrics::StatKind::kMax}},
+      metrics::NowMs());
   absl::StatusOr<kafka::RdKafkaPtr> producer =
       kafka::MakeClient(RD_KAFKA_PRODUCER, *std::move(conf));
   if (!producer.ok()) return producer.status();
@@ -499,6 +509,14 @@ void WorkerSourceTask::Cancel() {
   CONNECTD_LOG(kWarn, kLogger) << "Dropping the records task " << id_.connector << "-" << id_.task
                                << " has not delivered yet";
   rd_kafka_purge(cancellable_producer_, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
+}
+
+void WorkerSourceTask::ThrottleCallback(rd_kafka_t*, const char*, int32_t, int throttle_time_ms,
+                                        void* opaque) {
+  auto* self = static_cast<WorkerSourceTask*>(opaque);
+  if (self->producer_throttle_ != nullptr) {
+    self->producer_throttle_->Record(static_cast<double>(throttle_time_ms), metrics::NowMs());
+  }
 }
 
 void WorkerSourceTask::DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* message,

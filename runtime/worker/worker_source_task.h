@@ -122,6 +122,10 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   std::string_view Intern(std::string_view topic);
   void OnDelivery(const rd_kafka_message_t* message);
   static void DeliveryCallback(rd_kafka_t* rk, const rd_kafka_message_t* message, void* opaque);
+  // librdkafka's throttle callback (task thread, inside rd_kafka_poll/flush): a broker delayed a
+  // response of the producer for a quota.
+  static void ThrottleCallback(rd_kafka_t* rk, const char* broker_name, int32_t broker_id,
+                               int throttle_time_ms, void* opaque);
   void CommitOffsets();
   // Exactly-once: the poll loop, and the commit of the open transaction with the offsets of its
   // records (then commitRecord for each, then the plugin's commit).
@@ -164,7 +168,10 @@ class WorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHos
   int64_t acked_published_ = 0;  // task thread: acks already recorded in task_metrics_
   SourceTaskMetrics task_metrics_;
   TaskErrorMetrics error_metrics_;  // task-error-metrics
-  int64_t in_flight_ = 0;           // task thread: produced, delivery report not yet served
+  // Kafka's producer-metrics produce-throttle-time-avg/-max of the task's producer (client-id
+  // tag), recorded by ThrottleCallback; flow health names the quota with it.
+  metrics::Sensor* producer_throttle_ = nullptr;
+  int64_t in_flight_ = 0;  // task thread: produced, delivery report not yet served
   // The longest plugin poll while records await their acknowledgement.
   static constexpr std::chrono::milliseconds kAckPollInterval{20};
   std::atomic<int64_t> offset_commits_{0};

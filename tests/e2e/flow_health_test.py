@@ -289,6 +289,16 @@ class FlowHealthTest(unittest.TestCase):
             self.assertFalse(flow["legs"]["replication"]["stale"])
             self.assertFalse(flow["legs"]["emit"]["stale"])
             self.assertEqual({u["state"] for u in flow["tasks"]}, {"RUNNING"})
+            # The cause, not only the symptom: B throttles the task's producer (Kafka's
+            # produce-throttle-time-max of that client id), and the next step says which quota.
+            wait_until(lambda: env.flow(self.query)[1].get("producer_throttle_ms"), timeout=30,
+                       what="the producer's throttling in the flow report")
+            _, flow = env.flow(self.query)
+            print(f"    throttled: {flow['summary']}; {flow['next_step']}", file=sys.stderr)
+            self.assertIn(f"B throttles MirrorSource's producer {client}",
+                          " ".join(flow["evidence"]))
+            if flow["verdict"] == "LAGGING":
+                self.assertIn(f"producer_byte_rate for client id {client} on B", flow["next_step"])
         finally:
             load.stop()
             env.kafka_configs(env.kafka.target, "--alter", "--delete-config",

@@ -113,6 +113,27 @@ TEST(FlowVerdictTest, LaggingWhenHeartbeatsArriveLateWithTheTrend) {
   EXPECT_THAT(r.summary, HasSubstr("rising"));
 }
 
+// A target that throttles the tasks' producer is named as the cause of the lag, with the quota.
+TEST(FlowVerdictTest, LaggingNamesTheTargetsProducerQuota) {
+  FlowFacts f = Healthy();
+  f.replication.latency_ms = 9000;
+  f.producer_throttle_ms = 850;
+  f.throttled_producer = "connector-producer-mm2-source-0";
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kLagging);
+  EXPECT_THAT(r.summary, HasSubstr("B throttles the replication"));
+  EXPECT_THAT(r.next_step,
+              HasSubstr("producer_byte_rate for client id connector-producer-mm2-source-0 on B"));
+  EXPECT_THAT(absl::StrJoin(r.evidence, "; "),
+              HasSubstr("B throttles MirrorSource's producer connector-producer-mm2-source-0: "
+                        "produce-throttle-time-max 850 ms"));
+  // Throttled but keeping up: HEALTHY, the throttling still in the evidence.
+  f.replication.latency_ms = 300;
+  r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kHealthy);
+  EXPECT_THAT(absl::StrJoin(r.evidence, "; "), HasSubstr("produce-throttle-time-max 850 ms"));
+}
+
 TEST(FlowVerdictTest, OverdueHeartbeatsAreLagUntilTheStaleThreshold) {
   // Throttled: A's heartbeats are fresh, the newest on B was emitted 4.5 s ago (arrived 1 s ago
   // with 300 ms latency), so the next one is 3.5 s overdue.
@@ -314,23 +335,24 @@ TEST(FlowVerdictTest, ARebalanceStormOutranksTheStallsAndSilenceItCauses) {
   EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kStalledReplicationLeg);
 }
 
-// Member churn that moves none of the flow's units still keeps a storm going; alone it makes
-// none.
+// Member churn that moves none of the flow's units prolongs a storm while it follows without a
+// pause; alone, or after the storm was over, it makes none.
 TEST(FlowVerdictTest, AStormLastsWhileTheGroupKeepsRebalancing) {
   FlowFacts f = Healthy();
-  f.assignment_changes_ms = {kNow - 100'000, kNow - 80'000, kNow - 60'000};
-  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);  // quiet for 60 s: over
-  f.last_group_rebalance_ms = kNow - 2'000;                 // a worker just left or joined
+  f.assignment_changes_ms = {kNow - 100'000, kNow - 95'000, kNow - 90'000};
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);  // quiet for 90 s: over
+  // A worker kept leaving and joining every 20 s since the last unit move.
+  f.group_rebalances_ms = {kNow - 70'000, kNow - 50'000, kNow - 30'000, kNow - 10'000};
   FlowReport r = Evaluate(f, kNow);
   EXPECT_EQ(r.verdict, Verdict::kRebalancing);
-  EXPECT_THAT(absl::StrJoin(r.evidence, "; "), HasSubstr("last rebalance 2.0 s ago"));
-  f.last_group_rebalance_ms = kNow - 29'000;
-  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kRebalancing);
-  f.last_group_rebalance_ms = kNow - 31'000;  // 30 s without one: over
+  EXPECT_THAT(absl::StrJoin(r.evidence, "; "), HasSubstr("last rebalance 10.0 s ago"));
+  EXPECT_EQ(Evaluate(f, kNow + 19'000).verdict, Verdict::kRebalancing);
+  // A pause of more than 30 s ended it: a later rebalance starts nothing by itself.
+  f.group_rebalances_ms = {kNow - 50'000, kNow - 2'000};
   EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
-  f.last_group_rebalance_ms = kNow - 2'000;
   // Group rebalances alone (connectors created, a worker started) are no storm.
   f.assignment_changes_ms.clear();
+  f.group_rebalances_ms = {kNow - 6'000, kNow - 4'000, kNow - 2'000};
   EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
 }
 
@@ -732,6 +754,15 @@ TEST(MirrorTaskMetricsTest, GroupsMirrorSourceSeriesPerPartitionAndRoundTrips) {
   EXPECT_TRUE(std::isnan((*parsed)[0].values.at("replication-latency-ms-max")));
   EXPECT_FALSE(ParseMirrorTaskMetricsJson("{\"partitions\":[{\"source\":1}]}").ok());
   EXPECT_FALSE(ParseMirrorTaskMetricsJson("nope").ok());
+  // The source tasks' producer throttling travels along; an older worker's answer has none.
+  ProducerThrottle throttle{{"connector-producer-src-0", 750}};
+  ProducerThrottle read{{"stale", 1}};
+  ASSERT_TRUE(
+      ParseMirrorTaskMetricsJson(MirrorTaskMetricsJson(partitions, "w1:8083", throttle), &read)
+          .ok());
+  EXPECT_EQ(read, throttle);
+  ASSERT_TRUE(ParseMirrorTaskMetricsJson("{\"partitions\":[]}", &read).ok());
+  EXPECT_TRUE(read.empty());
 }
 
 }  // namespace
