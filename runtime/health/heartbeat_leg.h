@@ -49,6 +49,9 @@ class HeartbeatLeg {
   const LegSpec& spec() const { return spec_; }
   // The facts so far (cluster, topic, arrivals, latency history of the last 5 minutes, error).
   const LegFacts& facts() const { return facts_; }
+  // Whether the leg reached the end of the partition once: records after that are live (with a
+  // latency), the ones before history.
+  bool caught_up() const { return caught_up_; }
 
  private:
   void OnMessage(const rd_kafka_message_t& message, int64_t now_ms, int64_t skew_tolerance_ms);

@@ -777,12 +777,28 @@ void WorkerSourceTask::AbortTransaction() {
   transaction_delivered_.clear();
   if (!transaction_open_ || !producer_) return;
   transaction_open_ = false;
-  if (rd_kafka_error_t* error = rd_kafka_abort_transaction(producer_.get(), 5000)) {
-    // Fenced or fatal: the broker aborts the transaction itself (the new owner's
-    // InitProducerId, or the transaction timeout).
-    CONNECTD_LOG(kWarn, kLogger) << "Could not abort the transaction: "
-                                 << rd_kafka_error_string(error);
+  // Java's abortTransaction blocks up to max.block.ms (60 s): a target that is down for a while
+  // (a broker restart) is waited for, so the transaction ends with abort markers rather than in
+  // an unknown state. A timed-out attempt is resumed by calling again; the task's cancellation
+  // (an abandoned task) cuts the wait short.
+  constexpr auto kAbortPatience = std::chrono::seconds(60);
+  const auto deadline = std::chrono::steady_clock::now() + kAbortPatience;
+  while (rd_kafka_error_t* error = rd_kafka_abort_transaction(producer_.get(), 5000)) {
+    const bool retriable = rd_kafka_error_is_retriable(error);
+    const std::string message = rd_kafka_error_string(error);
     rd_kafka_error_destroy(error);
+    bool cancelled;
+    {
+      std::lock_guard lock(cancel_mu_);
+      cancelled = cancelled_;
+    }
+    if (!retriable || cancelled || std::chrono::steady_clock::now() >= deadline) {
+      // Fenced or fatal: the broker aborts the transaction itself (the new owner's
+      // InitProducerId, or the transaction timeout).
+      CONNECTD_LOG(kWarn, kLogger) << "Could not abort the transaction: " << message;
+      return;
+    }
+    CONNECTD_LOG(kInfo, kLogger) << "Aborting the transaction again: " << message;
   }
 }
 

@@ -60,7 +60,9 @@ class HeartbeatLegTest : public ::testing::Test {
   }
 
   LegSpec Spec() const {
-    return LegSpec{"A", "heartbeats", std::make_pair(std::string("A"), std::string("B")),
+    return LegSpec{"A",
+                   "heartbeats",
+                   std::make_pair(std::string("A"), std::string("B")),
                    {{"bootstrap.servers", cluster_->bootstrap_servers()}}};
   }
 
@@ -81,8 +83,7 @@ TEST_F(HeartbeatLegTest, HistoryThenLiveArrivalsWithLatencyOfTheFlowOnly) {
   EXPECT_FALSE(leg.facts().latency_ms.has_value());
 
   // Wait for the end of the partition (live from then on), then a live heartbeat 250 ms old.
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  leg.Poll(NowMs(), 5000);
+  ASSERT_TRUE(PollUntil(leg, [&leg](const LegFacts&) { return leg.caught_up(); }));
   const int64_t emitted = NowMs() - 250;
   Produce("A", "B", emitted);
   ASSERT_TRUE(PollUntil(leg, [&](const LegFacts& f) { return f.newest_timestamp_ms == emitted; }));
@@ -97,8 +98,8 @@ TEST_F(HeartbeatLegTest, HistoryThenLiveArrivalsWithLatencyOfTheFlowOnly) {
 
 TEST_F(HeartbeatLegTest, AHeartbeatFromTheFutureIsSkewEvidence) {
   HeartbeatLeg leg(Spec(), NowMs());
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  leg.Poll(NowMs(), 5000);  // reaches the (empty) end: live from now on
+  // The (empty) end reached: live from now on (librdkafka 2.14 takes longer than 0.5 s).
+  ASSERT_TRUE(PollUntil(leg, [&leg](const LegFacts&) { return leg.caught_up(); }));
   Produce("A", "B", NowMs() + 3'600'000);
   ASSERT_TRUE(PollUntil(leg, [](const LegFacts& f) { return f.skew_seen_ms.has_value(); }));
   EXPECT_GT(leg.facts().skew_ms, 3'500'000);
@@ -115,7 +116,9 @@ TEST_F(HeartbeatLegTest, ABrokerDownIsTheLegsError) {
 }
 
 TEST(HeartbeatLegConfigTest, AClientSettingLibrdkafkaRefusesIsTheLegsError) {
-  HeartbeatLeg leg(LegSpec{"A", "heartbeats", std::nullopt,
+  HeartbeatLeg leg(LegSpec{"A",
+                           "heartbeats",
+                           std::nullopt,
                            {{"bootstrap.servers", "127.0.0.1:1"}, {"fetch.max.bytes", "banana"}}},
                    NowMs());
   EXPECT_EQ(leg.facts().watching_since_ms, 0);

@@ -29,6 +29,7 @@ TEST(ClientConfigTest, TranslatesJavaNamesAndDropsJavaOnlyOnes) {
       ClientRole::kAdmin);
   EXPECT_EQ(out.properties, (std::map<std::string, std::string>{
                                 {"bootstrap.servers", "a:1"},
+                                {"enable.metrics.push", "false"},  // Java's admin default
                                 {"sasl.mechanisms", "SCRAM-SHA-512"},
                                 {"sasl.username", "u"},
                                 {"sasl.password", "p w"},
