@@ -49,6 +49,25 @@ std::unique_ptr<rd_kafka_event_t, EventDeleter> AwaitCancellable(rd_kafka_queue_
 
 std::string WaitFailure(bool cancelled) { return cancelled ? "cancelled" : "timed out"; }
 
+// Waits for the result event of a request that fails as a whole or succeeds: null, with `*error`
+// set ("<what>: timed out", "<what>: cancelled" or the request's error), when it did not succeed.
+std::unique_ptr<rd_kafka_event_t, EventDeleter> AwaitResult(rd_kafka_queue_t* queue, int timeout_ms,
+                                                            const std::atomic<bool>* cancel,
+                                                            const std::string& what,
+                                                            std::string* error) {
+  bool cancelled = false;
+  auto event = AwaitCancellable(queue, timeout_ms, cancel, &cancelled);
+  if (!event) {
+    *error = what + ": " + WaitFailure(cancelled);
+    return nullptr;
+  }
+  if (rd_kafka_event_error(event.get())) {
+    *error = rd_kafka_event_error_string(event.get());
+    return nullptr;
+  }
+  return event;
+}
+
 bool IsUnsupported(rd_kafka_resp_err_t err) {
   return err == RD_KAFKA_RESP_ERR_UNSUPPORTED_VERSION ||
          err == RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE;
@@ -303,16 +322,8 @@ std::optional<std::map<std::string, std::string>> DescribeTopicIds(
   auto options = Options(rk, RD_KAFKA_ADMIN_OP_DESCRIBETOPICS, timeout_ms);
   rd_kafka_DescribeTopics(rk, collection, options.get(), queue.get());
   rd_kafka_TopicCollection_destroy(collection);
-  bool cancelled = false;
-  auto event = AwaitCancellable(queue.get(), timeout_ms, cancel, &cancelled);
-  if (!event) {
-    *error = "describing topics: " + WaitFailure(cancelled);
-    return std::nullopt;
-  }
-  if (rd_kafka_event_error(event.get())) {
-    *error = rd_kafka_event_error_string(event.get());
-    return std::nullopt;
-  }
+  auto event = AwaitResult(queue.get(), timeout_ms, cancel, "describing topics", error);
+  if (!event) return std::nullopt;
   size_t n = 0;
   const rd_kafka_TopicDescription_t** results =
       rd_kafka_DescribeTopics_result_topics(rd_kafka_event_DescribeTopics_result(event.get()), &n);
@@ -348,16 +359,8 @@ std::optional<std::map<std::string, TopicConfigs>> DescribeConfigsOfTopics(
   auto options = Options(rk, RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, timeout_ms);
   rd_kafka_DescribeConfigs(rk, resources.data(), resources.size(), options.get(), queue.get());
   rd_kafka_ConfigResource_destroy_array(resources.data(), resources.size());
-  bool cancelled = false;
-  auto event = AwaitCancellable(queue.get(), timeout_ms, cancel, &cancelled);
-  if (!event) {
-    *error = "describing topic configs: " + WaitFailure(cancelled);
-    return std::nullopt;
-  }
-  if (rd_kafka_event_error(event.get())) {
-    *error = rd_kafka_event_error_string(event.get());
-    return std::nullopt;
-  }
+  auto event = AwaitResult(queue.get(), timeout_ms, cancel, "describing topic configs", error);
+  if (!event) return std::nullopt;
   size_t n = 0;
   const rd_kafka_ConfigResource_t** results = rd_kafka_DescribeConfigs_result_resources(
       rd_kafka_event_DescribeConfigs_result(event.get()), &n);

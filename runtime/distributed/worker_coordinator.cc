@@ -83,7 +83,11 @@ void WorkerCoordinator::OnJoinPrepare(int32_t, const std::string&) {
     std::lock_guard lock(mu_);
     complete_ = MemberWork{};
   }
-  if (eager && callbacks_.on_revoke_all && callbacks_.confirm_applied) unapplied_.fetch_add(1);
+  // Both modes wait for the herder before the JoinGroup goes out: eager, until everything is
+  // stopped; cooperative, until it caught up with the config topic and stopped the tasks whose
+  // configs changed (their offsets committed before new owners start them, as Java's member,
+  // which applies config updates before it rejoins).
+  if (callbacks_.on_revoke_all && callbacks_.confirm_applied) unapplied_.fetch_add(1);
   if (callbacks_.on_revoke_all) callbacks_.on_revoke_all(eager);
 }
 

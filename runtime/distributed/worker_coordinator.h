@@ -53,7 +53,8 @@ class WorkerCoordinator : public GroupMemberListener {
     // Before a rejoin; under `default` (eager) everything is revoked here.
     std::function<void(bool eager)> on_revoke_all;
     // With confirm_applied, the next JoinGroup waits until the herder has called MarkApplied()
-    // for every on_assignment and every eager on_revoke_all (revoked work stopped first).
+    // for every on_assignment and every on_revoke_all (revoked work stopped first; cooperative:
+    // the config topic caught up with and reconfigured tasks stopped).
     bool confirm_applied = false;
     std::function<void(const absl::Status&)> on_error;
     // Asks the group member for another round: after revocations (the follow-up round that

@@ -20,6 +20,8 @@ namespace {
 
 constexpr char kLogger[] = "org.apache.kafka.connect.runtime.distributed.DistributedHerder";
 constexpr auto kStatusFlushTimeout = std::chrono::seconds(5);
+// How long a member waits for the config topic before it rejoins (OnRevokeAll, cooperative).
+constexpr auto kJoinConfigCatchUpTimeout = std::chrono::seconds(3);
 constexpr auto kReconfigureBackoffStart = std::chrono::milliseconds(250);
 constexpr auto kReconfigureBackoffMax = std::chrono::milliseconds(60000);
 
@@ -366,7 +368,18 @@ void DistributedHerder::UpdateSnapshot() {
 
 void DistributedHerder::OnRevokeAll(bool eager) {
   rebalancing_ = true;
-  if (!eager) return;
+  if (!eager) {
+    // Cooperative: work keeps running, but new task configs another worker wrote are applied
+    // before this member rejoins, so its tasks whose configs changed stop (committing their
+    // offsets) before the round hands their partitions to other tasks. Bounded: a config topic
+    // that cannot be read now is caught up with after the round (the assignment's offset).
+    if (worker_) {
+      (void)config_store_->Refresh(kJoinConfigCatchUpTimeout);
+      UpdateSnapshot();
+    }
+    coordinator_->MarkApplied();  // the JoinGroup waited for this
+    return;
+  }
   if (worker_) {
     StopTasks(assignment_.tasks, /*write_unassigned=*/true);
     for (const std::string& c : assignment_.connectors) StopConnectorInstance(c, true);
