@@ -416,7 +416,6 @@ void MirrorSourceTask::HandleResets(int64_t now) {
     PartitionInfo& info = Info(topic, partition);
     if (position >= 0 && position < low) {
       const int64_t skipped = restart - position;
-      skipped_[tp] += skipped;
       info.metrics.skipped_offsets.record(static_cast<double>(skipped), now);
       Log(CONNECTD_LOG_WARN,
           "Data gap on " + tp + " from " + source_alias_ + ": offsets [" +

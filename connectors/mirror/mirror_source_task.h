@@ -70,9 +70,6 @@ class MirrorSourceTask : public sdk::SourceTask {
                     const sdk::RecordMetadata* metadata) override;
   void stop() override;
 
-  // Offsets skipped by resets, per "topic-partition" (task thread).
-  const std::map<std::string, int64_t>& skipped_offsets() const { return skipped_; }
-
  private:
   struct PartitionMetrics {
     sdk::Sensor records;                  // at ack: record-count, record-rate
@@ -144,7 +141,6 @@ class MirrorSourceTask : public sdk::SourceTask {
   PartitionInfo* last_acked_ = nullptr;
   // The PartitionInfo of an acknowledged record of remote topic `remote`, or nullptr.
   PartitionInfo* AckedPartition(std::string_view remote, int32_t partition);
-  std::map<std::string, int64_t> skipped_;
   std::string reset_policy_;                      // the user's auto.offset.reset
   std::map<std::string, std::string> topic_ids_;  // source topic -> ID (kTaskAssignedTopicIds)
   // Partitions whose position `second` was out of range, waiting for HandleResets.
