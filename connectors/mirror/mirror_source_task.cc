@@ -166,16 +166,19 @@ MirrorSourceTask::PartitionMetrics MirrorSourceTask::MakeMetrics(const std::stri
   m.end_offset =
       metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
                      {{"source-end-offset", sdk::Stat::kValue,
-                       "The source partition's end offset as of the last fetch (connectd)"}});
+                       "The source partition's end offset as of the last fetch (connectd)",
+                       sdk::RecordingLevel::kDebug}});
   m.oldest_unreplicated_age = metrics.sensor(
       kMetricsDomain, kMetricsGroup, tags,
       {{"oldest-unreplicated-age-ms", sdk::Stat::kValue,
         "Age of the oldest record not yet acknowledged by the target, 0 when caught up; for "
         "records not read yet, at least the time since the source's end passed the position "
-        "(connectd)"}});
-  m.position = metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
-                              {{"source-position", sdk::Stat::kValue,
-                                "The next source offset the task copies (connectd)"}});
+        "(connectd)",
+        sdk::RecordingLevel::kDebug}});
+  m.position = metrics.sensor(
+      kMetricsDomain, kMetricsGroup, tags,
+      {{"source-position", sdk::Stat::kValue, "The next source offset the task copies (connectd)",
+        sdk::RecordingLevel::kDebug}});
   return m;
 }
 
@@ -184,7 +187,8 @@ void MirrorSourceTask::RecordError(PartitionInfo& info, int32_t partition, int c
     sdk::Metrics metrics = context().metrics();
     const sdk::MetricTags tags = Tags(*info.remote_topic, partition);
     auto gauge = [&](const char* name, const char* what) {
-      return metrics.sensor(kMetricsDomain, kMetricsGroup, tags, {{name, sdk::Stat::kValue, what}});
+      return metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
+                            {{name, sdk::Stat::kValue, what, sdk::RecordingLevel::kDebug}});
     };
     info.errors = std::make_unique<PartitionErrors>();
     info.errors->code = gauge("fetch-error-code",
@@ -193,7 +197,8 @@ void MirrorSourceTask::RecordError(PartitionInfo& info, int32_t partition, int c
     info.errors->count =
         metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
                        {{"fetch-error-count", sdk::Stat::kCumulativeCount,
-                         "Errors the consumer reported for the partition (connectd)"}});
+                         "Errors the consumer reported for the partition (connectd)",
+                         sdk::RecordingLevel::kDebug}});
     info.errors->first_ms =
         gauge("fetch-error-first-ms", "When the current error was first reported (connectd)");
     info.errors->last_ms =

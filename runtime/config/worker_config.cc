@@ -19,6 +19,15 @@ ConfigKey Key(std::string name, Type type, std::optional<std::string> default_va
   return key;
 }
 
+// Java 4.4's WorkerConfig accepts INFO and DEBUG only (case-sensitive).
+ConfigKey MetricsRecordingLevel() {
+  ConfigKey key = Key("metrics.recording.level", Type::kString, "INFO", Importance::kLow,
+                      "The highest recording level of the metrics GET /metrics serves: DEBUG adds "
+                      "connectd's per-partition MirrorSource metrics.");
+  key.validator = Validator::In({"INFO", "DEBUG"});
+  return key;
+}
+
 void DefineCommon(ConfigDef& def) {
   using I = Importance;
   def.Define(Key("bootstrap.servers", Type::kList, "localhost:9092", I::kHigh,
@@ -55,7 +64,7 @@ void DefineCommon(ConfigDef& def) {
                   "Allow resetting the tracked topics."))
       .Define(Key("metrics.sample.window.ms", Type::kLong, "30000", I::kLow, "Metrics window."))
       .Define(Key("metrics.num.samples", Type::kInt, "2", I::kLow, "Metrics samples."))
-      .Define(Key("metrics.recording.level", Type::kString, "INFO", I::kLow, "Metrics level."))
+      .Define(MetricsRecordingLevel())
       .Define(Key("metric.reporters", Type::kList, "", I::kLow, "Java metrics reporter classes."))
       .Define(Key("listeners", Type::kList, "http://:8083", I::kLow, "REST listeners."))
       .Define(Key("rest.advertised.host.name", Type::kString, std::nullopt, I::kLow,

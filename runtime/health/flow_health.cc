@@ -109,6 +109,12 @@ struct FlowHealth::Peers {
   std::map<std::string, Peer> by_worker;  // guarded by mu
 };
 
+struct FlowHealth::TopicGauges {
+  metrics::Sensor* records_behind = nullptr;
+  metrics::Sensor* oldest_unreplicated_age = nullptr;
+  metrics::Sensor* unreadable = nullptr;
+};
+
 struct FlowHealth::Flow {
   std::string source;
   std::string target;
@@ -143,7 +149,7 @@ struct FlowHealth::Flow {
   metrics::Sensor* rebalances = nullptr;
   metrics::Sensor* records_behind = nullptr;
   metrics::Sensor* unreadable = nullptr;
-  std::map<std::string, metrics::Sensor*> topic_behind;  // source topic -> its gauge
+  std::map<std::string, TopicGauges> topics;  // source topic -> its gauges
   std::map<Verdict, metrics::Sensor*> verdict;
 };
 
@@ -685,28 +691,66 @@ void FlowHealth::Publish(Flow& flow, const FlowFacts& facts, const FlowReport& r
 }
 
 void FlowHealth::PublishTopics(Flow& flow, const FlowFacts& facts, int64_t now_ms) {
-  // Per source topic (bounded label cardinality; the partitions' own series are MirrorSource's).
-  std::map<std::string, int64_t> behind;
+  // Per source topic (bounded label cardinality; the partitions' own series are MirrorSource's,
+  // at the DEBUG recording level).
+  struct TopicTotals {
+    int64_t records_behind = 0;
+    std::optional<int64_t> oldest_unreplicated_age_ms;  // the largest known
+    int unreadable = 0;
+  };
+  std::map<std::string, TopicTotals> totals;
   for (const PartitionFacts& p : facts.partitions) {
-    behind[p.source_topic] += std::max<int64_t>(0, p.RecordsBehind().value_or(0));
+    TopicTotals& t = totals[p.source_topic];
+    t.records_behind += std::max<int64_t>(0, p.RecordsBehind().value_or(0));
+    if (p.oldest_unreplicated_age_ms) {
+      t.oldest_unreplicated_age_ms =
+          std::max(t.oldest_unreplicated_age_ms.value_or(0), *p.oldest_unreplicated_age_ms);
+    }
+    if (!p.error.empty()) ++t.unreadable;
   }
-  for (auto it = flow.topic_behind.begin(); it != flow.topic_behind.end();) {
-    if (behind.count(it->first) == 0) {
-      if (it->second != nullptr) scope_.RemoveSensor(it->second);
-      it = flow.topic_behind.erase(it);
+  for (auto it = flow.topics.begin(); it != flow.topics.end();) {
+    if (totals.count(it->first) == 0) {
+      RemoveTopicGauges(it->second);
+      it = flow.topics.erase(it);
     } else {
       ++it;
     }
   }
-  for (const auto& [topic, records] : behind) {
-    metrics::Sensor*& sensor = flow.topic_behind[topic];
-    if (sensor == nullptr) {
-      sensor = Gauge(scope_, "topic-records-behind",
-                     "Records between the MirrorSource tasks' positions and the ends of the "
-                     "source topic's partitions",
-                     {{"source", flow.source}, {"target", flow.target}, {"topic", topic}}, now_ms);
+  for (const auto& [topic, t] : totals) {
+    TopicGauges& gauges = flow.topics[topic];
+    if (gauges.records_behind == nullptr) {
+      const metrics::Tags tags = {
+          {"source", flow.source}, {"target", flow.target}, {"topic", topic}};
+      gauges.records_behind = Gauge(scope_, "topic-records-behind",
+                                    "Records between the MirrorSource tasks' positions and the "
+                                    "ends of the source topic's partitions",
+                                    tags, now_ms);
+      gauges.oldest_unreplicated_age = Gauge(
+          scope_, "topic-oldest-unreplicated-age-ms",
+          "Age of the oldest record of the source topic not yet acknowledged by the target (a "
+          "lower bound for records not read yet), 0 when caught up",
+          tags, now_ms);
+      gauges.unreadable = Gauge(scope_, "topic-partitions-unreadable",
+                                "The source topic's partitions whose consumer reported an error "
+                                "and that have not been read since",
+                                tags, now_ms);
     }
-    if (sensor != nullptr) sensor->Record(static_cast<double>(records), now_ms);
+    auto record = [&](metrics::Sensor* sensor, double value) {
+      if (sensor != nullptr) sensor->Record(value, now_ms);
+    };
+    record(gauges.records_behind, static_cast<double>(t.records_behind));
+    record(gauges.oldest_unreplicated_age, t.oldest_unreplicated_age_ms
+                                               ? static_cast<double>(*t.oldest_unreplicated_age_ms)
+                                               : std::nan(""));
+    record(gauges.unreadable, t.unreadable);
+  }
+}
+
+void FlowHealth::RemoveTopicGauges(TopicGauges& gauges) {
+  for (metrics::Sensor** sensor :
+       {&gauges.records_behind, &gauges.oldest_unreplicated_age, &gauges.unreadable}) {
+    if (*sensor != nullptr) scope_.RemoveSensor(*sensor);
+    *sensor = nullptr;
   }
 }
 
@@ -721,10 +765,8 @@ void FlowHealth::RemoveGauges(Flow& flow) {
     if (sensor != nullptr) scope_.RemoveSensor(sensor);
   }
   flow.verdict.clear();
-  for (auto& [topic, sensor] : flow.topic_behind) {
-    if (sensor != nullptr) scope_.RemoveSensor(sensor);
-  }
-  flow.topic_behind.clear();
+  for (auto& [topic, gauges] : flow.topics) RemoveTopicGauges(gauges);
+  flow.topics.clear();
 }
 
 }  // namespace connectd::health

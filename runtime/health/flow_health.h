@@ -16,7 +16,9 @@
 //   connectd.mirror:type=flow stale-threshold-ms / lag-threshold-ms{source,target}
 //   connectd.mirror:type=flow rebalances{source,target}             in the window
 //   connectd.mirror:type=flow records-behind, partitions-unreadable{source,target}
-//   connectd.mirror:type=flow topic-records-behind{source,target,topic}  per source topic
+//   connectd.mirror:type=flow topic-records-behind, topic-oldest-unreplicated-age-ms,
+//                             topic-partitions-unreadable{source,target,topic}  per source topic
+//                             (per partition: MirrorSource's DEBUG-level metrics)
 //   connectd.mirror:type=flow verdict{source,target,verdict}        1 for the current verdict
 //   connectd.mirror:type=flow count                                  flows known
 // (Prometheus: connectd_mirror_flow_heartbeat_age_ms{...} etc.)
@@ -101,6 +103,7 @@ class FlowHealth : public FlowHealthView {
 
  private:
   struct Flow;
+  struct TopicGauges;
   struct Peers;
 
   void Run();
@@ -112,6 +115,7 @@ class FlowHealth : public FlowHealthView {
   void Publish(Flow& flow, const FlowFacts& facts, const FlowReport& report, int64_t now_ms);
   void PublishTopics(Flow& flow, const FlowFacts& facts, int64_t now_ms);
   void RemoveGauges(Flow& flow);
+  void RemoveTopicGauges(TopicGauges& gauges);
 
   // Constant after construction (herders_ until Start).
   std::vector<herder::Herder*> herders_;

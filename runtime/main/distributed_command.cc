@@ -189,7 +189,8 @@ int RunDistributed(const std::vector<std::string>& args, const std::string& exec
   rest::RestClient client(control, rest_config->tls, rest::RestClient::Options());
   options->forward_fence = MakeFenceForwarder(client, options->signature_algorithm);
   options->on_fatal = StopOnFatalHerderError;
-  metrics::MetricsRegistry metrics;
+  const MetricsSettings metrics_settings = MetricsSettingsOf(worker_config.parsed());
+  metrics::MetricsRegistry metrics(metrics_settings.window, metrics_settings.served_level);
   auto herder = std::make_unique<herder::DistributedHerder>(
       *options, plugins, control,
       [&](worker::StatusListener& listener, worker::ConnectorEvents& events,

@@ -259,7 +259,13 @@ int RunMirrorMaker(const std::vector<std::string>& args, const std::string& exec
   // One registry for every herder's workers: the MirrorMaker metrics carry the flow in their
   // tags; Connect's connector/task metrics of the same-named connectors of two flows shadow
   // each other (docs/compatibility.md), as Java's JMX beans of two herders collide.
-  metrics::MetricsRegistry metrics;
+  // metrics.recording.level at the top level (each flow's worker config validates it).
+  metrics::RecordingLevel served_level = metrics::RecordingLevel::kInfo;
+  if (auto it = config->originals().find("metrics.recording.level");
+      it != config->originals().end()) {
+    served_level = metrics::ParseRecordingLevel(it->second).value_or(served_level);
+  }
+  metrics::MetricsRegistry metrics({}, served_level);
   int exit_code = 0;
   std::vector<std::unique_ptr<Flow>> flows;
   for (const SourceAndTarget& pair : *pairs) {

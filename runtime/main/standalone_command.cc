@@ -131,7 +131,8 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
 
   // The herder exists first (the REST server answers through it), starts once the REST
   // server is bound and the worker id (advertised host:port) is known.
-  metrics::MetricsRegistry metrics;
+  const MetricsSettings metrics_settings = MetricsSettingsOf(worker_config.parsed());
+  metrics::MetricsRegistry metrics(metrics_settings.window, metrics_settings.served_level);
   auto herder = std::make_unique<herder::StandaloneHerder>(
       options, plugins, offset_factory,
       [&](worker::StatusListener& listener, worker::ConnectorEvents& events,

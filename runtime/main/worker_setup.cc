@@ -1,5 +1,6 @@
 #include "runtime/main/worker_setup.h"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -36,6 +37,16 @@ absl::StatusOr<LoadedWorkerConfig> LoadWorkerConfig(const std::string& path,
     CONNECTD_LOG(kWarn, logger) << warning;
   }
   return LoadedWorkerConfig{*std::move(resolved), *std::move(providers), *std::move(worker_config)};
+}
+
+MetricsSettings MetricsSettingsOf(const config::ParsedConfig& worker) {
+  MetricsSettings settings;
+  settings.window.window_ms = std::max<int64_t>(1, worker.GetLong("metrics.sample.window.ms"));
+  settings.window.samples = std::max(1, worker.GetInt("metrics.num.samples"));
+  settings.served_level =
+      metrics::ParseRecordingLevel(worker.GetString("metrics.recording.level").value_or("INFO"))
+          .value_or(metrics::RecordingLevel::kInfo);
+  return settings;
 }
 
 void LoadPlugins(const config::WorkerConfig& config, const std::string& executable,

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "runtime/config/config_providers.h"
 #include "runtime/config/worker_config.h"
+#include "runtime/metrics/metrics.h"
 #include "runtime/plugin/plugin_registry.h"
 
 namespace connectd::main {
@@ -27,6 +28,14 @@ struct LoadedWorkerConfig {
 // keys of `mode`; the message names the file and the bad key. Warnings are logged.
 absl::StatusOr<LoadedWorkerConfig> LoadWorkerConfig(const std::string& path,
                                                     config::WorkerMode mode, const char* logger);
+
+// The metrics registry's settings from metrics.sample.window.ms, metrics.num.samples and
+// metrics.recording.level (validated by the worker config).
+struct MetricsSettings {
+  metrics::WindowConfig window;
+  metrics::RecordingLevel served_level = metrics::RecordingLevel::kInfo;
+};
+MetricsSettings MetricsSettingsOf(const config::ParsedConfig& worker);
 
 // Loads plugin.path, or the plugins directory beside the binary (build/plugins) when unset.
 void LoadPlugins(const config::WorkerConfig& config, const std::string& executable,

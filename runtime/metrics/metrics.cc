@@ -146,9 +146,9 @@ std::vector<MetricValue> MetricsRegistry::Measure(std::vector<Published> metrics
   std::vector<MetricValue> values;
   values.reserve(metrics.size());
   for (const Published& m : metrics) {
-    values.push_back(MetricValue{m.sensor->names()[m.index], m.sensor->stats()[m.index].description,
-                                 m.sensor->stats()[m.index].kind,
-                                 m.sensor->Measure(m.index, now_ms)});
+    const StatSpec& stat = m.sensor->stats()[m.index];
+    values.push_back(MetricValue{m.sensor->names()[m.index], stat.description, stat.kind,
+                                 m.sensor->Measure(m.index, now_ms), stat.level});
   }
   return values;
 }
@@ -158,7 +158,11 @@ std::vector<MetricValue> MetricsRegistry::Snapshot(int64_t now_ms) const {
   {
     std::lock_guard lock(mu_);
     metrics.reserve(by_metric_.size());
-    for (const auto& [key, published] : by_metric_) metrics.push_back(published);
+    for (const auto& [key, published] : by_metric_) {
+      if (published.sensor->stats()[published.index].level <= served_level_) {
+        metrics.push_back(published);
+      }
+    }
   }
   return Measure(std::move(metrics), now_ms);
 }
@@ -188,6 +192,13 @@ void MetricsRegistry::Visit(int64_t now_ms, std::string_view domain, std::string
   for (const Published& m : Group(domain, group)) {
     visit(m.sensor->names()[m.index], m.sensor->Measure(m.index, now_ms));
   }
+}
+
+std::optional<RecordingLevel> ParseRecordingLevel(std::string_view name) {
+  if (name == "INFO") return RecordingLevel::kInfo;
+  if (name == "DEBUG") return RecordingLevel::kDebug;
+  if (name == "TRACE") return RecordingLevel::kTrace;
+  return std::nullopt;
 }
 
 MetricsScope::~MetricsScope() { UnpublishAll(); }

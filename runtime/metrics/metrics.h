@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,6 +25,15 @@
 namespace connectd::metrics {
 
 enum class StatKind { kValue, kCumulativeCount, kCumulativeSum, kRate, kMin, kMax, kAvg };
+
+// Kafka's Sensor.RecordingLevel, ordered: a registry serves the metrics at or below its level
+// (the worker's metrics.recording.level). Unlike Kafka, a metric above the level is still
+// recorded, because the worker reads some itself (flow health reads MirrorSource's DEBUG
+// per-partition metrics); only a reader of the whole registry (GET /metrics) leaves it out.
+enum class RecordingLevel { kInfo, kDebug, kTrace };
+
+// "INFO", "DEBUG" or "TRACE" (Kafka's names, case-sensitive as in Java); nullopt otherwise.
+std::optional<RecordingLevel> ParseRecordingLevel(std::string_view name);
 
 // Kafka's MetricConfig defaults: two samples of 30 s.
 struct WindowConfig {
@@ -47,6 +57,7 @@ struct StatSpec {
   std::string name;
   std::string description;
   StatKind kind;
+  RecordingLevel level = RecordingLevel::kInfo;
 };
 
 class MetricsScope;
@@ -97,17 +108,21 @@ struct MetricValue {
   std::string description;
   StatKind kind;
   double value;
+  RecordingLevel level = RecordingLevel::kInfo;
 };
 
 // All published metrics of the process.
 class MetricsRegistry {
  public:
-  explicit MetricsRegistry(WindowConfig window = {}) : window_(window) {}
+  explicit MetricsRegistry(WindowConfig window = {},
+                           RecordingLevel served_level = RecordingLevel::kInfo)
+      : window_(window), served_level_(served_level) {}
 
-  // Every metric, sorted by domain, group, name then tags.
+  // Every metric at or below the registry's served level, sorted by domain, group, name then
+  // tags: what a reporter exposes.
   std::vector<MetricValue> Snapshot(int64_t now_ms) const;
-  // The metrics of one domain and group (MBean type), in the same order: what a reader of one
-  // group asks for, without measuring the rest.
+  // The metrics of one domain and group (MBean type), every level, in the same order: what an
+  // in-process reader of one group asks for, without measuring the rest.
   std::vector<MetricValue> Snapshot(int64_t now_ms, std::string_view domain,
                                     std::string_view group) const;
   // Calls `visit` with each metric of one domain and group and its value, in snapshot order,
@@ -123,6 +138,7 @@ class MetricsRegistry {
   void Remove(const Sensor* sensor);
 
   const WindowConfig window_;
+  const RecordingLevel served_level_;
   mutable std::mutex mu_;
   // MetricName::Key() -> the sensor and the index of the name in it. The key's order is the
   // snapshot's (its separators sort below any printable character).

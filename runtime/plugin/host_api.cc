@@ -176,10 +176,12 @@ connectd_host_api MakeHostApi() {
     }
     std::vector<metrics::StatSpec> specs;
     for (size_t i = 0; i < stat_count; ++i) {
-      std::optional<metrics::StatKind> kind = ToStatKind(stats[i].kind);
+      std::optional<metrics::StatKind> kind = ToStatKind(stats[i].kind & ~CONNECTD_STAT_DEBUG);
       if (!kind) return nullptr;
       specs.push_back(
-          {std::string(View(stats[i].name)), std::string(View(stats[i].description)), *kind});
+          {std::string(View(stats[i].name)), std::string(View(stats[i].description)), *kind,
+           (stats[i].kind & CONNECTD_STAT_DEBUG) != 0 ? metrics::RecordingLevel::kDebug
+                                                      : metrics::RecordingLevel::kInfo});
     }
     metrics::Sensor* sensor = reinterpret_cast<metrics::MetricsScope*>(m)->AddSensor(
         std::string(View(domain)), std::string(View(group)), tag_list, std::move(specs),

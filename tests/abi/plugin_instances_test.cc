@@ -190,6 +190,17 @@ TEST_F(PluginInstancesTest, PluginSensorsArePublishedUntilTheTaskContextEnds) {
     ASSERT_EQ(batch.values.size(), 150u);
     EXPECT_EQ(TestMetric("record-count", "7"), 150.0);
     EXPECT_EQ(TestMetric("batch-size-max", "7"), 100.0);
+    // A DEBUG stat (ABI 1.6) is recorded and readable in process, but not served at INFO.
+    EXPECT_EQ(TestMetric("poll-count", "7"), std::nullopt);
+    std::optional<double> polls;
+    for (const metrics::MetricValue& m :
+         TestRegistry().Snapshot(metrics::NowMs(), "connectd.test", "VerifiableSourceTask")) {
+      if (m.name.name == "poll-count" && m.name.tags == metrics::Tags{{"task", "7"}}) {
+        EXPECT_EQ(m.level, metrics::RecordingLevel::kDebug);
+        polls = m.value;
+      }
+    }
+    EXPECT_EQ(polls, 2.0);
   }
   EXPECT_EQ(TestMetric("record-count", "7"), std::nullopt) << "a dead task's metrics disappear";
 }

@@ -396,6 +396,19 @@ class FlowHealthTest(unittest.TestCase):
                 time.sleep(0.5)
             else:
                 self.fail(f"no age of 2 s or more on each unread partition: {seen_ages}")
+            # The same per topic on GET /metrics (per partition only at DEBUG level).
+            def topic_gauges():
+                _, _, text = http("GET", self.query.url + "/metrics")
+                labels = f'{{source="A",target="B",topic="{topic}"}} '
+                return {line.split("{")[0]: float(line.rsplit(" ", 1)[1])
+                        for line in text.splitlines()
+                        if line.startswith("connectd_mirror_flow_topic_") and labels in line}
+            gauges = topic_gauges()
+            print(f"    /metrics for {topic}: {gauges}", file=sys.stderr)
+            self.assertEqual(gauges["connectd_mirror_flow_topic_partitions_unreadable"], 3, gauges)
+            self.assertGreaterEqual(gauges["connectd_mirror_flow_topic_records_behind"], 30, gauges)
+            self.assertGreaterEqual(gauges["connectd_mirror_flow_topic_oldest_unreplicated_age_ms"],
+                                    2000, gauges)
             self.assertIn("orders", flow["summary"])
             self.assertIn("Topic authorization failed", " ".join(flow["evidence"]))
             self.assertIn(f"READ (and DESCRIBE) on topic(s) {topic} of cluster A",

@@ -98,7 +98,9 @@ class MirrorE2ETest(unittest.TestCase):
         tool("produce", self.a, payments, 30, 3)
         source_config, heartbeat_config = self.connector_configs([orders, payments, late])
 
-        worker = StandaloneWorker(extra=self.extra, workdir=self.dir).start()
+        # DEBUG: GET /metrics serves connectd's per-partition metrics too (checked at INFO below).
+        worker = StandaloneWorker(extra=dict(self.extra, **{"metrics.recording.level": "DEBUG"}),
+                                  workdir=self.dir).start()
         try:
             self.assertEqual(worker.post("/connectors", {"name": "mm2-source", "config": source_config})[0], 201)
             self.assertEqual(worker.post("/connectors", {"name": "mm2-heartbeat", "config": heartbeat_config})[0], 201)
@@ -203,8 +205,27 @@ class MirrorE2ETest(unittest.TestCase):
                       if name == "kafka_connect_mirror_mirrorsourceconnector_record_count"
                       and ("topic", f"A.{orders}") in labels]
             self.assertEqual(counts, [10.0] * 12)
+            # At the default INFO level: Java's per-partition metrics, connectd's per topic only.
+            wait_until(lambda: self.topic_gauges(worker, orders) == {
+                           "topic_records_behind": 0, "topic_oldest_unreplicated_age_ms": 0,
+                           "topic_partitions_unreadable": 0},
+                       what=f"the per-topic gauges of {orders} at 0")
+            _, _, text = http("GET", worker.url + "/metrics")
+            names = {name for (name, _) in prometheus_samples(text)}
+            self.assertIn("kafka_connect_mirror_mirrorsourceconnector_replication_latency_ms_max", names)
+            self.assertIn("kafka_connect_mirror_mirrorsourceconnector_skipped_offset_count", names)
+            for debug in ("source_end_offset", "source_position", "oldest_unreplicated_age_ms"):
+                self.assertNotIn("kafka_connect_mirror_mirrorsourceconnector_" + debug, names)
         finally:
             self.assertEqual(worker.stop(), 0)
+
+    def topic_gauges(self, worker, source_topic):
+        """The flow A->B's per-topic gauges of `source_topic` on GET /metrics."""
+        _, _, text = http("GET", worker.url + "/metrics")
+        tags = (("source", "A"), ("target", "B"), ("topic", source_topic))
+        prefix = "connectd_mirror_flow_"
+        return {name[len(prefix):]: v for (name, labels), v in prometheus_samples(text).items()
+                if name.startswith(prefix + "topic_") and labels == tags}
 
     def source_metric(self, worker, name, topic, partition=0):
         _, _, text = http("GET", worker.url + "/metrics")

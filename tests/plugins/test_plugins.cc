@@ -128,6 +128,10 @@ class VerifiableSourceTask : public connectd::sdk::SourceTask {
     commits_ = context().metrics().sensor(
         "connectd.test", "VerifiableSourceTask", {{"task", id_}},
         {{"commit-count", connectd::sdk::Stat::kCumulativeCount, "SourceTask.commit() calls"}});
+    polls_ = context().metrics().sensor(
+        "connectd.test", "VerifiableSourceTask", {{"task", id_}},
+        {{"poll-count", connectd::sdk::Stat::kCumulativeCount, "poll() calls that returned records",
+          connectd::sdk::RecordingLevel::kDebug}});
   }
   void commit() override { commits_.record(1); }
   void poll(connectd::sdk::SourceBatch& batch) override {
@@ -158,6 +162,7 @@ class VerifiableSourceTask : public connectd::sdk::SourceTask {
       batch.add(record);
     }
     polled_.record(static_cast<double>(batch.size()));
+    polls_.record(1);
   }
   void stop() override {
     std::lock_guard lock(mu_);
@@ -201,6 +206,7 @@ class VerifiableSourceTask : public connectd::sdk::SourceTask {
 
   connectd::sdk::Sensor polled_;
   connectd::sdk::Sensor commits_;
+  connectd::sdk::Sensor polls_;
   std::string topic_, id_, partition_;
   long long throughput_ = -1;
   long long next_ = 0;   // the next seqno

@@ -33,6 +33,8 @@
  *   1.5  Connect data (connectd_schema, connectd_value): source records may carry Connect data
  *        instead of bytes, sink records carry their converted data; Transformations and
  *        Predicates as plugins (descriptor arrays, vtables, host function record_out_set).
+ *   1.6  CONNECTD_STAT_DEBUG: a metric at Kafka's DEBUG recording level (a flag in
+ *        connectd_metric_stat.kind; a 1.3-1.5 host refuses it).
  *
  * OWNERSHIP
  *   - `connectd_str` and `connectd_bytes` are views. A view handed to a callee is valid only for
@@ -70,7 +72,7 @@ extern "C" {
 #endif
 
 #define CONNECTD_PLUGIN_ABI_VERSION_MAJOR 1
-#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 5
+#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 6
 
 /* The minor version whose layout this translation unit sees. */
 #ifndef CONNECTD_PLUGIN_ABI_TARGET_MINOR
@@ -673,11 +675,17 @@ typedef struct connectd_plugin_descriptor {
 #define CONNECTD_STAT_MAX 5              /* windowed maximum, NaN when empty (Max) */
 #define CONNECTD_STAT_AVG 6              /* windowed mean, NaN when empty (Avg) */
 
+/* Since 1.6, OR'd into a stat's kind: the metric is at Kafka's DEBUG recording level. The host
+ * records it like any other and may read it itself, but its reporters (GET /metrics) serve it
+ * only when the worker's metrics.recording.level is DEBUG: for detail whose label cardinality
+ * an operator opts into (e.g. per partition). A host older than 1.6 fails sensor_add for it. */
+#define CONNECTD_STAT_DEBUG 0x100
+
 /* One published metric of a sensor: its name within the group (e.g. "record-count"). */
 typedef struct connectd_metric_stat {
   connectd_str name;
   connectd_str description;
-  int32_t kind; /* CONNECTD_STAT_* */
+  int32_t kind; /* CONNECTD_STAT_*, optionally | CONNECTD_STAT_DEBUG */
 } connectd_metric_stat;
 
 typedef struct connectd_metric_tag {

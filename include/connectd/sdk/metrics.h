@@ -12,6 +12,8 @@
 //
 // The host removes a scope's sensors when its task or connector ends. On a host older than
 // 1.3 every sensor is inert (recording does nothing), so a plugin needs no version checks.
+// A stat at RecordingLevel::kDebug (ABI 1.6) is served by GET /metrics only when the worker's
+// metrics.recording.level is DEBUG; a 1.3-1.5 host serves it at INFO.
 #pragma once
 
 #include <cstddef>
@@ -34,10 +36,14 @@ enum class Stat : int32_t {
   kAvg = CONNECTD_STAT_AVG,
 };
 
+// Kafka's Sensor.RecordingLevel: DEBUG for detail an operator opts into (label cardinality).
+enum class RecordingLevel { kInfo, kDebug };
+
 struct MetricStat {
   std::string name;
   Stat kind;
   std::string description;
+  RecordingLevel level = RecordingLevel::kInfo;
 };
 
 using MetricTags = std::vector<std::pair<std::string, std::string>>;
@@ -82,8 +88,11 @@ class Metrics {
     for (const auto& [key, value] : tags) c_tags.push_back({ToStr(key), ToStr(value)});
     std::vector<connectd_metric_stat> c_stats;
     c_stats.reserve(stats.size());
+    const bool host_has_levels = Host().abi_minor >= 6;
     for (const MetricStat& stat : stats) {
-      c_stats.push_back({ToStr(stat.name), ToStr(stat.description), static_cast<int32_t>(stat.kind)});
+      int32_t kind = static_cast<int32_t>(stat.kind);
+      if (stat.level == RecordingLevel::kDebug && host_has_levels) kind |= CONNECTD_STAT_DEBUG;
+      c_stats.push_back({ToStr(stat.name), ToStr(stat.description), kind});
     }
     return Sensor(Host().sensor_add(scope_, ToStr(domain), ToStr(group), c_tags.data(),
                                     c_tags.size(), c_stats.data(), c_stats.size()));

@@ -108,5 +108,22 @@ TEST(WorkerConfigTest, StandaloneNeedsConvertersAndOffsetFile) {
                                               HasSubstr("internal.key.converter")));
 }
 
+TEST(WorkerConfigTest, MetricsRecordingLevelIsInfoOrDebugAsInJava) {
+  auto with_level = [](const std::string& level) {
+    return WorkerConfig::Create({{"key.converter", "x"},
+                                 {"value.converter", "y"},
+                                 {"offset.storage.file.filename", "/tmp/o"},
+                                 {"metrics.recording.level", level}},
+                                WorkerMode::kStandalone);
+  };
+  ASSERT_TRUE(with_level("DEBUG").ok());
+  EXPECT_EQ(with_level("DEBUG")->parsed().GetString("metrics.recording.level"), "DEBUG");
+  for (const char* bad : {"TRACE", "debug", "VERBOSE"}) {
+    auto refused = with_level(bad);
+    ASSERT_FALSE(refused.ok()) << bad;
+    EXPECT_THAT(std::string(refused.status().message()), HasSubstr("metrics.recording.level"));
+  }
+}
+
 }  // namespace
 }  // namespace connectd::config

@@ -129,6 +129,42 @@ TEST(MetricsScopeTest, RemoveSensorUnpublishesOnlyThatSensor) {
   EXPECT_EQ(left[0].name.tags, (Tags{{"p", "1"}}));
 }
 
+TEST(MetricsRegistryTest, ServesMetricsUpToItsRecordingLevelAndRecordsEveryLevel) {
+  auto debug_and_info = [](MetricsScope& scope) {
+    Sensor* info = scope.AddSensor("d", "G", {}, {{"info", "", StatKind::kValue}}, kT0);
+    Sensor* debug = scope.AddSensor(
+        "d", "G", {}, {{"debug", "", StatKind::kValue, RecordingLevel::kDebug}}, kT0);
+    info->Record(1, kT0);
+    debug->Record(2, kT0);
+  };
+  auto names = [](const std::vector<MetricValue>& values) {
+    std::vector<std::string> out;
+    for (const MetricValue& v : values) out.push_back(v.name.name);
+    return out;
+  };
+  MetricsRegistry at_info;
+  MetricsScope info_scope(&at_info);
+  debug_and_info(info_scope);
+  EXPECT_EQ(names(at_info.Snapshot(kT0)), std::vector<std::string>{"info"});
+  // In-process readers of a group see every level.
+  std::vector<MetricValue> group = at_info.Snapshot(kT0, "d", "G");
+  ASSERT_EQ(names(group), (std::vector<std::string>{"debug", "info"}));
+  EXPECT_EQ(group[0].value, 2);
+  EXPECT_EQ(group[0].level, RecordingLevel::kDebug);
+
+  MetricsRegistry at_debug({}, RecordingLevel::kDebug);
+  MetricsScope debug_scope(&at_debug);
+  debug_and_info(debug_scope);
+  EXPECT_EQ(names(at_debug.Snapshot(kT0)), (std::vector<std::string>{"debug", "info"}));
+}
+
+TEST(MetricsRegistryTest, RecordingLevelsHaveKafkasNames) {
+  EXPECT_EQ(ParseRecordingLevel("INFO"), RecordingLevel::kInfo);
+  EXPECT_EQ(ParseRecordingLevel("DEBUG"), RecordingLevel::kDebug);
+  EXPECT_EQ(ParseRecordingLevel("TRACE"), RecordingLevel::kTrace);
+  EXPECT_EQ(ParseRecordingLevel("debug"), std::nullopt);
+}
+
 TEST(PrometheusTest, NamesFollowTheJmxExporterConvention) {
   EXPECT_EQ(PrometheusName({"kafka.connect.mirror", "MirrorSourceConnector", "record-count", {}}),
             "kafka_connect_mirror_mirrorsourceconnector_record_count");
