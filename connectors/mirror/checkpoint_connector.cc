@@ -105,7 +105,7 @@ void MirrorCheckpointConnector::CreateInternalTopics() {
   for (const auto& [topic, message] :
        CreateTopics(target_admin_.get(), {spec}, admin_timeout_ms_)) {
     Log(CONNECTD_LOG_ERROR, "Could not create topic " + topic + " on the target cluster " +
-                                target_alias_ + ": " + message);
+                                target_alias_ + ": " + message.message);
   }
 }
 

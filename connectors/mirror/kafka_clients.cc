@@ -49,6 +49,11 @@ std::unique_ptr<rd_kafka_event_t, EventDeleter> AwaitCancellable(rd_kafka_queue_
 
 std::string WaitFailure(bool cancelled) { return cancelled ? "cancelled" : "timed out"; }
 
+// A request that got no answer in time (or was cancelled), per topic.
+AdminError NoAnswer(bool cancelled) {
+  return AdminError{WaitFailure(cancelled), false, RD_KAFKA_RESP_ERR__TIMED_OUT};
+}
+
 // Waits for the result event of a request that fails as a whole or succeeds: null, with `*error`
 // set ("<what>: timed out", "<what>: cancelled" or the request's error), when it did not succeed.
 std::unique_ptr<rd_kafka_event_t, EventDeleter> AwaitResult(rd_kafka_queue_t* queue, int timeout_ms,
@@ -167,14 +172,14 @@ namespace {
 // One CreateTopics request for `topics`; adds the per-topic errors to `errors`.
 void CreateTopicsRequest(rd_kafka_t* rk, const std::vector<NewTopic>& topics, int timeout_ms,
                          const std::atomic<bool>* cancel,
-                         std::map<std::string, std::string>& errors) {
+                         std::map<std::string, AdminError>& errors) {
   char errstr[512];
   std::vector<rd_kafka_NewTopic_t*> requests;
   for (const NewTopic& t : topics) {
     rd_kafka_NewTopic_t* nt = rd_kafka_NewTopic_new(t.name.c_str(), t.partitions,
                                                     t.replication_factor, errstr, sizeof(errstr));
     if (nt == nullptr) {
-      errors[t.name] = errstr;
+      errors[t.name] = AdminError{errstr, false, RD_KAFKA_RESP_ERR__INVALID_ARG};
       continue;
     }
     for (const auto& [k, v] : t.configs) rd_kafka_NewTopic_set_config(nt, k.c_str(), v.c_str());
@@ -190,7 +195,7 @@ void CreateTopicsRequest(rd_kafka_t* rk, const std::vector<NewTopic>& topics, in
   auto event = AwaitCancellable(queue.get(), timeout_ms, cancel, &cancelled);
   rd_kafka_NewTopic_destroy_array(requests.data(), requests.size());
   if (!event) {
-    for (const NewTopic& t : topics) errors[t.name] = WaitFailure(cancelled);
+    for (const NewTopic& t : topics) errors[t.name] = NoAnswer(cancelled);
     return;
   }
   size_t count = 0;
@@ -200,7 +205,8 @@ void CreateTopicsRequest(rd_kafka_t* rk, const std::vector<NewTopic>& topics, in
     rd_kafka_resp_err_t err = rd_kafka_topic_result_error(results[i]);
     if (err && err != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
       const char* msg = rd_kafka_topic_result_error_string(results[i]);
-      errors[rd_kafka_topic_result_name(results[i])] = msg ? msg : rd_kafka_err2str(err);
+      errors[rd_kafka_topic_result_name(results[i])] =
+          AdminError{msg ? msg : rd_kafka_err2str(err), false, err};
     }
   }
 }
@@ -222,13 +228,13 @@ std::vector<std::vector<NewTopic>> CreateTopicsBatches(const std::vector<NewTopi
   return batches;
 }
 
-std::map<std::string, std::string> CreateTopics(rd_kafka_t* rk, const std::vector<NewTopic>& topics,
-                                                int timeout_ms, const std::atomic<bool>* cancel) {
-  std::map<std::string, std::string> errors;
+std::map<std::string, AdminError> CreateTopics(rd_kafka_t* rk, const std::vector<NewTopic>& topics,
+                                               int timeout_ms, const std::atomic<bool>* cancel) {
+  std::map<std::string, AdminError> errors;
   for (const std::vector<NewTopic>& batch :
        CreateTopicsBatches(topics, kMaxPartitionsPerCreateTopics)) {
     if (cancel != nullptr && cancel->load()) {
-      for (const NewTopic& t : batch) errors[t.name] = WaitFailure(true);
+      for (const NewTopic& t : batch) errors[t.name] = NoAnswer(true);
       continue;
     }
     CreateTopicsRequest(rk, batch, timeout_ms, cancel, errors);
@@ -236,11 +242,11 @@ std::map<std::string, std::string> CreateTopics(rd_kafka_t* rk, const std::vecto
   return errors;
 }
 
-std::map<std::string, std::string> CreatePartitions(rd_kafka_t* rk,
-                                                    const std::map<std::string, int>& counts,
-                                                    int timeout_ms,
-                                                    const std::atomic<bool>* cancel) {
-  std::map<std::string, std::string> errors;
+std::map<std::string, AdminError> CreatePartitions(rd_kafka_t* rk,
+                                                   const std::map<std::string, int>& counts,
+                                                   int timeout_ms,
+                                                   const std::atomic<bool>* cancel) {
+  std::map<std::string, AdminError> errors;
   if (counts.empty()) return errors;
   char errstr[512];
   std::vector<rd_kafka_NewPartitions_t*> requests;
@@ -257,7 +263,7 @@ std::map<std::string, std::string> CreatePartitions(rd_kafka_t* rk,
   auto event = AwaitCancellable(queue.get(), timeout_ms, cancel, &cancelled);
   rd_kafka_NewPartitions_destroy_array(requests.data(), requests.size());
   if (!event) {
-    for (const auto& [topic, count] : counts) errors[topic] = WaitFailure(cancelled);
+    for (const auto& [topic, count] : counts) errors[topic] = NoAnswer(cancelled);
     return errors;
   }
   size_t n = 0;
@@ -266,7 +272,9 @@ std::map<std::string, std::string> CreatePartitions(rd_kafka_t* rk,
   for (size_t i = 0; i < n; ++i) {
     rd_kafka_resp_err_t err = rd_kafka_topic_result_error(results[i]);
     if (err && err != RD_KAFKA_RESP_ERR_INVALID_PARTITIONS) {
-      errors[rd_kafka_topic_result_name(results[i])] = rd_kafka_err2str(err);
+      const char* msg = rd_kafka_topic_result_error_string(results[i]);
+      errors[rd_kafka_topic_result_name(results[i])] =
+          AdminError{msg ? msg : rd_kafka_err2str(err), false, err};
     }
   }
   return errors;

@@ -53,6 +53,16 @@ std::optional<std::map<std::string, std::string>> DescribeTopicIds(
     rd_kafka_t* rk, const std::vector<std::string>& topics, int timeout_ms, std::string* error,
     const std::atomic<bool>* cancel = nullptr);
 
+// A failed admin operation on one resource.
+struct AdminError {
+  std::string message;
+  // The broker (or librdkafka) does not support the request: an incompatible cluster, which
+  // Java treats as fatal for the connector.
+  bool unsupported = false;
+  // Kafka's (or librdkafka's local) code, where the caller reports it.
+  rd_kafka_resp_err_t code = RD_KAFKA_RESP_ERR_NO_ERROR;
+};
+
 struct NewTopic {
   std::string name;
   int partitions = 1;
@@ -65,19 +75,19 @@ struct NewTopic {
 // ("Excessively large number of partitions per request"), so the topics go in requests of at
 // most kMaxPartitionsPerCreateTopics partitions (a larger topic alone), one after the other.
 inline constexpr int kMaxPartitionsPerCreateTopics = 5000;
-std::map<std::string, std::string> CreateTopics(rd_kafka_t* rk, const std::vector<NewTopic>& topics,
-                                                int timeout_ms,
-                                                const std::atomic<bool>* cancel = nullptr);
+std::map<std::string, AdminError> CreateTopics(rd_kafka_t* rk, const std::vector<NewTopic>& topics,
+                                               int timeout_ms,
+                                               const std::atomic<bool>* cancel = nullptr);
 // The requests CreateTopics sends: `topics` in order, each batch at most `max_partitions`
 // partitions in all unless a single topic has more.
 std::vector<std::vector<NewTopic>> CreateTopicsBatches(const std::vector<NewTopic>& topics,
                                                        int max_partitions);
 
 // Raises partition counts; returns per-topic errors.
-std::map<std::string, std::string> CreatePartitions(rd_kafka_t* rk,
-                                                    const std::map<std::string, int>& counts,
-                                                    int timeout_ms,
-                                                    const std::atomic<bool>* cancel = nullptr);
+std::map<std::string, AdminError> CreatePartitions(rd_kafka_t* rk,
+                                                   const std::map<std::string, int>& counts,
+                                                   int timeout_ms,
+                                                   const std::atomic<bool>* cancel = nullptr);
 
 // A topic's configs (DescribeConfigs); nullopt with `error` on failure.
 std::optional<std::map<std::string, ConfigEntry>> DescribeTopicConfigs(
@@ -95,14 +105,6 @@ std::optional<std::map<std::string, TopicConfigs>> DescribeConfigsOfTopics(
     rd_kafka_t* rk, const std::vector<std::string>& topics, int timeout_ms,
     std::map<std::string, std::string>* topic_errors, std::string* error,
     const std::atomic<bool>* cancel = nullptr);
-
-// A failed admin operation on one resource.
-struct AdminError {
-  std::string message;
-  // The broker (or librdkafka) does not support the request: an incompatible cluster, which
-  // Java treats as fatal for the connector.
-  bool unsupported = false;
-};
 
 // Legacy AlterConfigs (the only config write librdkafka 2.0.2 has): each topic's dynamic
 // overrides become EXACTLY the given map; overrides not listed revert to the default. Returns

@@ -52,7 +52,7 @@ void MirrorHeartbeatConnector::start(const sdk::Props& props) {
   for (const auto& [topic, message] : CreateTopics(
            admin.get(), {spec}, static_cast<int>(GetLong(props, "admin.timeout.ms", 60000)))) {
     sdk::Log(CONNECTD_LOG_WARN, kLogger,
-             "Could not create " + topic + " on the " + side + " cluster: " + message);
+             "Could not create " + topic + " on the " + side + " cluster: " + message.message);
   }
 }
 

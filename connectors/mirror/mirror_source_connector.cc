@@ -18,7 +18,14 @@ constexpr char kLogger[] = "org.apache.kafka.connect.mirror.MirrorSourceConnecto
 void Debug(const std::string& message) { sdk::Log(CONNECTD_LOG_DEBUG, kLogger, message); }
 void Info(const std::string& message) { sdk::Log(CONNECTD_LOG_INFO, kLogger, message); }
 void Warn(const std::string& message) { sdk::Log(CONNECTD_LOG_WARN, kLogger, message); }
+
 void Error(const std::string& message) { sdk::Log(CONNECTD_LOG_ERROR, kLogger, message); }
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 // The source partitions to mirror as Java's MirrorSourceConnector.findSourceTopicPartitions
 // lists them, the order its taskConfigs deals them to tasks in and so task.assigned.partitions
@@ -133,6 +140,7 @@ void MirrorSourceConnector::start(const sdk::Props& props) {
   }
   source_admin_ = AdminFor(props, "source");
   target_admin_ = AdminFor(props, "target");
+  remote_topic_errors_.emplace(context().metrics(), source_alias_, target_alias_);
   if (GetBool(props, "emit.offset-syncs.enabled", true)) CreateOffsetSyncsTopic();
   Refresh();
 
@@ -164,7 +172,7 @@ void MirrorSourceConnector::CreateOffsetSyncsTopic() {
   auto errors = CreateTopics(on_target ? target_admin_.get() : source_admin_.get(), {spec},
                              admin_timeout_ms_);
   for (const auto& [name, error] : errors) {
-    Warn("Could not create offset-syncs topic " + name + ": " + error);
+    Warn("Could not create offset-syncs topic " + name + ": " + error.message);
   }
 }
 
@@ -215,22 +223,39 @@ bool MirrorSourceConnector::Refresh() {
       create.push_back(std::move(spec));
     } else {
       replicated.insert(topic);
-      if (existing->second < count) grow[remote] = count;
+      remote_topic_errors_->Succeeded(remote, kCreateTopics, NowMs());
+      if (existing->second < count) {
+        grow[remote] = count;
+      } else {
+        remote_topic_errors_->Succeeded(remote, kCreatePartitions, NowMs());
+      }
     }
   }
-  std::map<std::string, std::string> create_errors =
+  // Errors become evidence of flow health (remote_topic_errors.h): the task's records for such
+  // a topic wait (as Java's producer waits for metadata) until it exists.
+  std::map<std::string, AdminError> create_errors =
       CreateTopics(target_admin_.get(), create, admin_timeout_ms_, &stopping_);
-  for (const auto& [topic, error_text] : create_errors) {
-    Warn("Could not create remote topic " + topic + ": " + error_text);
+  for (const auto& [topic, error] : create_errors) {
+    Warn("Could not create remote topic " + topic + " on " + target_alias_ + ": " + error.message +
+         "; its records wait until it exists (retried every refresh)");
+    remote_topic_errors_->Failed(topic, kCreateTopics, error, NowMs());
   }
   for (const NewTopic& spec : create) {
     if (create_errors.count(spec.name)) continue;
+    remote_topic_errors_->Succeeded(spec.name, kCreateTopics, NowMs());
     Info("Created remote topic " + spec.name + " with " + std::to_string(spec.partitions) +
          " partitions");
   }
-  for (const auto& [topic, error_text] :
-       CreatePartitions(target_admin_.get(), grow, admin_timeout_ms_, &stopping_)) {
-    Warn("Could not add partitions to " + topic + ": " + error_text);
+  std::map<std::string, AdminError> grow_errors =
+      CreatePartitions(target_admin_.get(), grow, admin_timeout_ms_, &stopping_);
+  for (const auto& [topic, error] : grow_errors) {
+    Warn("Could not add partitions to " + topic + " on " + target_alias_ + ": " + error.message);
+    remote_topic_errors_->Failed(topic, kCreatePartitions, error, NowMs());
+  }
+  for (const auto& [topic, count] : grow) {
+    if (grow_errors.count(topic) == 0) {
+      remote_topic_errors_->Succeeded(topic, kCreatePartitions, NowMs());
+    }
   }
   // The source topics' IDs: a topic deleted and re-created under the same name keeps its name
   // and partitions but not its ID, and the offsets its tasks stored belong to the old topic.

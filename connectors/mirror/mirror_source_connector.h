@@ -37,6 +37,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -45,6 +46,7 @@
 #include "connectd/sdk/sdk.h"
 #include "connectors/mirror/kafka_clients.h"
 #include "connectors/mirror/mirror_source_task.h"
+#include "connectors/mirror/remote_topic_errors.h"
 #include "connectors/mirror_client/filters.h"
 #include "connectors/mirror_client/replication_policy.h"
 
@@ -111,6 +113,8 @@ class MirrorSourceConnector : public sdk::SourceConnector {
   std::map<std::string, std::string> topic_ids_;
   bool topic_ids_error_logged_ = false;  // scheduler thread only
   std::thread scheduler_;
+  // Set in start() when enabled; start() and then the scheduler thread only.
+  std::optional<RemoteTopicErrors> remote_topic_errors_;
 };
 
 }  // namespace connectd::mirror

@@ -33,15 +33,10 @@ void AddMirrorFlowsResource(Router& router, ResourceContext& ctx,
                                                        source, "' and target '", target, "'")));
              });
   router.Add("GET", "/mirror/task-metrics", [&ctx, flows](RestRequest, Responder respond) {
-    std::vector<health::MirrorPartitionMetrics> partitions;
-    health::ProducerThrottle throttle;
-    if (ctx.metrics != nullptr) {
-      const int64_t now = metrics::NowMs();
-      partitions = health::MirrorTaskMetrics(*ctx.metrics, now);
-      throttle = health::ProducerThrottleMs(*ctx.metrics, now);
-    }
-    respond(
-        JsonResponse(200, health::MirrorTaskMetricsJson(partitions, flows->WorkerId(), throttle)));
+    health::WorkerMirrorMetrics worker;
+    if (ctx.metrics != nullptr)
+      worker = health::ReadWorkerMirrorMetrics(*ctx.metrics, metrics::NowMs());
+    respond(JsonResponse(200, health::WorkerMirrorMetricsJson(worker, flows->WorkerId())));
   });
 }
 

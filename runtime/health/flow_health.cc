@@ -76,6 +76,24 @@ PartitionFacts ToPartitionFacts(const MirrorPartitionMetrics& p,
   return out;
 }
 
+// A remote topic's admin error as flow health reports it.
+RemoteTopicFacts ToRemoteTopicFacts(const RemoteTopicError& e,
+                                    const std::map<std::string, std::string>& source_topic_of) {
+  RemoteTopicFacts out;
+  out.topic = e.topic;
+  auto source = source_topic_of.find(e.topic);
+  out.source_topic = source != source_topic_of.end() ? source->second : "";
+  out.operation = e.operation;
+  const auto err = static_cast<rd_kafka_resp_err_t>(e.code);
+  out.error = rd_kafka_err2str(err);
+  out.authorization_error = err == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED ||
+                            err == RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED;
+  out.error_count = e.count;
+  out.error_first_ms = e.first_ms;
+  out.error_last_ms = e.last_ms;
+  return out;
+}
+
 // Waits for a herder callback; nullopt on timeout (the callback may still run later).
 template <typename T>
 std::optional<absl::StatusOr<T>> Await(const std::function<void(herder::Callback<T>)>& call,
@@ -98,8 +116,7 @@ metrics::Sensor* Gauge(metrics::MetricsScope& scope, const std::string& name,
 // Other workers' GET /mirror/task-metrics answers, by worker id.
 struct FlowHealth::Peers {
   struct Peer {
-    std::optional<std::vector<MirrorPartitionMetrics>> metrics;  // last good answer
-    ProducerThrottle producer_throttle;                          // of the last good answer
+    std::optional<WorkerMirrorMetrics> metrics;  // last good answer
     int64_t success_ms = 0;
     std::string error;
     int64_t error_ms = 0;
@@ -225,8 +242,7 @@ void FlowHealth::Tick(bool refresh) {
   int64_t now_ms = clock();
   // This worker's task metrics are taken as often as the other workers' (every refresh).
   if (refresh) {
-    local_metrics_ = MirrorTaskMetrics(registry_, now_ms);
-    local_throttle_ = ProducerThrottleMs(registry_, now_ms);
+    local_ = ReadWorkerMirrorMetrics(registry_, now_ms);
   }
   for (auto& [key, flow] : flows_) RefreshUnits(*flow, now_ms);
   if (refresh) FetchPeers();
@@ -479,27 +495,24 @@ void FlowHealth::FetchPeers() {
     peer.in_flight = true;
     std::weak_ptr<Peers> weak = peers_;
     std::function<int64_t()> clock = options_.now_ms ? options_.now_ms : &metrics::NowMs;
-    options_.http_get(
-        absl::StrCat(options_.peer_scheme, "://", owner, "/mirror/task-metrics"),
-        [weak, owner, clock](absl::StatusOr<std::string> body) {
-          std::shared_ptr<Peers> peers = weak.lock();
-          if (!peers) return;
-          ProducerThrottle throttle;
-          absl::StatusOr<std::vector<MirrorPartitionMetrics>> parsed =
-              body.ok() ? ParseMirrorTaskMetricsJson(*body, &throttle)
-                        : absl::StatusOr<std::vector<MirrorPartitionMetrics>>(body.status());
-          std::lock_guard lock(peers->mu);
-          Peers::Peer& peer = peers->by_worker[owner];
-          peer.in_flight = false;
-          if (parsed.ok()) {
-            peer.metrics = *std::move(parsed);
-            peer.producer_throttle = std::move(throttle);
-            peer.success_ms = clock();
-          } else {
-            peer.error = std::string(parsed.status().message());
-            peer.error_ms = clock();
-          }
-        });
+    options_.http_get(absl::StrCat(options_.peer_scheme, "://", owner, "/mirror/task-metrics"),
+                      [weak, owner, clock](absl::StatusOr<std::string> body) {
+                        std::shared_ptr<Peers> peers = weak.lock();
+                        if (!peers) return;
+                        absl::StatusOr<WorkerMirrorMetrics> parsed =
+                            body.ok() ? ParseWorkerMirrorMetricsJson(*body)
+                                      : absl::StatusOr<WorkerMirrorMetrics>(body.status());
+                        std::lock_guard lock(peers->mu);
+                        Peers::Peer& peer = peers->by_worker[owner];
+                        peer.in_flight = false;
+                        if (parsed.ok()) {
+                          peer.metrics = *std::move(parsed);
+                          peer.success_ms = clock();
+                        } else {
+                          peer.error = std::string(parsed.status().message());
+                          peer.error_ms = clock();
+                        }
+                      });
   }
 }
 
@@ -526,7 +539,7 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
 
   // Metrics: this worker's registry for its own units, the owners' answers for the others.
   const std::string self = WorkerId();
-  const std::vector<MirrorPartitionMetrics>& local = local_metrics_;
+  const WorkerMirrorMetrics& local = local_;
   std::map<std::string, Peers::Peer> peers;
   {
     std::lock_guard lock(peers_->mu);
@@ -536,8 +549,17 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
   double skipped = 0;
   double recreations = 0;
   std::set<std::pair<std::string, int>> reported;
-  auto account = [&](const std::vector<MirrorPartitionMetrics>& partitions) {
-    for (const MirrorPartitionMetrics& p : partitions) {
+  std::set<std::pair<std::string, std::string>> remote_topic_errors;  // (topic, operation)
+  auto account = [&](const WorkerMirrorMetrics& worker) {
+    // A remote topic the connector could not create or grow (its connector runs on one
+    // worker; an error cleared since reads code 0).
+    for (const RemoteTopicError& e : worker.remote_topic_errors) {
+      if (e.source != flow.source || e.target != flow.target || e.code == 0) continue;
+      if (remote_topic_errors.insert({e.topic, e.operation}).second) {
+        f.remote_topics.push_back(ToRemoteTopicFacts(e, flow.source_topic_of));
+      }
+    }
+    for (const MirrorPartitionMetrics& p : worker.partitions) {
       if (p.source != flow.source || p.target != flow.target) continue;
       if (reported.insert({p.topic, p.partition}).second) {
         f.partitions.push_back(ToPartitionFacts(p, flow.source_topic_of));
@@ -564,7 +586,7 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
   std::set<std::string> counted;
   for (UnitFacts unit : flow.units) {
     const bool is_local = self.empty() || unit.worker_id == self;
-    const std::vector<MirrorPartitionMetrics>* partitions = is_local ? &local : nullptr;
+    const std::vector<MirrorPartitionMetrics>* partitions = is_local ? &local.partitions : nullptr;
     if (unit.state == "RUNNING" && !is_local) {
       auto it = peers.find(unit.worker_id);
       if (!options_.http_get || it == peers.end()) {
@@ -573,17 +595,19 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
         unit.metrics = MetricsState::kOwnerUnreachable;
         unit.metrics_detail = absl::StrCat("worker ", unit.worker_id, ": ", it->second.error);
       } else if (it->second.metrics) {
-        partitions = &*it->second.metrics;
-        if (counted.insert(unit.worker_id).second) account(*partitions);
+        partitions = &it->second.metrics->partitions;
+        if (counted.insert(unit.worker_id).second) account(*it->second.metrics);
       }
     }
     // The target throttling this source task's producer (its default client id, as Connect
     // names it).
     if (unit.state == "RUNNING" && unit.role == "source" && unit.task >= 0) {
-      const ProducerThrottle* throttle = &local_throttle_;
+      const ProducerThrottle* throttle = &local_.producer_throttle;
       if (!is_local) {
         auto peer = peers.find(unit.worker_id);
-        throttle = peer != peers.end() ? &peer->second.producer_throttle : nullptr;
+        throttle = peer != peers.end() && peer->second.metrics
+                       ? &peer->second.metrics->producer_throttle
+                       : nullptr;
       }
       const std::string client =
           absl::StrCat("connector-producer-", unit.connector, "-", unit.task);

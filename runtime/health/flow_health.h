@@ -126,8 +126,7 @@ class FlowHealth : public FlowHealthView {
   // Service thread only.
   std::map<std::pair<std::string, std::string>, std::unique_ptr<Flow>> flows_;
   metrics::Sensor* flow_count_ = nullptr;
-  std::vector<MirrorPartitionMetrics> local_metrics_;  // this worker's, taken each refresh
-  ProducerThrottle local_throttle_;                    // this worker's, taken each refresh
+  WorkerMirrorMetrics local_;  // this worker's, taken each refresh
 
   std::shared_ptr<Peers> peers_;  // other workers' metrics; shared with HTTP callbacks
 

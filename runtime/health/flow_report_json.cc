@@ -177,6 +177,31 @@ void WriteReport(Writer& w, const FlowReport& r) {
   }
   w.EndArray();
   w.EndObject();
+  Key(w, "remote_topic_errors");
+  w.StartArray();
+  for (const RemoteTopicFacts& t : r.remote_topics) {
+    w.StartObject();
+    Key(w, "topic");
+    String(w, t.topic);
+    Key(w, "source_topic");
+    if (t.source_topic.empty()) {
+      w.Null();
+    } else {
+      String(w, t.source_topic);
+    }
+    Key(w, "operation");
+    String(w, t.operation);
+    Key(w, "error");
+    String(w, t.error);
+    Key(w, "error_count");
+    w.Int64(t.error_count);
+    Key(w, "error_first_ms");
+    w.Int64(t.error_first_ms);
+    Key(w, "error_last_ms");
+    w.Int64(t.error_last_ms);
+    w.EndObject();
+  }
+  w.EndArray();
   Key(w, "connectors");
   w.StartObject();
   for (const auto& [role, name] : r.connectors) {

@@ -164,6 +164,7 @@ void SummarizePartitions(const FlowFacts& facts, FlowReport* r) {
   r->worst_partitions = facts.partitions;
   std::sort(r->worst_partitions.begin(), r->worst_partitions.end(), WorseThan);
   if (r->worst_partitions.size() > kWorstPartitions) r->worst_partitions.resize(kWorstPartitions);
+  r->remote_topics = facts.remote_topics;
 }
 
 // "orders-0, orders-2" per source topic, for the errored partitions of one error text.
@@ -476,6 +477,8 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
       denied_topics.insert(p.source_topic);
     }
   }
+  std::vector<std::string> summaries;
+  std::vector<std::string> next_steps;
   if (!by_error.empty()) {
     std::set<std::string> topics;
     for (const auto& [error, partitions] : by_error) {
@@ -491,24 +494,67 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                                         Seconds(now_ms - first), " ago, last ",
                                         Seconds(now_ms - last), " ago; nothing read since)"));
     }
-    std::string next;
     if (authorization) {
-      next = absl::StrCat("Grant the connectd principal READ (and DESCRIBE) on topic(s) ",
-                          absl::StrJoin(denied_topics, ", "), " of cluster ", facts.source,
-                          ", e.g. kafka-acls.sh --add --allow-principal User:<connectd> "
-                          "--operation Read --topic <topic>; the partitions resume by themselves "
-                          "once records flow");
+      next_steps.push_back(
+          absl::StrCat("Grant the connectd principal READ (and DESCRIBE) on topic(s) ",
+                       absl::StrJoin(denied_topics, ", "), " of cluster ", facts.source,
+                       ", e.g. kafka-acls.sh --add --allow-principal User:<connectd> "
+                       "--operation Read --topic <topic>; the partitions resume by themselves "
+                       "once records flow"));
     } else {
-      next =
+      next_steps.push_back(
           absl::StrCat("Check topic(s) ", absl::StrJoin(topics, ", "), " on cluster ", facts.source,
                        " (the error above) and the MirrorSource task's log; the partitions "
-                       "count as stalled until records of them are read again");
+                       "count as stalled until records of them are read again"));
     }
-    return finish(Verdict::kStalledPartitions,
-                  absl::StrCat(flow, ": ", r.partitions_with_errors, " of ", r.partition_count,
-                               " partition(s) cannot be read (", absl::StrJoin(topics, ", "),
-                               "); the others replicate"),
-                  std::move(next));
+    summaries.push_back(absl::StrCat(r.partitions_with_errors, " of ", r.partition_count,
+                                     " partition(s) cannot be read (", absl::StrJoin(topics, ", "),
+                                     ")"));
+  }
+  // Remote topics the connector cannot create (or grow) on the target: their records wait.
+  if (!facts.remote_topics.empty()) {
+    std::set<std::string> denied_create, denied_alter, other;
+    for (const RemoteTopicFacts& t : facts.remote_topics) {
+      const bool create = t.operation != "create-partitions";
+      r.evidence.push_back(absl::StrCat(
+          create ? "cannot create topic " : "cannot add partitions to topic ", t.topic, " on ",
+          facts.target, ": ", t.error, " (", t.error_count, " time(s), first ",
+          Seconds(now_ms - t.error_first_ms), " ago, last ", Seconds(now_ms - t.error_last_ms),
+          " ago; MirrorSourceConnector's target admin client)"));
+      (t.authorization_error ? (create ? denied_create : denied_alter) : other).insert(t.topic);
+    }
+    std::set<std::string> all;
+    for (const RemoteTopicFacts& t : facts.remote_topics) all.insert(t.topic);
+    if (!denied_create.empty()) {
+      next_steps.push_back(absl::StrCat(
+          "Grant the MirrorSource connector's target principal CREATE on topic(s) ",
+          absl::StrJoin(denied_create, ", "), " of cluster ", facts.target,
+          " (kafka-acls.sh --add --allow-principal User:<connectd> --operation Create --topic "
+          "<topic>), or create them there with the source topic's partition count"));
+    }
+    if (!denied_alter.empty()) {
+      next_steps.push_back(
+          absl::StrCat("Grant the MirrorSource connector's target principal ALTER on topic(s) ",
+                       absl::StrJoin(denied_alter, ", "), " of cluster ", facts.target,
+                       ", or add the partitions there yourself"));
+    }
+    if (!other.empty()) {
+      next_steps.push_back(absl::StrCat("Fix the error above on cluster ", facts.target,
+                                        " (topic policy, replication.factor, "
+                                        "partition limits) or create topic(s) ",
+                                        absl::StrJoin(other, ", "), " there yourself"));
+    }
+    next_steps.push_back(
+        "the connector retries every refresh.topics.interval.seconds and the waiting records "
+        "are copied then");
+    summaries.push_back(absl::StrCat("remote topic(s) ", absl::StrJoin(all, ", "),
+                                     " cannot be made on ", facts.target, ", their records wait"));
+  }
+  if (!summaries.empty()) {
+    return finish(
+        Verdict::kStalledPartitions,
+        absl::StrCat(flow, ": ", absl::StrJoin(summaries, "; "), "; the others replicate"),
+        absl::StrJoin(next_steps, "; "));
   }
 
   // 4. UNMONITORED: nothing proves the flow, so nothing may call it HEALTHY. A MirrorSource

@@ -30,7 +30,9 @@
 //                                flow's partitions (authorization, unknown topic, ...) and no
 //                                record of them has been read since, even while heartbeats are
 //                                fresh: heartbeats travel their own topic, so they prove the
-//                                path, not every partition
+//                                path, not every partition; or the MirrorSourceConnector cannot
+//                                create (or grow) a remote topic on the target, so its records
+//                                wait
 //   4 UNMONITORED                no heartbeat proves the flow: it has no MirrorHeartbeatConnector,
 //                                emits none (emit.heartbeats.enabled=false), or its heartbeat
 //                                connector is PAUSED/STOPPED (a paused or stopped MirrorSource is
@@ -164,6 +166,19 @@ struct PartitionFacts {
   std::optional<int64_t> RecordsBehind() const;
 };
 
+// A remote topic the MirrorSourceConnector could not create or grow on the target (its
+// target admin client's error, until the operation succeeds): its records wait.
+struct RemoteTopicFacts {
+  std::string topic;         // the remote topic
+  std::string source_topic;  // "" when unknown
+  std::string operation;     // create-topics, create-partitions
+  std::string error;
+  bool authorization_error = false;
+  int64_t error_count = 0;
+  int64_t error_first_ms = 0;
+  int64_t error_last_ms = 0;
+};
+
 struct FlowFacts {
   std::string source;
   std::string target;
@@ -191,7 +206,8 @@ struct FlowFacts {
   // first: a storm of unit moves lasts while the group keeps rebalancing, each rebalance within
   // StormQuietMs of the one before.
   std::vector<int64_t> group_rebalances_ms;
-  std::vector<PartitionFacts> partitions;  // every mirrored partition that reports
+  std::vector<PartitionFacts> partitions;       // every mirrored partition that reports
+  std::vector<RemoteTopicFacts> remote_topics;  // with an admin error now
   // The last problem verdict (IsProblem) an evaluation without hold gave, and when: HEALTHY is
   // reported only once it has held for RecoveryHoldMs after it.
   std::optional<Verdict> recent_problem;
@@ -241,6 +257,7 @@ struct FlowReport {
   int64_t records_behind = 0;
   std::optional<int64_t> oldest_unreplicated_age_ms;  // the largest known
   std::vector<PartitionFacts> worst_partitions;
+  std::vector<RemoteTopicFacts> remote_topics;  // FlowFacts::remote_topics
   // The verdict is recent_problem's, held while the flow recovers (every check passes).
   bool recovering = false;
 };

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <tuple>
 
 #include "absl/container/flat_hash_map.h"
@@ -17,6 +18,7 @@ namespace connectd::health {
 namespace {
 
 constexpr char kDomain[] = "kafka.connect.mirror";
+constexpr char kConnectdDomain[] = "connectd.mirror";  // connectd's connector-level metrics
 constexpr char kGroup[] = "MirrorSourceConnector";
 
 std::string Tag(const metrics::Tags& tags, const std::string& key) {
@@ -94,9 +96,38 @@ ProducerThrottle ProducerThrottleMs(const metrics::MetricsRegistry& registry, in
   return out;
 }
 
-std::string MirrorTaskMetricsJson(const std::vector<MirrorPartitionMetrics>& partitions,
-                                  const std::string& worker_id,
-                                  const ProducerThrottle& producer_throttle) {
+std::vector<RemoteTopicError> RemoteTopicErrors(const metrics::MetricsRegistry& registry,
+                                                int64_t now_ms) {
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, RemoteTopicError> out;
+  registry.Visit(
+      now_ms, kConnectdDomain, kGroup, [&out](const metrics::MetricName& name, double value) {
+        if (name.name.rfind("admin-error-", 0) != 0) return;
+        RemoteTopicError& e = out[{Tag(name.tags, "source"), Tag(name.tags, "target"),
+                                   Tag(name.tags, "topic"), Tag(name.tags, "operation")}];
+        e.source = Tag(name.tags, "source");
+        e.target = Tag(name.tags, "target");
+        e.topic = Tag(name.tags, "topic");
+        e.operation = Tag(name.tags, "operation");
+        const int64_t whole = std::isfinite(value) ? static_cast<int64_t>(value) : 0;
+        if (name.name == "admin-error-code") e.code = static_cast<int>(whole);
+        if (name.name == "admin-error-count") e.count = whole;
+        if (name.name == "admin-error-first-ms") e.first_ms = whole;
+        if (name.name == "admin-error-last-ms") e.last_ms = whole;
+      });
+  std::vector<RemoteTopicError> errors;
+  for (auto& [key, e] : out) errors.push_back(std::move(e));
+  return errors;
+}
+
+WorkerMirrorMetrics ReadWorkerMirrorMetrics(const metrics::MetricsRegistry& registry,
+                                            int64_t now_ms) {
+  return WorkerMirrorMetrics{MirrorTaskMetrics(registry, now_ms),
+                             ProducerThrottleMs(registry, now_ms),
+                             RemoteTopicErrors(registry, now_ms)};
+}
+
+std::string WorkerMirrorMetricsJson(const WorkerMirrorMetrics& metrics,
+                                    const std::string& worker_id) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   w.StartObject();
@@ -104,7 +135,7 @@ std::string MirrorTaskMetricsJson(const std::vector<MirrorPartitionMetrics>& par
   w.String(worker_id.c_str());
   w.Key("partitions");
   w.StartArray();
-  for (const MirrorPartitionMetrics& p : partitions) {
+  for (const MirrorPartitionMetrics& p : metrics.partitions) {
     w.StartObject();
     w.Key("source");
     w.String(p.source.c_str());
@@ -130,24 +161,46 @@ std::string MirrorTaskMetricsJson(const std::vector<MirrorPartitionMetrics>& par
   w.EndArray();
   w.Key("producer_throttle_ms");
   w.StartObject();
-  for (const auto& [client_id, ms] : producer_throttle) {
+  for (const auto& [client_id, ms] : metrics.producer_throttle) {
     w.Key(client_id.c_str());
     w.Double(ms);
   }
   w.EndObject();
+  w.Key("remote_topic_errors");
+  w.StartArray();
+  for (const RemoteTopicError& e : metrics.remote_topic_errors) {
+    w.StartObject();
+    w.Key("source");
+    w.String(e.source.c_str());
+    w.Key("target");
+    w.String(e.target.c_str());
+    w.Key("topic");
+    w.String(e.topic.c_str());
+    w.Key("operation");
+    w.String(e.operation.c_str());
+    w.Key("code");
+    w.Int(e.code);
+    w.Key("count");
+    w.Int64(e.count);
+    w.Key("first_ms");
+    w.Int64(e.first_ms);
+    w.Key("last_ms");
+    w.Int64(e.last_ms);
+    w.EndObject();
+  }
+  w.EndArray();
   w.EndObject();
   return buffer.GetString();
 }
 
-absl::StatusOr<std::vector<MirrorPartitionMetrics>> ParseMirrorTaskMetricsJson(
-    std::string_view json, ProducerThrottle* producer_throttle) {
+absl::StatusOr<WorkerMirrorMetrics> ParseWorkerMirrorMetricsJson(std::string_view json) {
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
   if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("partitions") ||
       !doc["partitions"].IsArray()) {
     return absl::InvalidArgumentError("not a mirror task metrics document");
   }
-  std::vector<MirrorPartitionMetrics> out;
+  WorkerMirrorMetrics out;
   for (const rapidjson::Value& p : doc["partitions"].GetArray()) {
     if (!p.IsObject() || !p.HasMember("source") || !p["source"].IsString() ||
         !p.HasMember("target") || !p["target"].IsString() || !p.HasMember("topic") ||
@@ -165,17 +218,35 @@ absl::StatusOr<std::vector<MirrorPartitionMetrics>> ParseMirrorTaskMetricsJson(
                                               ? member.value.GetDouble()
                                               : std::numeric_limits<double>::quiet_NaN();
     }
-    out.push_back(std::move(m));
+    out.partitions.push_back(std::move(m));
   }
-  if (producer_throttle != nullptr) {
-    producer_throttle->clear();
-    // Absent in the answers of workers that predate it.
-    if (doc.HasMember("producer_throttle_ms") && doc["producer_throttle_ms"].IsObject()) {
-      for (const auto& member : doc["producer_throttle_ms"].GetObject()) {
-        if (member.value.IsNumber()) {
-          (*producer_throttle)[member.name.GetString()] = member.value.GetDouble();
-        }
+  if (doc.HasMember("producer_throttle_ms") && doc["producer_throttle_ms"].IsObject()) {
+    for (const auto& member : doc["producer_throttle_ms"].GetObject()) {
+      if (member.value.IsNumber()) {
+        out.producer_throttle[member.name.GetString()] = member.value.GetDouble();
       }
+    }
+  }
+  if (doc.HasMember("remote_topic_errors") && doc["remote_topic_errors"].IsArray()) {
+    for (const rapidjson::Value& e : doc["remote_topic_errors"].GetArray()) {
+      auto text = [&e](const char* key) -> std::string {
+        return e.IsObject() && e.HasMember(key) && e[key].IsString() ? e[key].GetString() : "";
+      };
+      auto whole = [&e](const char* key) -> int64_t {
+        return e.IsObject() && e.HasMember(key) && e[key].IsInt64() ? e[key].GetInt64() : 0;
+      };
+      RemoteTopicError error{text("source"),
+                             text("target"),
+                             text("topic"),
+                             text("operation"),
+                             static_cast<int>(whole("code")),
+                             whole("count"),
+                             whole("first_ms"),
+                             whole("last_ms")};
+      if (error.topic.empty()) {
+        return absl::InvalidArgumentError("malformed remote topic error in mirror task metrics");
+      }
+      out.remote_topic_errors.push_back(std::move(error));
     }
   }
   return out;

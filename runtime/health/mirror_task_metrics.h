@@ -8,6 +8,7 @@
 // Threads: pure functions; any thread.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -40,15 +41,41 @@ std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(const metrics::MetricsRegi
 using ProducerThrottle = std::map<std::string, double>;
 ProducerThrottle ProducerThrottleMs(const metrics::MetricsRegistry& registry, int64_t now_ms);
 
-// {"worker_id":"h:p","partitions":[{"source","target","topic","partition","metrics":{..}}],
-//  "producer_throttle_ms":{client id: ms}}; NaN values are null.
-std::string MirrorTaskMetricsJson(const std::vector<MirrorPartitionMetrics>& partitions,
-                                  const std::string& worker_id,
-                                  const ProducerThrottle& producer_throttle = {});
+// What a MirrorSourceConnector's target admin client reported for a remote topic it had to
+// create or grow (connectd.mirror:type=MirrorSourceConnector admin-error-*, see
+// connectors/mirror/remote_topic_errors.h).
+struct RemoteTopicError {
+  std::string source;
+  std::string target;
+  std::string topic;      // the remote topic
+  std::string operation;  // create-topics, create-partitions
+  int code = 0;           // Kafka's or librdkafka's; 0: the operation succeeded since
+  int64_t count = 0;
+  int64_t first_ms = 0;
+  int64_t last_ms = 0;
+};
+std::vector<RemoteTopicError> RemoteTopicErrors(const metrics::MetricsRegistry& registry,
+                                                int64_t now_ms);
 
-// Parses MirrorTaskMetricsJson's output (null -> NaN). kInvalidArgument on anything else.
-// `producer_throttle` (may be null) gets the document's producer throttling (empty if absent).
-absl::StatusOr<std::vector<MirrorPartitionMetrics>> ParseMirrorTaskMetricsJson(
-    std::string_view json, ProducerThrottle* producer_throttle = nullptr);
+// Everything flow health reads of one worker's MirrorMaker metrics: what GET
+// /mirror/task-metrics serves to the other workers.
+struct WorkerMirrorMetrics {
+  std::vector<MirrorPartitionMetrics> partitions;
+  ProducerThrottle producer_throttle;
+  std::vector<RemoteTopicError> remote_topic_errors;
+};
+WorkerMirrorMetrics ReadWorkerMirrorMetrics(const metrics::MetricsRegistry& registry,
+                                            int64_t now_ms);
+
+// {"worker_id":"h:p","partitions":[{"source","target","topic","partition","metrics":{..}}],
+//  "producer_throttle_ms":{client id: ms},
+//  "remote_topic_errors":[{"source","target","topic","operation","code","count","first_ms",
+//                          "last_ms"}]}; NaN values are null.
+std::string WorkerMirrorMetricsJson(const WorkerMirrorMetrics& metrics,
+                                    const std::string& worker_id);
+
+// Parses WorkerMirrorMetricsJson's output (null -> NaN; the last two members may be absent,
+// as in the answers of older workers). kInvalidArgument on anything else.
+absl::StatusOr<WorkerMirrorMetrics> ParseWorkerMirrorMetricsJson(std::string_view json);
 
 }  // namespace connectd::health

@@ -519,6 +519,48 @@ class FlowHealthTest(unittest.TestCase):
             "consume-all", env.kafka.target, f"A.{topic}", 10).splitlines()},
             timeout=60, interval=2, what="the 10 records after the gap on B")
 
+    def test_16_remote_topic_create_denied(self):
+        # A topic added to the flow whose remote topic the target refuses to create (CREATE
+        # denied on B's cluster and on the topic): its records wait, as Java's producer waits
+        # for metadata, and the flow names the topic, the error and the grant, although no
+        # task failed. Once CREATE is allowed, every record arrives.
+        env = self.env
+        topic = f"invoices-{env.uid}"
+        remote = f"A.{topic}"
+        tool("create", env.kafka.source, topic, 2)
+        tool("produce-from", env.kafka.source, topic, 0, 20, 2)
+        denied = ("@cluster", remote)
+        for resource in denied:
+            tool("create-acl", env.kafka.target, resource, "User:ANONYMOUS", "ALL", "ALLOW")
+            tool("create-acl", env.kafka.target, resource, "User:ANONYMOUS", "CREATE", "DENY")
+        t = time.time()
+        try:
+            env.put_config(env.source_connector,
+                           topics=f"{env.orders},{env.bulk},{topic}")
+            _, flow, _ = self.expect("STALLED — PARTITIONS", t, f"CREATE of {remote} denied")
+            print(f"    {flow['summary']}; {flow['evidence']}; {flow['next_step']}",
+                  file=sys.stderr)
+            self.assertIn(f"remote topic(s) {remote} cannot be made on B", flow["summary"])
+            self.assertIn(f"cannot create topic {remote} on B: ", " ".join(flow["evidence"]))
+            self.assertIn(f"CREATE on topic(s) {remote} of cluster B", flow["next_step"])
+            self.assertEqual([(e["topic"], e["source_topic"], e["operation"])
+                              for e in flow["remote_topic_errors"]],
+                             [(remote, topic, "create-topics")])
+            self.assertEqual(int(tool("partitions", env.kafka.target, remote).strip()), 0)
+            rc, table = env.doctor(self.query)
+            self.assertEqual(rc, 1, table)
+            self.assertIn("STALLED", table)
+        finally:
+            for resource in denied:
+                tool("delete-acls", env.kafka.target, resource)
+        t = time.time()
+        self.repaired(t, "CREATE allowed again")
+        wait_until(lambda: int(tool("count", env.kafka.target, remote).strip()) == 20,
+                   timeout=60, what=f"all 20 records of {topic} on B")
+        _, flow = env.flow(self.query)
+        self.assertEqual(flow["remote_topic_errors"], [])
+        env.put_config(env.source_connector)
+
 
 if __name__ == "__main__":
     unittest.main()

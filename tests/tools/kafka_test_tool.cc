@@ -22,7 +22,9 @@
 //                                                fine for tests: nobody else alters test topics
 //   create-acl BOOTSTRAP TOPIC PRINCIPAL OPERATION PERMISSION [PATTERN]
 //                                                an ACL on a topic (Kafka's names: READ, ALLOW,
-//                                                LITERAL (default) or PREFIXED), host *
+//                                                LITERAL (default) or PREFIXED), host *; TOPIC
+//                                                @cluster is the cluster (kafka-cluster) in the
+//                                                three ACL commands
 //   describe-acls BOOTSTRAP TOPIC                the ACLs on exactly this topic name, any
 //                                                pattern, one JSON line each: pattern, principal,
 //                                                host, operation, permission
@@ -232,13 +234,20 @@ std::optional<Enum> ParseEnum(const std::string& name, int count, const char* (*
   return std::nullopt;
 }
 
+// TOPIC as an ACL resource: @cluster is the cluster resource, anything else a topic.
+std::pair<rd_kafka_ResourceType_t, std::string> AclResource(const std::string& topic) {
+  if (topic == "@cluster") return {RD_KAFKA_RESOURCE_BROKER, "kafka-cluster"};
+  return {RD_KAFKA_RESOURCE_TOPIC, topic};
+}
+
 int DescribeAcls(const std::string& bootstrap, const std::string& topic, bool remove) {
   Admin admin;
   std::string error;
   if (!admin.Open(bootstrap, &error)) return Fail(error);
   char err[256];
+  const auto [resource_type, resource] = AclResource(topic);
   rd_kafka_AclBindingFilter_t* filter = rd_kafka_AclBindingFilter_new(
-      RD_KAFKA_RESOURCE_TOPIC, topic.c_str(), RD_KAFKA_RESOURCE_PATTERN_ANY, nullptr, nullptr,
+      resource_type, resource.c_str(), RD_KAFKA_RESOURCE_PATTERN_ANY, nullptr, nullptr,
       RD_KAFKA_ACL_OPERATION_ANY, RD_KAFKA_ACL_PERMISSION_TYPE_ANY, err, sizeof(err));
   if (!filter) return Fail(err);
   if (remove) {
@@ -1336,9 +1345,9 @@ int main(int argc, char** argv) {
     std::string error;
     if (!admin.Open(bootstrap, &error)) return Fail(error);
     char err[256];
-    rd_kafka_AclBinding_t* acl =
-        rd_kafka_AclBinding_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str(), *pattern, argv[4], "*", *op,
-                                *perm, err, sizeof(err));
+    const auto [resource_type, resource] = AclResource(topic);
+    rd_kafka_AclBinding_t* acl = rd_kafka_AclBinding_new(
+        resource_type, resource.c_str(), *pattern, argv[4], "*", *op, *perm, err, sizeof(err));
     if (!acl) return Fail(err);
     rd_kafka_CreateAcls(admin.rk, &acl, 1, nullptr, admin.queue);
     rd_kafka_AclBinding_destroy(acl);

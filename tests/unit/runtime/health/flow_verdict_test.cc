@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
@@ -666,6 +667,60 @@ TEST(FlowVerdictTest, OtherPartitionErrorsPointAtTheTopic) {
   EXPECT_THAT(r.next_step, HasSubstr("Check topic(s) orders on cluster A"));
 }
 
+TEST(FlowVerdictTest, ARemoteTopicThatCannotBeCreatedStallsItsRecordsAndNamesTheGrant) {
+  FlowFacts f = Healthy();
+  f.partitions = {Partition("orders", 0, 100, 100)};
+  RemoteTopicFacts t;
+  t.topic = "A.invoices";
+  t.source_topic = "invoices";
+  t.operation = "create-topics";
+  t.error = "Broker: Topic authorization failed";
+  t.authorization_error = true;
+  t.error_count = 4;
+  t.error_first_ms = kNow - 20'000;
+  t.error_last_ms = kNow - 1'000;
+  f.remote_topics = {t};
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledPartitions);
+  EXPECT_THAT(r.summary, HasSubstr("remote topic(s) A.invoices cannot be made on B, their "
+                                   "records wait; the others replicate"));
+  EXPECT_THAT(absl::StrJoin(r.evidence, "\n"),
+              HasSubstr("cannot create topic A.invoices on B: Broker: Topic authorization failed "
+                        "(4 time(s), first 20.0 s ago, last 1.0 s ago"));
+  EXPECT_THAT(r.next_step, HasSubstr("CREATE on topic(s) A.invoices of cluster B"));
+  ASSERT_EQ(r.remote_topics.size(), 1u);
+  // With a read error too: one verdict, both causes.
+  f.partitions[0].error = "Broker: Topic authorization failed";
+  f.partitions[0].authorization_error = true;
+  r = Evaluate(f, kNow);
+  EXPECT_THAT(r.summary, HasSubstr("1 of 1 partition(s) cannot be read (orders); remote topic(s)"));
+  EXPECT_THAT(r.next_step, HasSubstr("READ (and DESCRIBE) on topic(s) orders of cluster A"));
+  EXPECT_THAT(r.next_step, HasSubstr("CREATE on topic(s) A.invoices"));
+  // Growing refused for another reason.
+  f.partitions[0].error.clear();
+  f.remote_topics[0].operation = "create-partitions";
+  f.remote_topics[0].authorization_error = false;
+  f.remote_topics[0].error = "Broker: Policy violation";
+  r = Evaluate(f, kNow);
+  EXPECT_THAT(
+      absl::StrJoin(r.evidence, "\n"),
+      HasSubstr("cannot add partitions to topic A.invoices on B: Broker: Policy violation"));
+  EXPECT_THAT(r.next_step, HasSubstr("create topic(s) A.invoices there yourself"));
+  // JSON.
+  rapidjson::Document doc;
+  std::string json = FlowReportsJson({r}, "w1:8083", kNow);
+  doc.Parse(json.c_str());
+  ASSERT_FALSE(doc.HasParseError()) << json;
+  const rapidjson::Value& e = doc["flows"][0]["remote_topic_errors"][0];
+  EXPECT_STREQ(e["topic"].GetString(), "A.invoices");
+  EXPECT_STREQ(e["source_topic"].GetString(), "invoices");
+  EXPECT_STREQ(e["operation"].GetString(), "create-partitions");
+  EXPECT_EQ(e["error_count"].GetInt64(), 4);
+  // Fixed: the connector clears it, and the flow is HEALTHY again.
+  f.remote_topics.clear();
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
+}
+
 TEST(FlowReportJsonTest, OneFlowWithLegsTasksAndThresholds) {
   FlowFacts f = Healthy();
   Find(f, "mm2-source", 1).state = "FAILED";
@@ -745,24 +800,59 @@ TEST(MirrorTaskMetricsTest, GroupsMirrorSourceSeriesPerPartitionAndRoundTrips) {
   ASSERT_EQ(partitions.size(), 2u);
   EXPECT_EQ(partitions[0].topic, "A.orders");
   EXPECT_EQ(partitions[0].values.at("record-count"), 12);
-  absl::StatusOr<std::vector<MirrorPartitionMetrics>> parsed =
-      ParseMirrorTaskMetricsJson(MirrorTaskMetricsJson(partitions, "w1:8083"));
+  WorkerMirrorMetrics worker{partitions, {}, {}};
+  absl::StatusOr<WorkerMirrorMetrics> parsed =
+      ParseWorkerMirrorMetricsJson(WorkerMirrorMetricsJson(worker, "w1:8083"));
   ASSERT_TRUE(parsed.ok()) << parsed.status();
-  ASSERT_EQ(parsed->size(), 2u);
-  EXPECT_EQ((*parsed)[1].partition, 1);
-  EXPECT_EQ((*parsed)[1].values.at("record-count"), 3);
-  EXPECT_TRUE(std::isnan((*parsed)[0].values.at("replication-latency-ms-max")));
-  EXPECT_FALSE(ParseMirrorTaskMetricsJson("{\"partitions\":[{\"source\":1}]}").ok());
-  EXPECT_FALSE(ParseMirrorTaskMetricsJson("nope").ok());
-  // The source tasks' producer throttling travels along; an older worker's answer has none.
-  ProducerThrottle throttle{{"connector-producer-src-0", 750}};
-  ProducerThrottle read{{"stale", 1}};
-  ASSERT_TRUE(
-      ParseMirrorTaskMetricsJson(MirrorTaskMetricsJson(partitions, "w1:8083", throttle), &read)
-          .ok());
-  EXPECT_EQ(read, throttle);
-  ASSERT_TRUE(ParseMirrorTaskMetricsJson("{\"partitions\":[]}", &read).ok());
-  EXPECT_TRUE(read.empty());
+  ASSERT_EQ(parsed->partitions.size(), 2u);
+  EXPECT_EQ(parsed->partitions[1].partition, 1);
+  EXPECT_EQ(parsed->partitions[1].values.at("record-count"), 3);
+  EXPECT_TRUE(std::isnan(parsed->partitions[0].values.at("replication-latency-ms-max")));
+  EXPECT_FALSE(ParseWorkerMirrorMetricsJson("{\"partitions\":[{\"source\":1}]}").ok());
+  EXPECT_FALSE(ParseWorkerMirrorMetricsJson("nope").ok());
+  // The source tasks' producer throttling and the connectors' remote topic errors travel
+  // along; an older worker's answer has neither.
+  worker.producer_throttle = {{"connector-producer-src-0", 750}};
+  worker.remote_topic_errors = {
+      RemoteTopicError{"A", "B", "A.invoices", "create-topics", 29, 3, kNow - 9000, kNow - 1000}};
+  parsed = ParseWorkerMirrorMetricsJson(WorkerMirrorMetricsJson(worker, "w1:8083"));
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->producer_throttle, worker.producer_throttle);
+  ASSERT_EQ(parsed->remote_topic_errors.size(), 1u);
+  const RemoteTopicError& e = parsed->remote_topic_errors[0];
+  EXPECT_EQ(
+      std::tie(e.source, e.target, e.topic, e.operation, e.code, e.count, e.first_ms, e.last_ms),
+      std::make_tuple("A", "B", "A.invoices", "create-topics", 29, 3, kNow - 9000, kNow - 1000));
+  parsed = ParseWorkerMirrorMetricsJson("{\"partitions\":[]}");
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_TRUE(parsed->producer_throttle.empty());
+  EXPECT_TRUE(parsed->remote_topic_errors.empty());
+}
+
+TEST(MirrorTaskMetricsTest, RemoteTopicErrorsAreReadFromTheConnectorsSensors) {
+  metrics::MetricsRegistry registry;
+  metrics::MetricsScope scope(&registry);
+  const metrics::Tags tags = {
+      {"source", "A"}, {"target", "B"}, {"topic", "A.invoices"}, {"operation", "create-topics"}};
+  auto gauge = [&](const char* name, double value) {
+    scope
+        .AddSensor("connectd.mirror", "MirrorSourceConnector", tags,
+                   {{name, "", metrics::StatKind::kValue}}, kNow)
+        ->Record(value, kNow);
+  };
+  gauge("admin-error-code", 29);
+  gauge("admin-error-count", 2);
+  gauge("admin-error-first-ms", kNow - 5000);
+  gauge("admin-error-last-ms", kNow - 100);
+  std::vector<RemoteTopicError> errors = RemoteTopicErrors(registry, kNow);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].topic, "A.invoices");
+  EXPECT_EQ(errors[0].operation, "create-topics");
+  EXPECT_EQ(errors[0].code, 29);
+  EXPECT_EQ(errors[0].count, 2);
+  EXPECT_EQ(errors[0].first_ms, kNow - 5000);
+  EXPECT_EQ(errors[0].last_ms, kNow - 100);
+  EXPECT_TRUE(ReadWorkerMirrorMetrics(registry, kNow).partitions.empty());
 }
 
 }  // namespace
