@@ -19,7 +19,9 @@ void Log(int32_t level, const std::string& message) { sdk::Log(level, kLogger, m
 
 KafkaHandle AdminFor(const sdk::Props& props, const std::string& side) {
   std::string error;
-  KafkaHandle client = MakeClient(RD_KAFKA_PRODUCER, ClientProps(props, side, "admin"), &error);
+  KafkaHandle client =
+      MakeClient(RD_KAFKA_PRODUCER,
+                 ClientProps(props, side, "admin", "checkpoint-" + side + "-admin"), &error);
   if (!client) throw sdk::ConnectException("cannot create the " + side + " admin client: " + error);
   return client;
 }

@@ -45,7 +45,9 @@ std::string Join(const std::set<std::string>& items) {
 
 KafkaHandle AdminFor(const sdk::Props& props, const std::string& side) {
   std::string error;
-  KafkaHandle client = MakeClient(RD_KAFKA_PRODUCER, ClientProps(props, side, "admin"), &error);
+  KafkaHandle client =
+      MakeClient(RD_KAFKA_PRODUCER,
+                 ClientProps(props, side, "admin", "checkpoint-" + side + "-admin"), &error);
   if (!client) throw sdk::ConnectException("cannot create the " + side + " admin client: " + error);
   return client;
 }
@@ -87,14 +89,18 @@ void MirrorCheckpointTask::start(const sdk::Props& props) {
   // second instead.
   if (sync_interval_.count() == 0) sync_interval_ = std::chrono::milliseconds(1000);
   admin_timeout_ms_ = static_cast<int>(GetLong(props, "admin.timeout.ms", 60000));
-  checkpoints_consumer_props_ = ClientProps(props, "target", "consumer");
+  checkpoints_consumer_props_ =
+      ClientProps(props, "target", "consumer", "checkpoints-target-consumer");
 
   const bool syncs_on_target =
       GetString(props, "offset-syncs.topic.location", "source") == "target";
   const std::string syncs_topic =
       policy_->OffsetSyncsTopic(syncs_on_target ? source_alias_ : target_alias_);
-  reader_ = OffsetSyncReader::Make(
-      ClientProps(props, syncs_on_target ? "target" : "source", "consumer"), syncs_topic, &error);
+  reader_ =
+      OffsetSyncReader::Make(ClientProps(props, syncs_on_target ? "target" : "source", "consumer",
+                                         syncs_on_target ? "offset-syncs-target-consumer"
+                                                         : "offset-syncs-source-consumer"),
+                             syncs_topic, &error);
   if (!reader_) throw sdk::ConnectException("cannot create the offset-syncs consumer: " + error);
   source_admin_ = AdminFor(props, "source");
   target_admin_ = AdminFor(props, "target");

@@ -43,7 +43,9 @@ void MirrorHeartbeatConnector::start(const sdk::Props& props) {
   std::unique_ptr<ReplicationPolicy> policy = MakeReplicationPolicy(props, &error);
   if (!policy) throw sdk::ConfigException(error);
   std::string side = OnSource(props) ? "source" : "target";
-  KafkaHandle admin = MakeClient(RD_KAFKA_PRODUCER, ClientProps(props, side, "admin"), &error);
+  KafkaHandle admin =
+      MakeClient(RD_KAFKA_PRODUCER,
+                 ClientProps(props, side, "admin", "heartbeats-" + side + "-admin"), &error);
   if (!admin) throw sdk::ConnectException("cannot create the " + side + " admin client: " + error);
   NewTopic spec{policy->HeartbeatsTopic(),
                 1,
@@ -94,8 +96,9 @@ void MirrorHeartbeatTask::start(const sdk::Props& props) {
       std::max<int64_t>(1, GetLong(props, "emit.heartbeats.interval.seconds", 1)) * 1000);
   on_source_ = OnSource(props);
   if (on_source_) {
-    producer_ = MakeClient(RD_KAFKA_PRODUCER, ClientProps(props, "source", "producer"), &error,
-                           &ConfigureHeartbeatProducer);
+    producer_ = MakeClient(RD_KAFKA_PRODUCER,
+                           ClientProps(props, "source", "producer", "heartbeats-source-producer"),
+                           &error, &ConfigureHeartbeatProducer);
     if (!producer_) throw sdk::ConnectException("cannot create the heartbeat producer: " + error);
   }
   next_ = std::chrono::steady_clock::now();

@@ -91,7 +91,9 @@ std::string Join(const std::vector<std::string>& items) {
 
 KafkaHandle AdminFor(const sdk::Props& props, const std::string& side) {
   std::string error;
-  KafkaHandle client = MakeClient(RD_KAFKA_PRODUCER, ClientProps(props, side, "admin"), &error);
+  KafkaHandle client =
+      MakeClient(RD_KAFKA_PRODUCER,
+                 ClientProps(props, side, "admin", "replication-" + side + "-admin"), &error);
   if (!client) throw sdk::ConnectException("cannot create the " + side + " admin client: " + error);
   return client;
 }

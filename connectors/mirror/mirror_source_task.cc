@@ -33,12 +33,20 @@ void ReleaseHeld(void* opaque) {
   delete held;
 }
 
-void ConfigureConsumer(rd_kafka_conf_t* conf, void*) {
+// Records a broker's throttle time into the sensor `opaque` (served on the task thread).
+void OnConsumerThrottle(rd_kafka_t*, const char*, int32_t, int throttle_time_ms, void* opaque) {
+  static_cast<const sdk::Sensor*>(opaque)->record(static_cast<double>(throttle_time_ms));
+}
+
+// `opaque`: the sdk::Sensor of the consumer's throttle times.
+void ConfigureConsumer(rd_kafka_conf_t* conf, void* opaque) {
   char err[256];
   rd_kafka_conf_set(conf, "enable.partition.eof", "false", err, sizeof(err));
   // An out-of-range position comes back as a consumer error (RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET)
   // instead of a quiet reset: the task applies the user's policy and counts the gap.
   rd_kafka_conf_set(conf, "auto.offset.reset", "error", err, sizeof(err));
+  rd_kafka_conf_set_throttle_cb(conf, &OnConsumerThrottle);
+  rd_kafka_conf_set_opaque(conf, opaque);
 }
 
 // Parses kTaskAssignedTopicIds ("topic:ID,topic:ID").
@@ -293,7 +301,7 @@ void MirrorSourceTask::start(const sdk::Props& props) {
   if (!policy_) throw sdk::ConfigException(error);
   poll_timeout_ms_ = static_cast<int>(GetLong(props, "consumer.poll.timeout.ms", 1000));
 
-  Props consumer_props = ClientProps(props, "source", "consumer");
+  Props consumer_props = ClientProps(props, "source", "consumer", "replication-consumer");
   // One poll returns at most what one Java consumer poll would (max.poll.records, 500): acks,
   // and with them offset syncs, then arrive spread over batches instead of in one burst.
   if (auto it = consumer_props.find("max.poll.records"); it != consumer_props.end()) {
@@ -309,7 +317,15 @@ void MirrorSourceTask::start(const sdk::Props& props) {
   topic_ids_ = ParseTopicIds(GetString(props, kTaskAssignedTopicIds, ""));
   // Java's assign() needs no group; librdkafka's consumer API wants a group.id, never joined.
   consumer_props.emplace("group.id", "connectd-mirror-" + source_alias_ + "-" + target_alias);
-  consumer_ = MakeClient(RD_KAFKA_CONSUMER, consumer_props, &error, &ConfigureConsumer);
+  consumer_throttle_ =
+      context().metrics().sensor("kafka.consumer", "consumer-fetch-manager-metrics",
+                                 {{"client-id", consumer_props["client.id"]}},
+                                 {{"fetch-throttle-time-avg", sdk::Stat::kAvg,
+                                   "The average throttle time in ms (the source's quota)"},
+                                  {"fetch-throttle-time-max", sdk::Stat::kMax,
+                                   "The maximum throttle time in ms (the source's quota)"}});
+  consumer_ = MakeClient(RD_KAFKA_CONSUMER, consumer_props, &error, &ConfigureConsumer,
+                         &consumer_throttle_);
   if (!consumer_) throw sdk::ConnectException("cannot create the source consumer: " + error);
   rd_kafka_poll_set_consumer(consumer_.get());
 
@@ -336,7 +352,9 @@ void MirrorSourceTask::start(const sdk::Props& props) {
 
   if (GetBool(props, "emit.offset-syncs.enabled", true)) {
     bool on_target = GetString(props, "offset-syncs.topic.location", "source") == "target";
-    Props sync_props = ClientProps(props, on_target ? "target" : "source", "producer");
+    Props sync_props =
+        ClientProps(props, on_target ? "target" : "source", "producer",
+                    on_target ? "offset-syncs-target-producer" : "offset-syncs-source-producer");
     sync_props.emplace("linger.ms", "0");  // syncs are few and their acks free writer slots
     KafkaHandle producer =
         MakeClient(RD_KAFKA_PRODUCER, sync_props, &error, &ConfigureSyncProducer);

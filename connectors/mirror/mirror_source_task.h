@@ -21,6 +21,10 @@
 // the new topic's beginning instead of from offset N+1 of the old one (which would skip the new
 // topic's first N+1 records), logged at WARN and counted (`source-topic-recreated-count`).
 //
+// The consumer's throttling by the source's brokers is Java's consumer metric
+// (kafka.consumer:type=consumer-fetch-manager-metrics,client-id=<A->B|name-N|replication-consumer>
+// fetch-throttle-time-avg/-max), which flow health names when the source's quota slows a flow.
+//
 // Metrics, per assigned partition, with Kafka's names and tags
 // (kafka.connect.mirror:type=MirrorSourceConnector,source=,target=,topic=<remote>,partition=):
 // record-count/-rate and replication-latency-ms(-min/-max/-avg) when the target acknowledges a
@@ -130,6 +134,10 @@ class MirrorSourceTask : public sdk::SourceTask {
   std::string source_alias_;
   std::string target_alias_;
   std::unique_ptr<ReplicationPolicy> policy_;
+  // How long the source's brokers throttled the consumer (its quota): Java's consumer metric
+  // kafka.consumer:type=consumer-fetch-manager-metrics,client-id= fetch-throttle-time-avg/-max.
+  // Declared before consumer_, whose callbacks use it until it is destroyed.
+  sdk::Sensor consumer_throttle_;
   KafkaHandle consumer_;
   std::unique_ptr<OffsetSyncWriter> offset_syncs_;
   int poll_timeout_ms_ = 1000;

@@ -34,4 +34,22 @@ std::map<std::string, std::string> ClientProps(const std::map<std::string, std::
   return out;
 }
 
+std::map<std::string, std::string> ClientProps(const std::map<std::string, std::string>& connector,
+                                               const std::string& side, const std::string& role,
+                                               const std::string& mm2_role) {
+  std::map<std::string, std::string> out = ClientProps(connector, side, role);
+  auto get = [&connector](const char* key, const char* fallback) {
+    auto it = connector.find(key);
+    return it != connector.end() ? it->second : std::string(fallback);
+  };
+  // The aliases' defaults are Kafka's.
+  std::string id = get("source.cluster.alias", "source") + "->" +
+                   get("target.cluster.alias", "target") + "|" + get("name", "");
+  if (const std::string index = get("task.index", ""); !index.empty()) id += "-" + index;
+  id += "|" + mm2_role;
+  auto configured = out.find("client.id");
+  out["client.id"] = configured != out.end() ? configured->second + "|" + id : id;
+  return out;
+}
+
 }  // namespace connectd::mirror

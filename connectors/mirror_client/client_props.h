@@ -21,4 +21,12 @@ namespace connectd::mirror {
 std::map<std::string, std::string> ClientProps(const std::map<std::string, std::string>& connector,
                                                const std::string& side, const std::string& role);
 
+// The same for one of MirrorMaker 2's named clients, with Kafka's client.id (KAFKA-14838): the
+// configured client.id, if any, then "|", then "<source>-><target>|<name>[-<task.index>]|
+// <mm2_role>", e.g. "A->B|mm2-source-0|replication-consumer" (`connector` is the connector's
+// or the task's config; mm2_role e.g. replication-consumer, replication-source-admin).
+std::map<std::string, std::string> ClientProps(const std::map<std::string, std::string>& connector,
+                                               const std::string& side, const std::string& role,
+                                               const std::string& mm2_role);
+
 }  // namespace connectd::mirror

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "connectors/mirror_client/client_props.h"
 #include "connectors/mirror_client/replication_policy.h"
@@ -602,19 +603,27 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
     // The target throttling this source task's producer (its default client id, as Connect
     // names it).
     if (unit.state == "RUNNING" && unit.role == "source" && unit.task >= 0) {
-      const ProducerThrottle* throttle = &local_.producer_throttle;
+      const WorkerMirrorMetrics* owner = &local_;
       if (!is_local) {
         auto peer = peers.find(unit.worker_id);
-        throttle = peer != peers.end() && peer->second.metrics
-                       ? &peer->second.metrics->producer_throttle
-                       : nullptr;
+        owner = peer != peers.end() && peer->second.metrics ? &*peer->second.metrics : nullptr;
       }
       const std::string client =
           absl::StrCat("connector-producer-", unit.connector, "-", unit.task);
-      if (throttle != nullptr) {
-        if (auto it = throttle->find(client); it != throttle->end()) {
+      if (owner != nullptr) {
+        if (auto it = owner->producer_throttle.find(client); it != owner->producer_throttle.end()) {
           f.producer_throttle_ms = std::max(f.producer_throttle_ms.value_or(0), it->second);
           f.throttled_producer = client;
+        }
+        // The source consumer's Kafka client id ends so (after a configured client.id).
+        const std::string consumer =
+            absl::StrCat(flow.source, "->", flow.target, "|", unit.connector, "-", unit.task,
+                         "|replication-consumer");
+        for (const auto& [id, ms] : owner->consumer_throttle) {
+          if (id == consumer || absl::EndsWith(id, "|" + consumer)) {
+            f.consumer_throttle_ms = std::max(f.consumer_throttle_ms.value_or(0), ms);
+            f.throttled_consumer = id;
+          }
         }
       }
     }

@@ -136,6 +136,7 @@ void WriteReport(Writer& w, const FlowReport& r) {
   Key(w, "topic_recreations");
   w.Double(r.topic_recreations);
   OptionalDouble(w, "producer_throttle_ms", r.producer_throttle_ms);
+  OptionalDouble(w, "consumer_throttle_ms", r.consumer_throttle_ms);
   Key(w, "rebalances_in_window");
   w.Int(r.rebalances_in_window);
   Key(w, "recovering");

@@ -335,6 +335,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
   r.skipped_offsets = facts.skipped_offsets;
   r.topic_recreations = facts.topic_recreations;
   r.producer_throttle_ms = facts.producer_throttle_ms;
+  r.consumer_throttle_ms = facts.consumer_throttle_ms;
   r.latency_trend_ms_per_min =
       LatencySlopePerMinute(facts.replication.latency_history, now_ms, 60000);
   // Rising/falling: the latency changes by more than a tenth of the lag threshold per minute.
@@ -382,6 +383,11 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
       r.evidence.push_back(absl::StrCat(facts.target, " throttles MirrorSource's producer ",
                                         facts.throttled_producer, ": produce-throttle-time-max ",
                                         static_cast<int64_t>(*r.producer_throttle_ms), " ms"));
+    }
+    if (r.consumer_throttle_ms) {
+      r.evidence.push_back(absl::StrCat(facts.source, " throttles MirrorSource's consumer ",
+                                        facts.throttled_consumer, ": fetch-throttle-time-max ",
+                                        static_cast<int64_t>(*r.consumer_throttle_ms), " ms"));
     }
     if (r.skipped_offsets > 0) {
       r.evidence.push_back(absl::StrCat(
@@ -785,21 +791,37 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                   "(timedatectl / chronyc tracking); latencies are meaningless until they agree");
   }
 
-  // 11. LAGGING: throttling named when the target throttles the tasks' producers.
+  // 11. LAGGING: throttling named when the target throttles the tasks' producers, or the
+  // source their consumers.
   if (facts.heartbeats_enabled && r.latency_ms && *r.latency_ms > t.lag_ms &&
-      r.producer_throttle_ms) {
+      (r.producer_throttle_ms || r.consumer_throttle_ms)) {
+    std::vector<std::string> who, raise;
+    if (r.producer_throttle_ms) {
+      who.push_back(facts.target);
+      raise.push_back(
+          absl::StrCat(facts.target, " throttles MirrorSource's producer (a client quota: ",
+                       "produce-throttle-time-max ", static_cast<int64_t>(*r.producer_throttle_ms),
+                       " ms): raise producer_byte_rate for client id ", facts.throttled_producer,
+                       " on ", facts.target));
+    }
+    if (r.consumer_throttle_ms) {
+      who.push_back(facts.source);
+      raise.push_back(
+          absl::StrCat(facts.source, " throttles MirrorSource's consumer (a client quota: ",
+                       "fetch-throttle-time-max ", static_cast<int64_t>(*r.consumer_throttle_ms),
+                       " ms): raise consumer_byte_rate for client id ", facts.throttled_consumer,
+                       " on ", facts.source));
+    }
     return finish(
         Verdict::kLagging,
         absl::StrCat(flow, ": heartbeats ", r.latency_overdue ? "overdue by " : "arrive ",
                      Seconds(*r.latency_ms), r.latency_overdue ? "" : " after emission",
-                     " (threshold ", Seconds(t.lag_ms), "), ", r.latency_trend, "; ", facts.target,
-                     " throttles the replication"),
-        absl::StrCat(facts.target, " throttles MirrorSource's producer (a client quota: ",
-                     "produce-throttle-time-max ", static_cast<int64_t>(*r.producer_throttle_ms),
-                     " ms): raise ", "producer_byte_rate for client id ", facts.throttled_producer,
-                     " on ", facts.target,
-                     " (kafka-configs --entity-type clients), or accept the lag; more "
-                     "tasks do not help while the quota holds"));
+                     " (threshold ", Seconds(t.lag_ms), "), ", r.latency_trend, "; ",
+                     absl::StrJoin(who, " and "), " throttle", who.size() == 1 ? "s" : "",
+                     " the replication"),
+        absl::StrCat(absl::StrJoin(raise, "; "),
+                     " (kafka-configs --entity-type clients, or the user's quota), or accept the "
+                     "lag; more tasks do not help while the quota holds"));
   }
   if (facts.heartbeats_enabled && r.latency_ms && *r.latency_ms > t.lag_ms) {
     return finish(Verdict::kLagging,

@@ -201,6 +201,10 @@ struct FlowFacts {
   // max) and that producer's client id; unset when none was throttled.
   std::optional<double> producer_throttle_ms;
   std::string throttled_producer;
+  // The same for the source brokers throttling a MirrorSource task's consumer (fetch-throttle-
+  // time-max) and that consumer's client id.
+  std::optional<double> consumer_throttle_ms;
+  std::string throttled_consumer;
   std::vector<int64_t> assignment_changes_ms;  // when the flow's units moved between workers
   // When the workers' group rebalanced (member churn, whether or not a unit moved), oldest
   // first: a storm of unit moves lasts while the group keeps rebalancing, each rebalance within
@@ -247,6 +251,7 @@ struct FlowReport {
   double skipped_offsets = 0;    // offsets lost to retention on the source, since the tasks started
   double topic_recreations = 0;  // partitions found re-created (copied from their new beginning)
   std::optional<double> producer_throttle_ms;  // FlowFacts::producer_throttle_ms
+  std::optional<double> consumer_throttle_ms;  // FlowFacts::consumer_throttle_ms
   int rebalances_in_window = 0;
   std::map<std::string, std::string> connectors;
   std::vector<UnitFacts> units;

@@ -84,16 +84,31 @@ std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(const metrics::MetricsRegi
   return std::move(builder).Build();
 }
 
-ProducerThrottle ProducerThrottleMs(const metrics::MetricsRegistry& registry, int64_t now_ms) {
-  ProducerThrottle out;
-  registry.Visit(
-      now_ms, "kafka.producer", "producer-metrics",
-      [&out](const metrics::MetricName& name, double value) {
-        if (name.name == "produce-throttle-time-max" && std::isfinite(value) && value > 0) {
-          out[Tag(name.tags, "client-id")] = value;
-        }
-      });
+namespace {
+
+// The clients of `domain`/`group` whose metric `max` (a throttle time) is positive, by client id.
+ClientThrottle ThrottledClients(const metrics::MetricsRegistry& registry, int64_t now_ms,
+                                std::string_view domain, std::string_view group,
+                                std::string_view max) {
+  ClientThrottle out;
+  registry.Visit(now_ms, domain, group, [&out, max](const metrics::MetricName& name, double value) {
+    if (name.name == max && std::isfinite(value) && value > 0) {
+      out[Tag(name.tags, "client-id")] = value;
+    }
+  });
   return out;
+}
+
+}  // namespace
+
+ClientThrottle ProducerThrottleMs(const metrics::MetricsRegistry& registry, int64_t now_ms) {
+  return ThrottledClients(registry, now_ms, "kafka.producer", "producer-metrics",
+                          "produce-throttle-time-max");
+}
+
+ClientThrottle ConsumerThrottleMs(const metrics::MetricsRegistry& registry, int64_t now_ms) {
+  return ThrottledClients(registry, now_ms, "kafka.consumer", "consumer-fetch-manager-metrics",
+                          "fetch-throttle-time-max");
 }
 
 std::vector<RemoteTopicError> RemoteTopicErrors(const metrics::MetricsRegistry& registry,
@@ -121,9 +136,9 @@ std::vector<RemoteTopicError> RemoteTopicErrors(const metrics::MetricsRegistry& 
 
 WorkerMirrorMetrics ReadWorkerMirrorMetrics(const metrics::MetricsRegistry& registry,
                                             int64_t now_ms) {
-  return WorkerMirrorMetrics{MirrorTaskMetrics(registry, now_ms),
-                             ProducerThrottleMs(registry, now_ms),
-                             RemoteTopicErrors(registry, now_ms)};
+  return WorkerMirrorMetrics{
+      MirrorTaskMetrics(registry, now_ms), ProducerThrottleMs(registry, now_ms),
+      ConsumerThrottleMs(registry, now_ms), RemoteTopicErrors(registry, now_ms)};
 }
 
 std::string WorkerMirrorMetricsJson(const WorkerMirrorMetrics& metrics,
@@ -159,13 +174,17 @@ std::string WorkerMirrorMetricsJson(const WorkerMirrorMetrics& metrics,
     w.EndObject();
   }
   w.EndArray();
-  w.Key("producer_throttle_ms");
-  w.StartObject();
-  for (const auto& [client_id, ms] : metrics.producer_throttle) {
-    w.Key(client_id.c_str());
-    w.Double(ms);
+  for (const auto& [key, throttle] :
+       {std::pair{"producer_throttle_ms", &metrics.producer_throttle},
+        std::pair{"consumer_throttle_ms", &metrics.consumer_throttle}}) {
+    w.Key(key);
+    w.StartObject();
+    for (const auto& [client_id, ms] : *throttle) {
+      w.Key(client_id.c_str());
+      w.Double(ms);
+    }
+    w.EndObject();
   }
-  w.EndObject();
   w.Key("remote_topic_errors");
   w.StartArray();
   for (const RemoteTopicError& e : metrics.remote_topic_errors) {
@@ -220,11 +239,11 @@ absl::StatusOr<WorkerMirrorMetrics> ParseWorkerMirrorMetricsJson(std::string_vie
     }
     out.partitions.push_back(std::move(m));
   }
-  if (doc.HasMember("producer_throttle_ms") && doc["producer_throttle_ms"].IsObject()) {
-    for (const auto& member : doc["producer_throttle_ms"].GetObject()) {
-      if (member.value.IsNumber()) {
-        out.producer_throttle[member.name.GetString()] = member.value.GetDouble();
-      }
+  for (const auto& [key, throttle] : {std::pair{"producer_throttle_ms", &out.producer_throttle},
+                                      std::pair{"consumer_throttle_ms", &out.consumer_throttle}}) {
+    if (!doc.HasMember(key) || !doc[key].IsObject()) continue;
+    for (const auto& member : doc[key].GetObject()) {
+      if (member.value.IsNumber()) (*throttle)[member.name.GetString()] = member.value.GetDouble();
     }
   }
   if (doc.HasMember("remote_topic_errors") && doc["remote_topic_errors"].IsArray()) {

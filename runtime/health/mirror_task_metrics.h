@@ -38,8 +38,12 @@ std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(const metrics::MetricsRegi
 // How long brokers throttled each source task producer of this worker lately, by client id
 // (kafka.producer:type=producer-metrics produce-throttle-time-max, recorded by the worker for
 // its source tasks' producers); producers with no throttling in the window are left out.
-using ProducerThrottle = std::map<std::string, double>;
-ProducerThrottle ProducerThrottleMs(const metrics::MetricsRegistry& registry, int64_t now_ms);
+using ClientThrottle = std::map<std::string, double>;  // client id -> ms
+ClientThrottle ProducerThrottleMs(const metrics::MetricsRegistry& registry, int64_t now_ms);
+// The same for the MirrorSource tasks' source consumers (kafka.consumer:type=
+// consumer-fetch-manager-metrics fetch-throttle-time-max, recorded by MirrorSourceTask), by
+// client id ("A->B|<connector>-<task>|replication-consumer", after a configured client.id).
+ClientThrottle ConsumerThrottleMs(const metrics::MetricsRegistry& registry, int64_t now_ms);
 
 // What a MirrorSourceConnector's target admin client reported for a remote topic it had to
 // create or grow (connectd.mirror:type=MirrorSourceConnector admin-error-*, see
@@ -61,20 +65,21 @@ std::vector<RemoteTopicError> RemoteTopicErrors(const metrics::MetricsRegistry& 
 // /mirror/task-metrics serves to the other workers.
 struct WorkerMirrorMetrics {
   std::vector<MirrorPartitionMetrics> partitions;
-  ProducerThrottle producer_throttle;
+  ClientThrottle producer_throttle;
+  ClientThrottle consumer_throttle;  // ConsumerThrottleMs
   std::vector<RemoteTopicError> remote_topic_errors;
 };
 WorkerMirrorMetrics ReadWorkerMirrorMetrics(const metrics::MetricsRegistry& registry,
                                             int64_t now_ms);
 
 // {"worker_id":"h:p","partitions":[{"source","target","topic","partition","metrics":{..}}],
-//  "producer_throttle_ms":{client id: ms},
+//  "producer_throttle_ms":{client id: ms}, "consumer_throttle_ms":{client id: ms},
 //  "remote_topic_errors":[{"source","target","topic","operation","code","count","first_ms",
 //                          "last_ms"}]}; NaN values are null.
 std::string WorkerMirrorMetricsJson(const WorkerMirrorMetrics& metrics,
                                     const std::string& worker_id);
 
-// Parses WorkerMirrorMetricsJson's output (null -> NaN; the last two members may be absent,
+// Parses WorkerMirrorMetricsJson's output (null -> NaN; the last three members may be absent,
 // as in the answers of older workers). kInvalidArgument on anything else.
 absl::StatusOr<WorkerMirrorMetrics> ParseWorkerMirrorMetricsJson(std::string_view json);
 

@@ -25,6 +25,8 @@ distributed cluster, flow A->B with heartbeats every second, stale threshold 8 s
   test_08  replication throttled (producer_byte_rate client quota on T for the task's producer,
            while data keeps coming)                        -> LAGGING: heartbeats late or
            overdue, not stale
+  test_17  the source throttles the task's consumer (consumer_byte_rate for its MirrorMaker
+           client id)                                      -> the quota and client id named
   test_09  one side's clock skewed (heartbeats stamped an hour ahead injected into A's
            heartbeats topic)                               -> SUSPECT CLOCK SKEW
   test_10  the worker running MirrorSource killed (kill -9) -> METRICS ABSENT or REBALANCING,
@@ -560,6 +562,36 @@ class FlowHealthTest(unittest.TestCase):
         _, flow = env.flow(self.query)
         self.assertEqual(flow["remote_topic_errors"], [])
         env.put_config(env.source_connector)
+
+    def test_17_source_consumer_throttled(self):
+        # The source throttles the task's consumer (consumer_byte_rate for its Kafka client id,
+        # "A->B|<connector>-0|replication-consumer" as Java's MirrorMaker names it) while data
+        # keeps coming: the flow names the source's quota and that client id.
+        env = self.env
+        client = f"A->B|{env.source_connector}-0|replication-consumer"
+        env.kafka_configs(env.kafka.source, "--alter", "--add-config", "consumer_byte_rate=100000",
+                          "--entity-type", "clients", "--entity-name", client)
+        load = fh.kafka_tool("produce-for", env.kafka.source, env.bulk, 300000, 120)
+        t = time.time()
+        load.start()
+        try:
+            wait_until(lambda: env.flow(self.query)[1].get("consumer_throttle_ms"), timeout=60,
+                       what="the consumer's throttling in the flow report")
+            _, flow = env.flow(self.query)
+            print(f"    throttled after {time.time() - t:.1f}s: {flow['verdict']}; "
+                  f"{flow['summary']}; {flow['next_step']}", file=sys.stderr)
+            self.assertIn(f"A throttles MirrorSource's consumer {client}: fetch-throttle-time-max",
+                          " ".join(flow["evidence"]))
+            if flow["verdict"] == "LAGGING":
+                self.assertIn(f"consumer_byte_rate for client id {client} on A", flow["next_step"])
+            else:
+                self.assertIn(flow["verdict"], ("HEALTHY", "LAGGING"), flow)
+        finally:
+            load.stop()
+            env.kafka_configs(env.kafka.source, "--alter", "--delete-config",
+                              "consumer_byte_rate", "--entity-type", "clients",
+                              "--entity-name", client)
+        self.repaired(time.time(), "quota removed")
 
 
 if __name__ == "__main__":

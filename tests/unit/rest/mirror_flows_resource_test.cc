@@ -67,7 +67,7 @@ TEST(MirrorFlowsResourceTest, ListsFlowsAnswersOneAnd404sAnUnknownOne) {
   HttpResult metrics = env.Get("/mirror/task-metrics");
   ASSERT_EQ(metrics.status, 200) << metrics.body;
   EXPECT_EQ(metrics.body,
-            R"({"worker_id":"127.0.0.1:8083","partitions":[],"producer_throttle_ms":{},"remote_topic_errors":[]})");
+            R"({"worker_id":"127.0.0.1:8083","partitions":[],"producer_throttle_ms":{},"consumer_throttle_ms":{},"remote_topic_errors":[]})");
 }
 
 TEST(MirrorFlowsResourceTest, NotServedWithoutAFlowHealthService) {

@@ -135,6 +135,29 @@ TEST(FlowVerdictTest, LaggingNamesTheTargetsProducerQuota) {
   EXPECT_THAT(absl::StrJoin(r.evidence, "; "), HasSubstr("produce-throttle-time-max 850 ms"));
 }
 
+// A source that throttles the tasks' consumer (its consumer_byte_rate quota) likewise.
+TEST(FlowVerdictTest, LaggingNamesTheSourcesConsumerQuota) {
+  FlowFacts f = Healthy();
+  f.replication.latency_ms = 9000;
+  f.consumer_throttle_ms = 640;
+  f.throttled_consumer = "A->B|mm2-source-0|replication-consumer";
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kLagging);
+  EXPECT_THAT(r.summary, HasSubstr("A throttles the replication"));
+  EXPECT_THAT(r.next_step, HasSubstr("consumer_byte_rate for client id "
+                                     "A->B|mm2-source-0|replication-consumer on A"));
+  EXPECT_THAT(absl::StrJoin(r.evidence, "; "),
+              HasSubstr("A throttles MirrorSource's consumer A->B|mm2-source-0|replication-"
+                        "consumer: fetch-throttle-time-max 640 ms"));
+  // Both ends throttle: both named.
+  f.producer_throttle_ms = 850;
+  f.throttled_producer = "connector-producer-mm2-source-0";
+  r = Evaluate(f, kNow);
+  EXPECT_THAT(r.summary, HasSubstr("B and A throttle the replication"));
+  EXPECT_THAT(r.next_step, HasSubstr("producer_byte_rate"));
+  EXPECT_THAT(r.next_step, HasSubstr("consumer_byte_rate"));
+}
+
 TEST(FlowVerdictTest, OverdueHeartbeatsAreLagUntilTheStaleThreshold) {
   // Throttled: A's heartbeats are fresh, the newest on B was emitted 4.5 s ago (arrived 1 s ago
   // with 300 ms latency), so the next one is 3.5 s overdue.
@@ -800,7 +823,7 @@ TEST(MirrorTaskMetricsTest, GroupsMirrorSourceSeriesPerPartitionAndRoundTrips) {
   ASSERT_EQ(partitions.size(), 2u);
   EXPECT_EQ(partitions[0].topic, "A.orders");
   EXPECT_EQ(partitions[0].values.at("record-count"), 12);
-  WorkerMirrorMetrics worker{partitions, {}, {}};
+  WorkerMirrorMetrics worker{partitions, {}, {}, {}};
   absl::StatusOr<WorkerMirrorMetrics> parsed =
       ParseWorkerMirrorMetricsJson(WorkerMirrorMetricsJson(worker, "w1:8083"));
   ASSERT_TRUE(parsed.ok()) << parsed.status();
@@ -813,11 +836,13 @@ TEST(MirrorTaskMetricsTest, GroupsMirrorSourceSeriesPerPartitionAndRoundTrips) {
   // The source tasks' producer throttling and the connectors' remote topic errors travel
   // along; an older worker's answer has neither.
   worker.producer_throttle = {{"connector-producer-src-0", 750}};
+  worker.consumer_throttle = {{"A->B|src-0|replication-consumer", 320}};
   worker.remote_topic_errors = {
       RemoteTopicError{"A", "B", "A.invoices", "create-topics", 29, 3, kNow - 9000, kNow - 1000}};
   parsed = ParseWorkerMirrorMetricsJson(WorkerMirrorMetricsJson(worker, "w1:8083"));
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   EXPECT_EQ(parsed->producer_throttle, worker.producer_throttle);
+  EXPECT_EQ(parsed->consumer_throttle, worker.consumer_throttle);
   ASSERT_EQ(parsed->remote_topic_errors.size(), 1u);
   const RemoteTopicError& e = parsed->remote_topic_errors[0];
   EXPECT_EQ(
