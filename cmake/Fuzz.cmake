@@ -32,17 +32,17 @@ add_library(connectd_fuzz_parsers STATIC
     runtime/data/connect_json.cc runtime/distributed/config_records.cc
     runtime/distributed/status_records.cc runtime/distributed/offsets_records.cc
     runtime/distributed/status_state.cc runtime/distributed/connect_protocol.cc
-    runtime/storage/offset_codec.cc runtime/storage/java_text.cc
+    runtime/storage/offset_codec.cc jvm/java_text.cc jvm/java_hash_order.cc jvm/utf8.cc
     runtime/kafka/protocol/wire.cc runtime/kafka/protocol/messages.cc
     runtime/kafka/protocol/sasl.cc
-    connectors/mirror_client/records.cc connectors/mirror_client/utf8.cc)
+    connectors/mirror_client/records.cc)
 target_include_directories(connectd_fuzz_parsers PUBLIC ${PROJECT_SOURCE_DIR}
                                                         ${PROJECT_SOURCE_DIR}/include)
 target_link_libraries(connectd_fuzz_parsers PUBLIC
     connectd_rapidjson absl::status absl::statusor absl::strings absl::str_format absl::cord
     OpenSSL::Crypto Threads::Threads)
 # As in runtime/CMakeLists.txt: Double.toString's rounding needs no fused multiply-add.
-set_source_files_properties(runtime/storage/java_text.cc PROPERTIES COMPILE_OPTIONS -ffp-contract=off)
+set_source_files_properties(jvm/java_text.cc PROPERTIES COMPILE_OPTIONS -ffp-contract=off)
 connectd_set_warnings(connectd_fuzz_parsers)
 
 include(${PROJECT_SOURCE_DIR}/tests/fuzz/targets/targets.cmake)

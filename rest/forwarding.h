@@ -1,7 +1,7 @@
 // File: forwarding.h
 //
 // Request forwarding between workers: Kafka Connect's HerderRequestHandler
-// (completeOrForwardRequest) over RestClient, as connect-runtime.md §1.1 describes it.
+// (completeOrForwardRequest) over RestClient, as Kafka's HerderRequestHandler does.
 //
 // A resource whose herder call fails hands the failure to CompleteOrForward:
 //   - ForwardRequiredError(url) (Java's NotLeaderException / NotAssignedException):

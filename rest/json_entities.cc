@@ -7,8 +7,8 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "jvm/utf8.h"
 #include "runtime/common/strings.h"
-#include "runtime/common/utf8.h"
 
 namespace connectd::rest {
 namespace {
@@ -21,8 +21,8 @@ constexpr int kMaxJsonDepth = 64;
 // JSON text is UTF-8 (RFC 8259): malformed bytes (a plugin's trace, a raw request target echoed
 // in a message) are written as U+FFFD rather than passed through.
 void String(Writer& w, std::string_view s) {
-  if (!IsValidUtf8(s)) {
-    std::string valid = ToValidUtf8(s);
+  if (!jvm::IsValidUtf8(s)) {
+    std::string valid = jvm::ToJavaString(s);
     w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
     return;
   }
@@ -30,8 +30,8 @@ void String(Writer& w, std::string_view s) {
 }
 
 void Key(Writer& w, std::string_view s) {
-  if (!IsValidUtf8(s)) {
-    std::string valid = ToValidUtf8(s);
+  if (!jvm::IsValidUtf8(s)) {
+    std::string valid = jvm::ToJavaString(s);
     w.Key(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
     return;
   }
@@ -239,7 +239,7 @@ std::string_view View(const rapidjson::Value& v) {
 // ("\udd89") into its 3-byte form, which is not UTF-8: it becomes U+FFFD here, as the writers
 // above would write it, so what is parsed is what is stored and forwarded (two keys that differ
 // only there are one key, not two keys written alike).
-std::string Text(const rapidjson::Value& v) { return ToValidUtf8(View(v)); }
+std::string Text(const rapidjson::Value& v) { return jvm::ToJavaString(View(v)); }
 
 // A scalar as Jackson's StringDeserializer reads it; nullopt for null. Numbers must have been
 // parsed with kParseNumbersAsStringsFlag so they keep their text.
@@ -282,7 +282,7 @@ absl::StatusOr<herder::ConfigMap> ConfigMapFromValue(const rapidjson::Value& v,
 // RapidJSON's parse, see Text) get U+FFFD there, so the text is valid JSON for the next reader
 // (found by connector_json_fuzz: a forwarded PATCH .../offsets body the leader refused).
 std::string ValueText(const rapidjson::Value& v) {
-  return ToValidUtf8(Render([&](Writer& w) { v.Accept(w); }));
+  return jvm::ToJavaString(Render([&](Writer& w) { v.Accept(w); }));
 }
 
 }  // namespace

@@ -223,9 +223,8 @@ absl::StatusOr<RestConfig> ParseRestConfig(const std::map<std::string, std::stri
   }
   if (auto extensions = Get(props, kRestExtensions)) {
     const char* kafka_opts = std::getenv("KAFKA_OPTS");
-    absl::StatusOr<std::shared_ptr<const BasicAuth>> basic_auth =
-        LoadBasicAuth(ParseList(*extensions),
-                      JaasConfigPathFromKafkaOpts(kafka_opts ? kafka_opts : ""));
+    absl::StatusOr<std::shared_ptr<const BasicAuth>> basic_auth = LoadBasicAuth(
+        ParseList(*extensions), JaasConfigPathFromKafkaOpts(kafka_opts ? kafka_opts : ""));
     if (!basic_auth.ok()) return basic_auth.status();
     config.basic_auth = *std::move(basic_auth);
   }

@@ -4,8 +4,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "jvm/utf8.h"
 #include "runtime/common/strings.h"
-#include "runtime/common/utf8.h"
 
 namespace connectd::rest {
 namespace {
@@ -115,10 +115,10 @@ absl::StatusOr<std::string> DecodePathSegment(std::string_view segment) {
   std::optional<std::string> decoded = PercentDecode(segment, /*plus_is_space=*/false);
   if (!decoded) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "Malformed percent-encoding in request path segment '", ToValidUtf8(segment), "'"));
+        "Malformed percent-encoding in request path segment '", jvm::ToJavaString(segment), "'"));
   }
   // Java decodes the URI as UTF-8, replacing malformed bytes with U+FFFD: names stay valid text.
-  return ToValidUtf8(*decoded);
+  return jvm::ToJavaString(*decoded);
 }
 
 std::string EncodePathSegment(std::string_view segment) {
@@ -147,8 +147,8 @@ QueryParams ParseQuery(std::string_view query) {
     absl::string_view raw_value = eq == absl::string_view::npos ? "" : part.substr(eq + 1);
     std::optional<std::string> name = PercentDecode(AsStd(raw_name), true);
     std::optional<std::string> value = PercentDecode(AsStd(raw_value), true);
-    params[ToValidUtf8(name ? *name : std::string(raw_name))].push_back(
-        ToValidUtf8(value ? *value : std::string(raw_value)));
+    params[jvm::ToJavaString(name ? *name : std::string(raw_name))].push_back(
+        jvm::ToJavaString(value ? *value : std::string(raw_value)));
   }
   return params;
 }

@@ -1,6 +1,6 @@
 // File: acl_sync.h
 //
-// MirrorSourceConnector's topic ACL mapping as a pure function (reference §5.6): which source
+// MirrorSourceConnector's topic ACL mapping as a pure function (MirrorSourceConnector.syncTopicAcls): which source
 // ACL bindings are copied to the target, and how they are rewritten.
 //
 // Enum values are Kafka's wire codes (org.apache.kafka.common.acl.AclOperation,

@@ -5,7 +5,7 @@
 #include "connectors/mirror/checkpoint_admin.h"
 #include "connectors/mirror/checkpoint_rules.h"
 #include "connectors/mirror/mirror_config.h"
-#include "connectors/mirror_client/java_hash_order.h"
+#include "jvm/java_hash_order.h"
 
 namespace connectd::mirror {
 namespace {
@@ -157,7 +157,7 @@ std::optional<std::vector<std::string>> MirrorCheckpointConnector::FindConsumerG
         "accepted by the topic filter: [" +
             Join(irrelevant, ", ") + "]");
   }
-  return JavaHashMapOrder(std::move(checkpoint_groups), std::nullopt);
+  return jvm::JavaHashMapOrder(std::move(checkpoint_groups), std::nullopt);
 }
 
 void MirrorCheckpointConnector::RefreshLoop() {

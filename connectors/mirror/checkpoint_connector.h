@@ -1,7 +1,7 @@
 // File: checkpoint_connector.h
 //
 // MirrorCheckpointConnector (Kafka's class name): finds the consumer groups on the source whose
-// offsets are worth checkpointing and deals them to MirrorCheckpointTasks (reference §6.1).
+// offsets are worth checkpointing and deals them to MirrorCheckpointTasks (Kafka's MirrorCheckpointConnector).
 //
 // start() creates `<source>.checkpoints.internal` on the target (1 partition, compacted,
 // checkpoints.topic.replication.factor) and loads the groups: ListConsumerGroups on the source,
@@ -11,7 +11,7 @@
 // reconfigure tasks when the set changed. taskConfigs deals the groups in contiguous chunks to
 // min(tasks.max, #groups) tasks, with task.assigned.groups and task.index, in the order Java's
 // HashSet of the groups iterates (the source's listing order put into a HashSet, see
-// connectors/mirror_client/java_hash_order.h), so the task configs equal Java's; it throws
+// jvm/java_hash_order.h), so the task configs equal Java's; it throws
 // RetriableException until the first load succeeded, and returns no tasks when the connector
 // is disabled, no group qualifies, or emit.checkpoints.enabled=false.
 //

@@ -1,7 +1,7 @@
 // File: checkpoint_rules.h
 //
 // The decisions of MirrorCheckpointConnector and MirrorCheckpointTask as pure functions, so they
-// are tested without Kafka (reference §6.1, §6.4, §6.5, §3.5):
+// are tested without Kafka (MirrorCheckpointConnector, MirrorCheckpointTask, KIP-545):
 //   GroupPartitions          how groups are dealt to tasks (Connect's ConnectorUtils)
 //   RenameTopic              which topic name a checkpoint carries
 //   CheckpointIsMoreRecent   the monotonicity rule

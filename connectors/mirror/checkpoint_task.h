@@ -2,8 +2,8 @@
 //
 // MirrorCheckpointTask: for its assigned consumer groups, translates the groups' committed
 // offsets on the source into offsets on the target and emits them as Checkpoint records into
-// `<source>.checkpoints.internal` on the target, partition 0, through the worker (reference
-// §6.2-6.5). With sync.group.offsets.enabled it also commits the translated offsets to the
+// `<source>.checkpoints.internal` on the target, partition 0, through the worker (as Kafka's
+// MirrorCheckpointTask). With sync.group.offsets.enabled it also commits the translated offsets to the
 // target groups, but only to groups absent or EMPTY there, and never backwards.
 //
 // Lifecycle. start() returns at once; a background thread then (1) loads the checkpoints topic

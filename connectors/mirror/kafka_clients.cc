@@ -5,7 +5,7 @@
 
 #include <chrono>
 
-#include "runtime/kafka/java_client_config.h"
+#include "jvm/java_client_config.h"
 
 namespace connectd::mirror {
 namespace {
@@ -123,9 +123,9 @@ KafkaHandle MakeClient(rd_kafka_type_t type, const Props& java_props, std::strin
   // records unless told otherwise, as Java's: MirrorSource copies open transactions' records
   // as Java's does (KIP-618: `source.consumer.isolation.level=read_committed` asks for
   // committed only).
-  kafka::TranslatedConfig translated = kafka::TranslateJavaClientConfig(
+  jvm::TranslatedConfig translated = jvm::TranslateJavaClientConfig(
       java_props,
-      type == RD_KAFKA_CONSUMER ? kafka::ClientRole::kConsumer : kafka::ClientRole::kProducer);
+      type == RD_KAFKA_CONSUMER ? jvm::ClientRole::kConsumer : jvm::ClientRole::kProducer);
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   char errstr[512];
   for (const auto& [key, value] : translated.properties) {

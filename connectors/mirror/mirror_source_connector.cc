@@ -8,7 +8,7 @@
 #include "connectors/mirror/acl_sync.h"
 #include "connectors/mirror/mirror_config.h"
 #include "connectors/mirror/topic_config_sync.h"
-#include "connectors/mirror_client/java_hash_order.h"
+#include "jvm/java_hash_order.h"
 #include "connectors/mirror_client/records.h"
 
 namespace connectd::mirror {
@@ -46,17 +46,17 @@ std::vector<std::string> JavaSourcePartitionOrder(
     }
   }
   const size_t all = listed.size();
-  listed = JavaHashMapOrder(std::move(listed), std::nullopt);
-  listed = JavaHashMapOrder(std::move(listed), JavaHashSetCopyCapacity(all));
+  listed = jvm::JavaHashMapOrder(std::move(listed), std::nullopt);
+  listed = jvm::JavaHashMapOrder(std::move(listed), jvm::JavaHashSetCopyCapacity(all));
   std::vector<std::string> topics;
   for (const std::string& topic : listed) {
     if (replicate(topic)) topics.push_back(topic);
   }
   const size_t n = topics.size();
-  topics = JavaHashMapOrder(std::move(topics), std::nullopt);
-  topics = JavaHashMapOrder(std::move(topics), n);
-  topics = JavaHashMapOrder(std::move(topics), JavaCopyCapacity(n));
-  topics = JavaHashMapOrder(std::move(topics), n);
+  topics = jvm::JavaHashMapOrder(std::move(topics), std::nullopt);
+  topics = jvm::JavaHashMapOrder(std::move(topics), n);
+  topics = jvm::JavaHashMapOrder(std::move(topics), jvm::JavaCopyCapacity(n));
+  topics = jvm::JavaHashMapOrder(std::move(topics), n);
   std::vector<std::string> partitions;
   for (const std::string& topic : topics) {
     auto count = counts.find(topic);

@@ -4,7 +4,7 @@
 // creates their remote topics on the target (same partition count, replicated configs), keeps
 // watching for new topics and partitions, and deals the source partitions to tasks round robin,
 // in the order Java lists them (its Admin client's HashMaps, see
-// connectors/mirror_client/java_hash_order.h), so task.assigned.partitions equals Java's.
+// jvm/java_hash_order.h), so task.assigned.partitions equals Java's.
 //
 // Topic discovery: one Metadata request to the source every refresh.topics.interval.seconds
 // (connectd default 5 s, Kafka's 600 s), so a new topic is mirrored within seconds while the
@@ -13,11 +13,11 @@
 // carry (kTaskAssignedTopicIds): a topic deleted and re-created between two refreshes gets a new
 // ID, so new task configs, so restarted tasks that copy the new topic from its beginning.
 //
-// Periodic jobs (reference §5.1), all on ONE scheduler thread, run one at a time:
+// Periodic jobs (as Kafka's MirrorSourceConnector schedules them), all on ONE scheduler thread, run one at a time:
 //   topic refresh      every refresh.topics.interval.seconds, first after one interval (start()
 //                      itself refreshes once); asks for task reconfiguration on a change.
-//   ACL sync           every sync.topic.acls.interval.seconds, first right after start (§5.6).
-//   topic config sync  every sync.topic.configs.interval.seconds, first right after start (§5.5;
+//   ACL sync           every sync.topic.acls.interval.seconds, first right after start (syncTopicAcls).
+//   topic config sync  every sync.topic.configs.interval.seconds, first right after start (KIP-894;
 //                      legacy AlterConfigs standing in for IncrementalAlterConfigs, see
 //                      topic_config_sync.h).
 // A job that is disabled (`*.enabled=false`) or has a negative interval is not scheduled; an

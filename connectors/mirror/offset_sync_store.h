@@ -2,7 +2,7 @@
 //
 // OffsetSyncStore: the checkpoint task's index of offset syncs, which translates a consumer
 // group's committed offset on the source into an offset on the target (Kafka's OffsetSyncStore,
-// KAFKA-14666 + KAFKA-15202 + KAFKA-15905; reference §6.3).
+// KAFKA-14666 + KAFKA-15202 + KAFKA-15905).
 //
 // Design. The offset-syncs topic holds, per source topic-partition, a growing sequence of
 // (upstream, downstream) pairs. Keeping all of them costs memory without bound; keeping only the

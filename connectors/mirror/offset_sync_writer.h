@@ -1,7 +1,7 @@
 // File: offset_sync_writer.h
 //
 // OffsetSyncWriter: decides when a replicated record's (upstream, downstream) offset pair is
-// written to the offset-syncs topic, with Kafka's rules (reference §5.8): a sync is due for the
+// written to the offset-syncs topic, with Kafka's rules (OffsetSyncWriter): a sync is due for the
 // first record of a partition in this task's life, when the downstream offset ran
 // offset.lag.max past the last sync, when upstream offsets are not contiguous, or when the
 // downstream offset went backwards. Records that are not due leave a delayed sync, promoted on

@@ -1,6 +1,6 @@
 // File: topic_config_sync.h
 //
-// MirrorSourceConnector's topic config decisions as pure functions (reference §5.4, §5.5), so
+// MirrorSourceConnector's topic config decisions as pure functions (MirrorSourceConnector.createNewTopics and syncTopicConfigs, KIP-894), so
 // they are tested without Kafka:
 //   CreationConfigs          the configs a new remote topic is created with
 //   SourceConfigOps          Java's incremental ops for one remote topic (SET / DELETE)

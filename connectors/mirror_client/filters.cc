@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "connectors/mirror_client/java_regex.h"
-#include "connectors/mirror_client/utf8.h"
+#include "jvm/java_regex.h"
+#include "jvm/utf8.h"
 
 namespace connectd::mirror {
 namespace {
@@ -101,7 +101,7 @@ std::optional<RegexFilter> RegexFilter::MakeForConfig(const std::string& config_
   const std::string joined = JoinForMessage(items);
   std::string reason;
   std::optional<std::wstring> translated =
-      internal::TranslateJavaRegex(internal::DecodeUtf8(joined), &reason);
+      jvm::TranslateJavaRegex(jvm::DecodeUtf8(joined), &reason);
   if (!translated) {
     return SetError<RegexFilter>(error, "Invalid value " + list + " for configuration " +
                                             config_name + ": regular expression '" + joined +
@@ -121,7 +121,7 @@ std::optional<RegexFilter> RegexFilter::MakeForConfig(const std::string& config_
 
 bool RegexFilter::Matches(const std::string& s) const {
   if (compiled_ == nullptr) return false;
-  const std::u32string code_points = internal::DecodeUtf8(s);
+  const std::u32string code_points = jvm::DecodeUtf8(s);
   const std::wstring wide(code_points.begin(), code_points.end());
   try {
     return std::regex_match(wide, compiled_->regex);

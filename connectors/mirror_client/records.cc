@@ -1,6 +1,7 @@
 #include "connectors/mirror_client/records.h"
 
-#include "connectors/mirror_client/utf8.h"
+#include "jvm/java_text.h"
+#include "jvm/utf8.h"
 
 namespace connectd::mirror {
 namespace {
@@ -84,12 +85,6 @@ class Reader {
 constexpr int16_t kVersion = 0;
 
 // ---- JSON -----------------------------------------------------------------------------------
-
-void AppendUnicodeEscape(uint32_t unit, std::string& out) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  out.append("\\u");
-  for (int shift = 12; shift >= 0; shift -= 4) out.push_back(kHex[(unit >> shift) & 0xF]);
-}
 
 // A minimal JSON reader with Jackson's leniencies that matter for stored offsets (see
 // ParseSourceOffset). Recursion is bounded by kMaxDepth.
@@ -226,7 +221,7 @@ class JsonReader {
             }
           }
           if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;  // a lone surrogate
-          if (out != nullptr) internal::AppendUtf8(cp, *out);
+          if (out != nullptr) jvm::AppendUtf8(cp, *out);
           continue;
         }
         default:
@@ -402,44 +397,10 @@ std::optional<OffsetSync> DecodeOffsetSync(std::string_view key, std::string_vie
 // ---- JSON -----------------------------------------------------------------------------------
 
 std::string JsonString(std::string_view s) {
+  // Java decodes the bytes into a String (malformed UTF-8 as U+FFFD), then Jackson writes it.
   std::string out;
   out.reserve(s.size() + 2);
-  out.push_back('"');
-  for (char32_t cp : internal::DecodeUtf8(s)) {
-    switch (cp) {
-      case '"':
-        out.append("\\\"");
-        break;
-      case '\\':
-        out.append("\\\\");
-        break;
-      case '\b':
-        out.append("\\b");
-        break;
-      case '\t':
-        out.append("\\t");
-        break;
-      case '\n':
-        out.append("\\n");
-        break;
-      case '\f':
-        out.append("\\f");
-        break;
-      case '\r':
-        out.append("\\r");
-        break;
-      default:
-        if (cp < 0x20) {
-          AppendUnicodeEscape(cp, out);
-        } else if (cp >= 0x10000) {
-          AppendUnicodeEscape(0xD800 + ((cp - 0x10000) >> 10), out);
-          AppendUnicodeEscape(0xDC00 + ((cp - 0x10000) & 0x3FF), out);
-        } else {
-          internal::AppendUtf8(cp, out);
-        }
-    }
-  }
-  out.push_back('"');
+  jvm::AppendJacksonString(jvm::ToJavaString(s), out);
   return out;
 }
 

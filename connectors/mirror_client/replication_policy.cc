@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "connectors/mirror_client/utf8.h"
+#include "jvm/utf8.h"
 
 namespace connectd::mirror {
 namespace {
@@ -47,10 +47,10 @@ std::optional<std::string> FirstOfJavaSplit(const std::string& topic, const std:
     // the parts are the topic's single characters, so two parts need two characters. Java
     // counts UTF-16 units; connectd counts code points (they differ only for characters outside
     // the BMP, which Kafka topic names cannot contain).
-    std::u32string cps = internal::DecodeUtf8(topic);
+    std::u32string cps = jvm::DecodeUtf8(topic);
     if (cps.size() < 2) return std::nullopt;
     std::string first;
-    internal::AppendUtf8(cps[0], first);
+    jvm::AppendUtf8(cps[0], first);
     if (!StartsWith(topic, first)) return std::nullopt;  // malformed UTF-8 lead: not remote
     return first;
   }

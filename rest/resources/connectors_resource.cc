@@ -1,4 +1,4 @@
-// ConnectorsResource: every /connectors endpoint of connect-runtime.md §1.2 (the internal
+// ConnectorsResource: every /connectors endpoint of Kafka's ConnectorsResource (the internal
 // task-config and fencing endpoints are in internal_resource.cc).
 #include <algorithm>
 #include <cstdint>

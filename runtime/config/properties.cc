@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "jvm/utf8.h"
 
 namespace connectd::config {
 namespace {
@@ -66,19 +67,6 @@ std::vector<LogicalLine> SplitLogicalLines(std::string_view text) {
   return lines;
 }
 
-void AppendUtf8(uint32_t code_point, std::string& out) {
-  if (code_point < 0x80) {
-    out.push_back(static_cast<char>(code_point));
-  } else if (code_point < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (code_point >> 6)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xE0 | (code_point >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  }
-}
-
 // Decodes the escapes of one key or value.
 absl::StatusOr<std::string> Unescape(std::string_view raw, int line_number) {
   std::string out;
@@ -121,7 +109,7 @@ absl::StatusOr<std::string> Unescape(std::string_view raw, int line_number) {
           }
           code_point = code_point * 16 + static_cast<uint32_t>(digit);
         }
-        AppendUtf8(code_point, out);
+        jvm::AppendUtf8(code_point, out);
         i += 4;
         break;
       }

@@ -10,7 +10,7 @@
 #include "runtime/common/status_macros.h"
 #include "runtime/common/strings.h"
 #include "runtime/data/connect_json.h"
-#include "runtime/storage/java_text.h"
+#include "jvm/java_text.h"
 
 namespace connectd::converters {
 namespace {
@@ -469,7 +469,7 @@ void AppendBase64(std::string_view bytes, std::string& out) {
 }
 
 void AppendJavaDouble(double v, std::string& out) {
-  const std::string text = storage::FormatJavaDouble(v);
+  const std::string text = jvm::FormatJavaDouble(v);
   if (std::isfinite(v)) {
     out.append(text);
   } else {
@@ -478,7 +478,7 @@ void AppendJavaDouble(double v, std::string& out) {
 }
 
 void AppendJavaFloat(float v, std::string& out) {
-  const std::string text = storage::FormatJavaFloat(v);
+  const std::string text = jvm::FormatJavaFloat(v);
   if (std::isfinite(v)) {
     out.append(text);
   } else {
@@ -566,7 +566,7 @@ class JsonWriter {
         out.append(value.boolean() ? "true" : "false");
         break;
       case Type::kString:
-        storage::AppendJacksonString(value.string(), out);
+        jvm::AppendJacksonString(value.string(), out);
         break;
       case Type::kBytes:
         if (value.kind() != data::Value::Kind::kBytes) {
@@ -595,7 +595,7 @@ class JsonWriter {
         out.push_back('{');
         for (const data::Field& f : schema->fields) {
           if (f.index != 0) out.push_back(',');
-          storage::AppendJacksonString(f.name, out);
+          jvm::AppendJacksonString(f.name, out);
           out.push_back(':');
           CONNECTD_RETURN_IF_ERROR(Value(f.schema.get(), s.At(static_cast<size_t>(f.index)), out));
         }
@@ -640,7 +640,7 @@ class JsonWriter {
       for (const auto& [k, v] : members) {
         if (!first) out.push_back(',');
         first = false;
-        storage::AppendJacksonString(k, out);
+        jvm::AppendJacksonString(k, out);
         out.push_back(':');
         out.append(v);
       }
@@ -741,7 +741,7 @@ absl::Status AppendJsonSchema(const Schema& schema, const JsonConverterConfig& c
         field_json.pop_back();  // the closing brace: "field" comes last
         out.append(field_json);
         out.append(",\"field\":");
-        storage::AppendJacksonString(f.name, out);
+        jvm::AppendJacksonString(f.name, out);
         out.push_back('}');
       }
       out.push_back(']');
@@ -753,12 +753,12 @@ absl::Status AppendJsonSchema(const Schema& schema, const JsonConverterConfig& c
   absl::StrAppend(&out, ",\"optional\":", schema.optional ? "true" : "false");
   if (schema.name) {
     out.append(",\"name\":");
-    storage::AppendJacksonString(*schema.name, out);
+    jvm::AppendJacksonString(*schema.name, out);
   }
   if (schema.version) absl::StrAppend(&out, ",\"version\":", *schema.version);
   if (schema.doc) {
     out.append(",\"doc\":");
-    storage::AppendJacksonString(*schema.doc, out);
+    jvm::AppendJacksonString(*schema.doc, out);
   }
   if (schema.parameters) {
     out.append(",\"parameters\":{");
@@ -766,9 +766,9 @@ absl::Status AppendJsonSchema(const Schema& schema, const JsonConverterConfig& c
     for (const auto& [k, v] : *schema.parameters) {
       if (!first) out.push_back(',');
       first = false;
-      storage::AppendJacksonString(k, out);
+      jvm::AppendJacksonString(k, out);
       out.push_back(':');
-      storage::AppendJacksonString(v, out);
+      jvm::AppendJacksonString(v, out);
     }
     out.push_back('}');
   }

@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "jvm/utf8.h"
 #include "runtime/common/strings.h"
 
 namespace connectd::data {
@@ -19,26 +20,6 @@ constexpr size_t kMaxNumberLength = 1000;
 bool IsHighSurrogate(uint32_t u) { return u >= 0xD800 && u <= 0xDBFF; }
 bool IsLowSurrogate(uint32_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
 
-// Appends `cp` as UTF-8; a lone surrogate (or an out-of-range unit) as its generalized 3-byte
-// form, the convention of runtime/storage/java_text.h.
-void AppendUtf8(uint32_t cp, std::string& out) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
 // Builds a string's UTF-8 from UTF-16 units, joining a high surrogate and the low surrogate right
 // after it into one character (a Java String holds the pair; std::string its 4-byte form).
 class Utf16ToUtf8 {
@@ -48,7 +29,7 @@ class Utf16ToUtf8 {
   // Unit appends one UTF-16 unit from a \u escape.
   void Unit(uint32_t u) {
     if (pending_high_ != 0 && IsLowSurrogate(u)) {
-      AppendUtf8(0x10000 + ((pending_high_ - 0xD800) << 10) + (u - 0xDC00), out_);
+      jvm::AppendUtf8(0x10000 + ((pending_high_ - 0xD800) << 10) + (u - 0xDC00), out_);
       pending_high_ = 0;
       return;
     }
@@ -56,14 +37,14 @@ class Utf16ToUtf8 {
     if (IsHighSurrogate(u)) {
       pending_high_ = u;
     } else {
-      AppendUtf8(u, out_);
+      jvm::AppendUtf8(u, out_);
     }
   }
 
   // CodePoint appends a character that no surrogate before or after it joins.
   void CodePoint(uint32_t cp) {
     Flush();
-    AppendUtf8(cp, out_);
+    jvm::AppendUtf8(cp, out_);
   }
 
   // Ascii appends characters below 0x80 (none a surrogate) at once.
@@ -73,7 +54,7 @@ class Utf16ToUtf8 {
   }
 
   void Flush() {
-    if (pending_high_ != 0) AppendUtf8(pending_high_, out_);
+    if (pending_high_ != 0) jvm::AppendUtf8(pending_high_, out_);
     pending_high_ = 0;
   }
 

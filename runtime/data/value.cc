@@ -7,8 +7,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "jvm/java_hash_order.h"
+#include "jvm/java_text.h"
 #include "runtime/common/strings.h"
-#include "runtime/storage/java_text.h"
 
 namespace connectd::data {
 namespace {
@@ -198,7 +199,7 @@ int32_t JavaHashCode(const Value& value) {
     case Value::Kind::kBoolean:
       return value.boolean() ? 1231 : 1237;
     case Value::Kind::kString:
-      return storage::JavaStringHashCode(value.string());
+      return jvm::JavaStringHashCode(value.string());
     case Value::Kind::kArray: {
       uint32_t h = 1;
       for (const Value& e : value.array()) h = 31 * h + static_cast<uint32_t>(JavaHashCode(e));
@@ -239,9 +240,9 @@ std::string JavaToString(const Value& value) {
     case Value::Kind::kInt64:
       return std::to_string(value.int64());
     case Value::Kind::kFloat32:
-      return storage::FormatJavaFloat(value.float32());
+      return jvm::FormatJavaFloat(value.float32());
     case Value::Kind::kFloat64:
-      return storage::FormatJavaDouble(value.float64());
+      return jvm::FormatJavaDouble(value.float64());
     case Value::Kind::kBoolean:
       return value.boolean() ? "true" : "false";
     case Value::Kind::kString:
@@ -349,19 +350,10 @@ Value::Map JavaHashMap(Value::Map entries, size_t initial_capacity) {
   }
   Value::Map ordered;
   ordered.reserve(distinct.size());
-  for (size_t index : storage::JavaHashMapIterationOrder(hash_codes, initial_capacity)) {
+  for (size_t index : jvm::JavaHashMapIterationOrder(hash_codes, initial_capacity)) {
     ordered.push_back(std::move(distinct[index]));
   }
   return ordered;
-}
-
-size_t JavaHashMapCopyCapacity(size_t entries) { return storage::JavaHashMapCopyCapacity(entries); }
-
-size_t JavaHashMapSizedCapacity(size_t initial_capacity) {
-  // HashMap(int): tableSizeFor(n), at least 1.
-  size_t capacity = 1;
-  while (capacity < initial_capacity) capacity *= 2;
-  return capacity;
 }
 
 Struct::Struct(SchemaPtr schema) : schema_(std::move(schema)), values_(schema_->fields.size()) {}

@@ -18,7 +18,7 @@
 // Equality (operator==) is Java's equals as Connect compares values: numbers of different kinds
 // differ (Long 1 != Integer 1), floats compare by bits (0.0 != -0.0, NaN == NaN), bytes by
 // content, maps regardless of order, BigDecimal with its scale. JavaHashCode is hashCode(),
-// which decides the order of a java.util.HashMap (see JavaHashMapOrder in java_hash.h).
+// which decides the order of a java.util.HashMap (jvm/java_hash_order.h).
 //
 // Struct: a schema and one value per field. Put validates the value against the field's schema
 // as Java's Struct.put does; Validate checks required fields, as Struct.validate.
@@ -138,11 +138,10 @@ int32_t JavaHashCode(const Value& value);
 // JavaHashMap returns `entries` as a java.util.HashMap holds them after putting them in the
 // order given: a repeated key keeps one entry with the last value, and the entries come in the
 // map's iteration order, which depends on the table the map started with: 16 buckets for
-// `new HashMap<>()`, JavaHashMapCopyCapacity(m.size()) for `new HashMap<>(m)` (whose entries
-// are put first, in m's order), JavaHashMapSizedCapacity(n) for `new HashMap<>(n)`.
+// `new HashMap<>()`, jvm::JavaHashMapCopyCapacity(m.size()) for `new HashMap<>(m)` (whose
+// entries are put first, in m's order), jvm::JavaHashMapSizedCapacity(n) for `new HashMap<>(n)`
+// (jvm/java_hash_order.h).
 Value::Map JavaHashMap(Value::Map entries, size_t initial_capacity = 16);
-size_t JavaHashMapCopyCapacity(size_t entries);
-size_t JavaHashMapSizedCapacity(size_t initial_capacity);
 
 // JavaToString is the value's Java toString() as StringConverter writes it: numbers as Java
 // prints them, List "[a, b]", Map "{k=v, k2=v2}", Struct "Struct{a=1,b=x}" (null fields left

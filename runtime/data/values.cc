@@ -11,7 +11,7 @@
 #include "absl/strings/str_replace.h"
 #include "runtime/common/strings.h"
 #include "runtime/data/simple_date_format.h"
-#include "runtime/storage/java_text.h"
+#include "jvm/java_text.h"
 
 namespace connectd::data {
 namespace {
@@ -255,7 +255,7 @@ absl::StatusOr<Value> ConvertTo(const Schema& to, const Value& value) {
       if (to.IsLogical(kDecimalLogicalName)) {
         if (value.kind() == Value::Kind::kDecimal) return value;
         if (std::optional<double> d = NumberDoubleValue(value)) {
-          absl::StatusOr<Decimal> dec = ParseBigDecimal(storage::FormatJavaDouble(*d));
+          absl::StatusOr<Decimal> dec = ParseBigDecimal(jvm::FormatJavaDouble(*d));
           if (!dec.ok()) return dec.status();
           return Value::OfDecimal(*dec);
         }

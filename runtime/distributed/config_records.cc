@@ -7,12 +7,12 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/common/strings.h"
 #include "runtime/distributed/java_split.h"
-#include "runtime/storage/java_text.h"
+#include "jvm/java_text.h"
 
 namespace connectd::distributed {
 namespace {
 
-using storage::AppendJacksonString;
+using jvm::AppendJacksonString;
 
 // ---- Writers -------------------------------------------------------------------------------
 
@@ -22,10 +22,10 @@ void AppendProperties(const ConfigProperties& properties, std::string& out) {
   for (const auto& [key, value] : properties) {
     if (!first) out.push_back(',');
     first = false;
-    AppendJacksonString(key, out);
+    jvm::AppendJacksonString(key, out);
     out.push_back(':');
     if (value) {
-      AppendJacksonString(*value, out);
+      jvm::AppendJacksonString(*value, out);
     } else {
       out.append("null");
     }
@@ -35,7 +35,7 @@ void AppendProperties(const ConfigProperties& properties, std::string& out) {
 
 std::string IntField(std::string_view field, int64_t value) {
   std::string out = "{";
-  AppendJacksonString(field, out);
+  jvm::AppendJacksonString(field, out);
   out.push_back(':');
   out.append(std::to_string(value));
   out.push_back('}');
@@ -266,9 +266,9 @@ std::string EncodeTargetState(herder::TargetState state) {
                                           ? herder::TargetStateName(herder::TargetState::kPaused)
                                           : name;
   std::string out = "{\"state\":";
-  AppendJacksonString(compatible, out);
+  jvm::AppendJacksonString(compatible, out);
   out.append(",\"state.v2\":");
-  AppendJacksonString(name, out);
+  jvm::AppendJacksonString(name, out);
   out.push_back('}');
   return out;
 }
@@ -282,9 +282,9 @@ std::string EncodeTaskCountRecord(int32_t task_count) { return IntField("task-co
 
 std::string EncodeSessionKey(const SessionKey& key) {
   std::string out = "{\"key\":";
-  AppendJacksonString(AsStd(absl::Base64Escape(AsAbsl(key.key))), out);
+  jvm::AppendJacksonString(AsStd(absl::Base64Escape(AsAbsl(key.key))), out);
   out.append(",\"algorithm\":");
-  AppendJacksonString(key.algorithm, out);
+  jvm::AppendJacksonString(key.algorithm, out);
   out.append(",\"creation-timestamp\":");
   out.append(std::to_string(key.creation_timestamp_ms));
   out.push_back('}');
@@ -293,7 +293,7 @@ std::string EncodeSessionKey(const SessionKey& key) {
 
 std::string EncodeLoggerLevel(std::string_view level) {
   std::string out = "{\"level\":";
-  AppendJacksonString(level, out);
+  jvm::AppendJacksonString(level, out);
   out.push_back('}');
   return out;
 }

@@ -17,7 +17,7 @@
 // Encoders write properties in the order given: Java writes a map in its iteration order, so a
 // caller reproducing Java byte for byte passes REST-created connector configs in request order
 // (Jackson's LinkedHashMap) and java.util.HashMap-built maps in HashMap order
-// (storage::JavaHashMapIterationOrder).
+// (jvm::JavaHashMapIterationOrder).
 //
 // Decoding is two steps, as in Java: ParseConfigValue is JsonConverter.toConnectData
 // (connect_json.h with Jackson's defaults), then ParseConfigRecord applies

@@ -5,7 +5,7 @@
 // process*Record methods), and snapshotted as Java's ClusterConfigState. Also the ordered
 // records each of KafkaConfigBackingStore's writes produces.
 //
-// Reading rules (Kafka 4.4.0 KafkaConfigBackingStore; see also connect-runtime.md §2.2):
+// Reading rules (Kafka 4.4.0 KafkaConfigBackingStore):
 //  - A record whose value fails JSON conversion is skipped and does not advance the offset; any
 //    other record sets offset = its offset + 1, also when its key is unknown or it is ignored.
 //  - connector-{c}: applied at once; the target state defaults to STARTED if none is known. A

@@ -10,7 +10,7 @@
 //
 // The caller (the leader's coordinator) decodes JoinGroup member metadata, takes the config
 // offset with MaxMemberConfigOffset(), makes sure its own config snapshot is at least that far
-// (reference §3.5 step 3; if not, it answers ConfigMismatchAssignments()), and then runs an
+// (IncrementalCooperativeAssignor, checking the members' config offsets first; if not, it answers ConfigMismatchAssignments()), and then runs an
 // assignor on its snapshot.
 //
 // Thread-safety: plain values and pure functions.

@@ -4,7 +4,7 @@
 // member stops everything when a rebalance starts and receives its complete new set. Connectors
 // sorted by name are dealt round-robin over the members sorted by member id; the tasks, sorted by
 // connector and then task number, continue on the same circular walk over the members (so with
-// single-task connectors the connectors and the tasks land on different workers). Reference §3.7.
+// single-task connectors the connectors and the tasks land on different workers). Kafka's EagerAssignor.
 //
 // Example: members {a, b}, connectors c1 (tasks 0, 1) and c2 (task 0):
 //   a: connectors [c1], tasks [c1-0, c2-0]      b: connectors [c2], tasks [c1-1]

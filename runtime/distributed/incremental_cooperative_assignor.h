@@ -1,7 +1,7 @@
 // File: incremental_cooperative_assignor.h
 //
 // Connect's IncrementalCooperativeAssignor (KIP-415), the leader-side assignment of subprotocols
-// `compatible` (v1) and `sessioned` (v2). Reference §3.6; the rules are Kafka 4.x's
+// `compatible` (v1) and `sessioned` (v2). KIP-415; the rules are Kafka 4.x's
 // IncrementalCooperativeAssignor.java, restated here in our own terms.
 //
 // Each member reports its current complete set (its metadata's allocation). The leader answers

@@ -13,7 +13,7 @@ int32_t OffsetsTopicPartition(std::string_view key, int32_t partition_count) {
 absl::StatusOr<OffsetsTopicRecord> MakeOffsetsTopicRecord(
     std::string_view connector, std::string_view partition_json,
     std::optional<std::string_view> offset_json, int32_t partition_count,
-    storage::JavaDoubleStyle double_style) {
+    jvm::JavaDoubleStyle double_style) {
   auto key = storage::SerializeOffsetKey(connector, partition_json, double_style);
   if (!key.ok()) return key.status();
   auto value = storage::SerializeOffsetValue(offset_json, double_style);

@@ -23,7 +23,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "runtime/storage/java_text.h"
+#include "jvm/java_text.h"
 #include "runtime/storage/offset_codec.h"
 
 namespace connectd::distributed {
@@ -45,7 +45,7 @@ struct OffsetsTopicRecord {
 absl::StatusOr<OffsetsTopicRecord> MakeOffsetsTopicRecord(
     std::string_view connector, std::string_view partition_json,
     std::optional<std::string_view> offset_json, int32_t partition_count,
-    storage::JavaDoubleStyle double_style = storage::JavaDoubleStyle::kJdk17);
+    jvm::JavaDoubleStyle double_style = jvm::JavaDoubleStyle::kJdk17);
 
 // ParseOffsetsTopicKey returns the connector and partition of a consumed key, or nullopt for a
 // key Connect ignores when tracking partitions (null, or not ["<connector>",{...}]).

@@ -1,7 +1,7 @@
 // File: request_signing.h
 //
 // KIP-507 internal request signing, as Kafka Connect's InternalRequestSignature and
-// DistributedHerder do it (connect-runtime.md §3.8):
+// DistributedHerder do it (KIP-507: InternalRequestSignature, DistributedHerder):
 //
 //   sender:   X-Connect-Authorization               = Base64(HMAC(algorithm, key, body))
 //             X-Connect-Request-Signature-Algorithm = algorithm   (e.g. "HmacSHA256")

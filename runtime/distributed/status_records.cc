@@ -6,10 +6,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "jvm/java_text.h"
+#include "jvm/utf8.h"
 #include "runtime/common/strings.h"
 #include "runtime/data/connect_json.h"
 #include "runtime/distributed/java_split.h"
-#include "runtime/storage/java_text.h"
 
 namespace connectd::distributed {
 
@@ -69,42 +70,6 @@ absl::StatusOr<uint64_t> RequiredInteger(const JsonValue& object, std::string_vi
     return FieldError(field, "an integer");
   }
   return static_cast<uint64_t>(node->integer);
-}
-
-bool IsValidUtf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto b = static_cast<uint8_t>(s[i]);
-    size_t n;
-    uint32_t cp;
-    if (b < 0x80) {
-      ++i;
-      continue;
-    } else if (b >= 0xC2 && b <= 0xDF) {
-      n = 1;
-      cp = b & 0x1F;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-      n = 2;
-      cp = b & 0x0F;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-      n = 3;
-      cp = b & 0x07;
-    } else {
-      return false;
-    }
-    for (size_t k = 1; k <= n; ++k) {
-      if (i + k >= s.size()) return false;
-      const auto c = static_cast<uint8_t>(s[i + k]);
-      if ((c & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (c & 0x3F);
-    }
-    if ((n == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-        (n == 3 && (cp < 0x10000 || cp > 0x10FFFF))) {
-      return false;
-    }
-    i += n + 1;
-  }
-  return true;
 }
 
 // Integer.parseInt(token, 10) for ASCII digits.
@@ -167,18 +132,18 @@ absl::StatusOr<std::optional<std::string>> EncodeStatusValue(const StatusValue& 
   }
   // Struct fields in STATUS_SCHEMA_V0 order; unset optional fields are written as null.
   std::string out = "{\"state\":";
-  storage::AppendJacksonString(StatusStateName(value.state), out);
+  jvm::AppendJacksonString(StatusStateName(value.state), out);
   out.append(",\"trace\":");
   if (value.trace.has_value()) {
-    storage::AppendJacksonString(*value.trace, out);
+    jvm::AppendJacksonString(*value.trace, out);
   } else {
     out.append("null");
   }
   out.append(",\"worker_id\":");
-  storage::AppendJacksonString(*value.worker_id, out);
+  jvm::AppendJacksonString(*value.worker_id, out);
   absl::StrAppend(&out, ",\"generation\":", value.generation, ",\"version\":");
   if (value.version.has_value()) {
-    storage::AppendJacksonString(*value.version, out);
+    jvm::AppendJacksonString(*value.version, out);
   } else {
     out.append("null");
   }
@@ -188,9 +153,9 @@ absl::StatusOr<std::optional<std::string>> EncodeStatusValue(const StatusValue& 
 
 std::string EncodeTopicStatusValue(const TopicStatusValue& value) {
   std::string out = "{\"topic\":{\"name\":";
-  storage::AppendJacksonString(value.topic, out);
+  jvm::AppendJacksonString(value.topic, out);
   out.append(",\"connector\":");
-  storage::AppendJacksonString(value.connector, out);
+  jvm::AppendJacksonString(value.connector, out);
   absl::StrAppend(&out, ",\"task\":", value.task,
                   ",\"discoverTimestamp\":", value.discover_timestamp, "}}");
   return out;
@@ -247,7 +212,7 @@ absl::StatusOr<TopicStatusValue> DecodeTopicStatusValue(std::string_view bytes) 
 }
 
 absl::StatusOr<StatusKey> ParseStatusKey(std::string_view key) {
-  if (!IsValidUtf8(key)) return InvalidKey(key, "not valid UTF-8");
+  if (!jvm::IsValidUtf8(key)) return InvalidKey(key, "not valid UTF-8");
   StatusKey parsed;
   if (key.substr(0, kConnectorStatusPrefix.size()) == kConnectorStatusPrefix) {
     parsed.kind = StatusKey::Kind::kConnector;

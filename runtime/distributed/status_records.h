@@ -21,7 +21,7 @@
 //    value ignored, a duplicate object key replaced by the later one, nesting up to 1000 levels,
 //    numbers up to 1000 long; no comments, NaN, single quotes, trailing commas, "+1", ".5" or
 //    "1."; a lone surrogate comes back as its own 3-byte sequence, as in
-//    runtime/storage/java_text.h; raw UTF-8 that encodes a surrogate is an error, and raw UTF-8
+//    jvm/java_text.h; raw UTF-8 that encodes a surrogate is an error, and raw UTF-8
 //    past U+10FFFF is kept as Jackson's two out-of-range UTF-16 units.
 //  - value: an object with "state" a string naming an AbstractStatus.State (DESTROYED included);
 //    "trace", "worker_id", "version" absent, null or strings; "generation" an integer of any width

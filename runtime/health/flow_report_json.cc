@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "runtime/common/utf8.h"
+#include "jvm/utf8.h"
 
 namespace connectd::health {
 namespace {
@@ -14,8 +14,8 @@ using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
 // Traces and client errors come from plugins and other clusters: JSON gets valid UTF-8 only.
 void String(Writer& w, const std::string& s) {
-  if (!IsValidUtf8(s)) {
-    std::string valid = ToValidUtf8(s);
+  if (!jvm::IsValidUtf8(s)) {
+    std::string valid = jvm::ToJavaString(s);
     w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
     return;
   }

@@ -167,6 +167,28 @@ void SummarizePartitions(const FlowFacts& facts, FlowReport* r) {
   r->remote_topics = facts.remote_topics;
 }
 
+// What the MirrorSourceConnector's target admin client refused, one line per remote topic.
+void AddRemoteTopicEvidence(const FlowFacts& facts, int64_t now_ms,
+                            std::vector<std::string>* evidence) {
+  for (const RemoteTopicFacts& t : facts.remote_topics) {
+    evidence->push_back(absl::StrCat(
+        t.operation != "create-partitions" ? "cannot create topic "
+                                           : "cannot add partitions to topic ",
+        t.topic, " on ", facts.target, ": ", t.error, " (", t.error_count, " time(s), first ",
+        Seconds(now_ms - t.error_first_ms), " ago, last ", Seconds(now_ms - t.error_last_ms),
+        " ago; MirrorSourceConnector's target admin client)"));
+  }
+}
+
+// The remote topics the target refused to create for lack of CREATE.
+std::set<std::string> CreateDenied(const FlowFacts& facts) {
+  std::set<std::string> topics;
+  for (const RemoteTopicFacts& t : facts.remote_topics) {
+    if (t.authorization_error && t.operation != "create-partitions") topics.insert(t.topic);
+  }
+  return topics;
+}
+
 // "orders-0, orders-2" per source topic, for the errored partitions of one error text.
 std::string PartitionList(const std::vector<const PartitionFacts*>& partitions) {
   std::vector<std::string> names;
@@ -419,8 +441,21 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
       r.evidence.push_back(UnitState(*unit));
       if (unit->trace) r.evidence.push_back(absl::StrCat("trace: ", *unit->trace));
     }
+    AddRemoteTopicEvidence(facts, now_ms, &r.evidence);
     std::string next;
-    if (first.trace && LooksLikeAuthorization(*first.trace)) {
+    const std::set<std::string> create_denied = CreateDenied(facts);
+    if (first.role == "source" && !create_denied.empty() && first.trace &&
+        LooksLikeAuthorization(*first.trace)) {
+      // The target refused to create the remote topics, and then (its broker creating topics
+      // on metadata requests) the writes to them: CREATE is what is missing, not WRITE.
+      next = absl::StrCat(
+          "The target refused to create remote topic(s) ", absl::StrJoin(create_denied, ", "),
+          ": grant the MirrorSource connector's principal CREATE on them on cluster ", facts.target,
+          " (kafka-acls.sh --add --allow-principal User:<connectd> --operation "
+          "Create --topic <topic>) or create them there with the source topic's partition count, "
+          "then restart the task: curl -X POST '<worker>/connectors/",
+          first.connector, "/restart?includeTasks=true&onlyFailed=true'");
+    } else if (first.trace && LooksLikeAuthorization(*first.trace)) {
       next = absl::StrCat(
           "The ", first.role == "heartbeat" ? "heartbeat" : "replication",
           " writes were refused by an authorizer: grant the connectd principal WRITE (and "
@@ -520,13 +555,9 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
   // Remote topics the connector cannot create (or grow) on the target: their records wait.
   if (!facts.remote_topics.empty()) {
     std::set<std::string> denied_create, denied_alter, other;
+    AddRemoteTopicEvidence(facts, now_ms, &r.evidence);
     for (const RemoteTopicFacts& t : facts.remote_topics) {
       const bool create = t.operation != "create-partitions";
-      r.evidence.push_back(absl::StrCat(
-          create ? "cannot create topic " : "cannot add partitions to topic ", t.topic, " on ",
-          facts.target, ": ", t.error, " (", t.error_count, " time(s), first ",
-          Seconds(now_ms - t.error_first_ms), " ago, last ", Seconds(now_ms - t.error_last_ms),
-          " ago; MirrorSourceConnector's target admin client)"));
       (t.authorization_error ? (create ? denied_create : denied_alter) : other).insert(t.topic);
     }
     std::set<std::string> all;

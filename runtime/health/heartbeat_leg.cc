@@ -20,7 +20,7 @@ HeartbeatLeg::HeartbeatLeg(LegSpec spec, int64_t now_ms) : spec_(std::move(spec)
   facts_.cluster = spec_.cluster;
   facts_.topic = spec_.topic;
   std::map<std::string, std::string> props =
-      kafka::TranslateJavaClientConfig(spec_.java_client_props, kafka::ClientRole::kConsumer)
+      jvm::TranslateJavaClientConfig(spec_.java_client_props, jvm::ClientRole::kConsumer)
           .properties;
   props["group.id"] = "connectd-flow-health";  // never joined: assign() only
   props["enable.auto.commit"] = "false";

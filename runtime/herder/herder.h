@@ -37,7 +37,7 @@ std::optional<int> HttpStatusOf(const absl::Status& status);
 
 // Distributed mode: the request must be served by another worker, the leader (Java's
 // NotLeaderException) or the owner of a connector or task (NotAssignedException). The REST layer
-// forwards it to `url` (connect-runtime.md §1.1). An empty `url` means no leader is known
+// forwards it to `url` (HerderRequestHandler.completeOrForwardRequest). An empty `url` means no leader is known
 // (mid-rebalance): REST answers 409. The Status alone maps to 409 with `message`.
 absl::Status ForwardRequiredError(std::string_view message, std::string_view url);
 // The URL a request must be forwarded to, if `status` is a ForwardRequiredError.

@@ -1,6 +1,6 @@
 // File: client_config.h
 //
-// librdkafka configs from translated Java client properties (see java_client_config.h).
+// librdkafka configs from translated Java client properties (see jvm/java_client_config.h).
 #pragma once
 
 #include <map>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "runtime/kafka/java_client_config.h"
+#include "jvm/java_client_config.h"
 #include "runtime/kafka/rdkafka_handles.h"
 
 namespace connectd::kafka {

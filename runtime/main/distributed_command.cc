@@ -16,7 +16,7 @@
 #include "runtime/common/logging.h"
 #include "runtime/distributed/request_signing.h"
 #include "runtime/herder/distributed_herder.h"
-#include "runtime/kafka/java_client_config.h"
+#include "jvm/java_client_config.h"
 #include "runtime/main/flow_health_setup.h"
 #include "runtime/main/internal_requests.h"
 #include "runtime/main/worker_setup.h"
@@ -54,14 +54,14 @@ distributed::KafkaBasedLog::Options LogOptions(const config::WorkerConfig& confi
   // MAX_INT); the status producer keeps the client's default, as Java's.
   std::map<std::string, std::string> base;
   if (topic_key != "status.storage.topic") base["message.timeout.ms"] = "2147483647";
-  options.producer = kafka::OverlayOn(
-      std::move(base), kafka::TranslateJavaClientConfig(config.ClientConfig("producer."),
-                                                        kafka::ClientRole::kProducer));
-  options.consumer = kafka::TranslateJavaClientConfig(config.ClientConfig("consumer."),
-                                                      kafka::ClientRole::kConsumer)
+  options.producer = jvm::OverlayOn(
+      std::move(base), jvm::TranslateJavaClientConfig(config.ClientConfig("producer."),
+                                                        jvm::ClientRole::kProducer));
+  options.consumer = jvm::TranslateJavaClientConfig(config.ClientConfig("consumer."),
+                                                      jvm::ClientRole::kConsumer)
                          .properties;
   options.admin =
-      kafka::TranslateJavaClientConfig(config.ClientConfig("admin."), kafka::ClientRole::kAdmin)
+      jvm::TranslateJavaClientConfig(config.ClientConfig("admin."), jvm::ClientRole::kAdmin)
           .properties;
   options.partitions = partitions_key.empty() ? 1 : parsed.GetInt(partitions_key);
   options.replication_factor = static_cast<int16_t>(parsed.GetInt(replication_key));
@@ -76,7 +76,7 @@ absl::StatusOr<herder::DistributedHerder::Options> HerderOptions(const config::W
   options.topic_tracking = parsed.GetBool("topic.tracking.enable");
   options.topic_tracking_reset = parsed.GetBool("topic.tracking.allow.reset");
   options.admin_config =
-      kafka::TranslateJavaClientConfig(config.ClientConfig("admin."), kafka::ClientRole::kAdmin)
+      jvm::TranslateJavaClientConfig(config.ClientConfig("admin."), jvm::ClientRole::kAdmin)
           .properties;
   options.config_log =
       LogOptions(config, "config.storage.topic", "", "config.storage.replication.factor");
@@ -89,7 +89,7 @@ absl::StatusOr<herder::DistributedHerder::Options> HerderOptions(const config::W
   if (absl::Status s = group.SetBootstrap(config.bootstrap_servers()); !s.ok()) return s;
   absl::StatusOr<kafka::protocol::SecurityConfig> security =
       kafka::protocol::SecurityConfig::FromProperties(
-          kafka::TranslateJavaClientConfig(config.ClientConfig(""), kafka::ClientRole::kAdmin)
+          jvm::TranslateJavaClientConfig(config.ClientConfig(""), jvm::ClientRole::kAdmin)
               .properties);
   if (!security.ok()) return security.status();
   group.security = *std::move(security);

@@ -125,8 +125,8 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
   options.kafka_cluster_id = *cluster_id;
   options.topic_tracking = worker_config.parsed().GetBool("topic.tracking.enable");
   options.topic_tracking_reset = worker_config.parsed().GetBool("topic.tracking.allow.reset");
-  options.admin_config = kafka::TranslateJavaClientConfig(worker_config.ClientConfig("admin."),
-                                                          kafka::ClientRole::kAdmin)
+  options.admin_config = jvm::TranslateJavaClientConfig(worker_config.ClientConfig("admin."),
+                                                          jvm::ClientRole::kAdmin)
                              .properties;
 
   // The herder exists first (the REST server answers through it), starts once the REST

@@ -15,7 +15,7 @@
 #include "runtime/common/logging.h"
 #include "runtime/config/properties.h"
 #include "runtime/kafka/client_config.h"
-#include "runtime/kafka/java_client_config.h"
+#include "jvm/java_client_config.h"
 
 namespace connectd::main {
 
@@ -61,8 +61,8 @@ void LoadPlugins(const config::WorkerConfig& config, const std::string& executab
 }
 
 absl::StatusOr<std::string> LookupClusterId(const config::WorkerConfig& config) {
-  kafka::TranslatedConfig translated =
-      kafka::TranslateJavaClientConfig(config.ClientConfig("admin."), kafka::ClientRole::kAdmin);
+  jvm::TranslatedConfig translated =
+      jvm::TranslateJavaClientConfig(config.ClientConfig("admin."), jvm::ClientRole::kAdmin);
   std::vector<std::string> warnings;
   absl::StatusOr<kafka::ConfPtr> conf =
       kafka::MakeConfWithWarnings(translated.properties, warnings);

@@ -5,8 +5,7 @@
 //   - the replication flows that get a herder (ClusterPairs, HerderPairs for `--clusters`);
 //   - each herder's distributed-worker properties (WorkerProperties);
 //   - the configs of the three connectors each herder's leader writes (ConnectorConfig).
-// Every derivation follows Java's rules key by key (docs: /work/shared/reference/mirrormaker2.md
-// §2.1); tests/golden/mirror_maker holds the maps Java's own class derives from sample files.
+// Every derivation follows Java's rules key by key (Kafka's MirrorMakerConfig); tests/golden/mirror_maker holds the maps Java's own class derives from sample files.
 //
 //   absl::StatusOr<MirrorMakerConfig> config = MirrorMakerConfig::Create(properties);
 //   for (const SourceAndTarget& pair : *config->HerderPairs({})) {

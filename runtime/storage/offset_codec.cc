@@ -232,7 +232,7 @@ absl::StatusOr<Parsed> ParseFlat(std::string_view text, Shape shape, std::string
   return parsed;
 }
 
-void AppendValue(const FlatValue& v, JavaDoubleStyle style, std::string& out) {
+void AppendValue(const FlatValue& v, jvm::JavaDoubleStyle style, std::string& out) {
   switch (v.kind) {
     case FlatValue::Kind::kNull:
       out.append("null");
@@ -244,37 +244,37 @@ void AppendValue(const FlatValue& v, JavaDoubleStyle style, std::string& out) {
       out.append(std::to_string(v.integer));
       break;
     case FlatValue::Kind::kDouble:
-      out.append(FormatJavaDouble(v.real, style));
+      out.append(jvm::FormatJavaDouble(v.real, style));
       break;
     case FlatValue::Kind::kString:
-      AppendJacksonString(v.text, out);
+      jvm::AppendJacksonString(v.text, out);
       break;
   }
 }
 
-void AppendObject(const FlatObject& object, JavaDoubleStyle style, std::string& out) {
+void AppendObject(const FlatObject& object, jvm::JavaDoubleStyle style, std::string& out) {
   out.push_back('{');
   bool first = true;
   for (const auto& [key, value] : object) {
     if (!first) out.push_back(',');
     first = false;
-    AppendJacksonString(key, out);
+    jvm::AppendJacksonString(key, out);
     out.push_back(':');
     AppendValue(value, style, out);
   }
   out.push_back('}');
 }
 
-std::string ObjectText(const FlatObject& object, JavaDoubleStyle style) {
+std::string ObjectText(const FlatObject& object, jvm::JavaDoubleStyle style) {
   std::string out;
   AppendObject(object, style, out);
   return out;
 }
 
 std::string KeyText(std::string_view connector, const FlatObject& partition,
-                    JavaDoubleStyle style) {
+                    jvm::JavaDoubleStyle style) {
   std::string out = "[";
-  AppendJacksonString(connector, out);
+  jvm::AppendJacksonString(connector, out);
   out.push_back(',');
   AppendObject(partition, style, out);
   out.push_back(']');
@@ -287,7 +287,8 @@ FlatObject InHashMapOrder(FlatObject object) {
   for (const auto& member : object) keys.push_back(member.first);
   FlatObject ordered;
   ordered.reserve(object.size());
-  for (size_t index : JavaHashMapIterationOrder(keys)) ordered.push_back(std::move(object[index]));
+  for (size_t index : jvm::JavaHashMapIterationOrder(keys))
+    ordered.push_back(std::move(object[index]));
   return ordered;
 }
 
@@ -331,7 +332,7 @@ absl::Status CheckUtf8(std::string_view text, std::string_view what) {
 
 absl::StatusOr<std::string> SerializeOffsetKey(std::string_view connector,
                                                std::string_view partition_json,
-                                               JavaDoubleStyle double_style) {
+                                               jvm::JavaDoubleStyle double_style) {
   CONNECTD_RETURN_IF_ERROR(CheckUtf8(connector, "connector name"));
   CONNECTD_ASSIGN_OR_RETURN(Parsed partition,
                             ParseFlat(partition_json, Shape::kObject, "source partition"));
@@ -339,7 +340,7 @@ absl::StatusOr<std::string> SerializeOffsetKey(std::string_view connector,
 }
 
 absl::StatusOr<std::optional<std::string>> SerializeOffsetValue(
-    std::optional<std::string_view> offset_json, JavaDoubleStyle double_style) {
+    std::optional<std::string_view> offset_json, jvm::JavaDoubleStyle double_style) {
   if (!offset_json.has_value()) return std::optional<std::string>();
   CONNECTD_ASSIGN_OR_RETURN(Parsed offset,
                             ParseFlat(*offset_json, Shape::kObject, "source offset"));
@@ -350,26 +351,19 @@ absl::StatusOr<OffsetKey> ParseOffsetKey(std::string_view key_bytes) {
   CONNECTD_ASSIGN_OR_RETURN(Parsed parsed, ParseFlat(key_bytes, Shape::kOffsetKey, "offset key"));
   OffsetKey key;
   key.connector = std::move(parsed.connector);
-  key.partition_json = ObjectText(parsed.object, JavaDoubleStyle::kJdk17);
+  key.partition_json = ObjectText(parsed.object, jvm::JavaDoubleStyle::kJdk17);
   return key;
 }
 
 absl::StatusOr<std::string> ParseOffsetValue(std::string_view value_bytes) {
   CONNECTD_ASSIGN_OR_RETURN(Parsed parsed, ParseFlat(value_bytes, Shape::kObject, "offset value"));
-  return ObjectText(parsed.object, JavaDoubleStyle::kJdk17);
+  return ObjectText(parsed.object, jvm::JavaDoubleStyle::kJdk17);
 }
 
 absl::StatusOr<std::string> CanonicalJavaHashMapOrder(std::string_view object_json,
-                                                      JavaDoubleStyle double_style) {
+                                                      jvm::JavaDoubleStyle double_style) {
   CONNECTD_ASSIGN_OR_RETURN(Parsed parsed, ParseFlat(object_json, Shape::kObject, "JSON map"));
   return ObjectText(InHashMapOrder(std::move(parsed.object)), double_style);
-}
-
-std::vector<size_t> JavaHashMapIterationOrder(const std::vector<std::string>& keys) {
-  std::vector<int32_t> hash_codes;
-  hash_codes.reserve(keys.size());
-  for (const std::string& key : keys) hash_codes.push_back(JavaStringHashCode(key));
-  return JavaHashMapIterationOrder(hash_codes);
 }
 
 absl::StatusOr<std::string> CanonicalOffsetKey(std::string_view connector,
@@ -377,13 +371,13 @@ absl::StatusOr<std::string> CanonicalOffsetKey(std::string_view connector,
   CONNECTD_RETURN_IF_ERROR(CheckUtf8(connector, "connector name"));
   CONNECTD_ASSIGN_OR_RETURN(Parsed partition,
                             ParseFlat(partition_json, Shape::kObject, "source partition"));
-  return KeyText(connector, Sorted(std::move(partition.object)), JavaDoubleStyle::kJdk17);
+  return KeyText(connector, Sorted(std::move(partition.object)), jvm::JavaDoubleStyle::kJdk17);
 }
 
 bool OffsetLookupIndex::Apply(std::string_view key, std::optional<std::string_view> value) {
   absl::StatusOr<Parsed> parsed = ParseFlat(key, Shape::kOffsetKey, "offset key");
   if (!parsed.ok()) return false;
-  const std::string canonical = ObjectText(Sorted(parsed->object), JavaDoubleStyle::kJdk17);
+  const std::string canonical = ObjectText(Sorted(parsed->object), jvm::JavaDoubleStyle::kJdk17);
   if (!value.has_value()) {
     auto connector = connectors_.find(parsed->connector);
     if (connector != connectors_.end()) {
@@ -397,7 +391,7 @@ bool OffsetLookupIndex::Apply(std::string_view key, std::optional<std::string_vi
   if (inserted) {
     // Like Java's HashSet.add, an equal partition already present keeps its first form.
     it->second.partition_json =
-        ObjectText(InHashMapOrder(std::move(parsed->object)), JavaDoubleStyle::kJdk17);
+        ObjectText(InHashMapOrder(std::move(parsed->object)), jvm::JavaDoubleStyle::kJdk17);
   }
   it->second.value.assign(value->data(), value->size());
   return true;
@@ -410,7 +404,7 @@ absl::StatusOr<std::optional<std::string>> OffsetLookupIndex::Find(
   const auto partitions = connectors_.find(connector);
   if (partitions == connectors_.end()) return std::optional<std::string>();
   const auto entry = partitions->second.find(
-      ObjectText(Sorted(std::move(partition.object)), JavaDoubleStyle::kJdk17));
+      ObjectText(Sorted(std::move(partition.object)), jvm::JavaDoubleStyle::kJdk17));
   if (entry == partitions->second.end()) return std::optional<std::string>();
   return std::optional<std::string>(entry->second.value);
 }

@@ -6,7 +6,7 @@
 //   key   = ["<connector>",{<partition map>}]      e.g. ["file-src",{"filename":"/in.txt"}]
 //   value = {<offset map>}                          e.g. {"position":1024}; tombstone = no value
 //
-// compact Jackson output, numbers and strings rendered as Java does (java_text.h). Plugins hand
+// compact Jackson output, numbers and strings rendered as Java does (jvm/java_text.h). Plugins hand
 // partitions and offsets over as JSON object text whose values are flat: null, string, integer
 // (int64), double or boolean. Nested objects/arrays, duplicate keys, integers outside int64 and
 // non-object input are rejected with kInvalidArgument.
@@ -36,7 +36,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "runtime/storage/java_text.h"
+#include "jvm/java_hash_order.h"
+#include "jvm/java_text.h"
 
 namespace connectd::storage {
 
@@ -44,13 +45,13 @@ namespace connectd::storage {
 // JSON object), keys in the order of the text.
 absl::StatusOr<std::string> SerializeOffsetKey(
     std::string_view connector, std::string_view partition_json,
-    JavaDoubleStyle double_style = JavaDoubleStyle::kJdk17);
+    jvm::JavaDoubleStyle double_style = jvm::JavaDoubleStyle::kJdk17);
 
 // SerializeOffsetValue returns the value bytes of `offset_json` (a flat JSON object), keys in the
 // order of the text; nullopt (a tombstone) for nullopt.
 absl::StatusOr<std::optional<std::string>> SerializeOffsetValue(
     std::optional<std::string_view> offset_json,
-    JavaDoubleStyle double_style = JavaDoubleStyle::kJdk17);
+    jvm::JavaDoubleStyle double_style = jvm::JavaDoubleStyle::kJdk17);
 
 // A decoded offset key.
 struct OffsetKey {
@@ -73,11 +74,7 @@ absl::StatusOr<std::string> ParseOffsetValue(std::string_view value_bytes);
 // insertion order within a bucket. Tree bins (a 9th key in one bucket of a table of 64 or more)
 // are not modelled and keep insertion order.
 absl::StatusOr<std::string> CanonicalJavaHashMapOrder(
-    std::string_view object_json, JavaDoubleStyle double_style = JavaDoubleStyle::kJdk17);
-
-// JavaHashMapIterationOrder returns the permutation of `keys` (distinct, UTF-8, in insertion
-// order) that java.util.HashMap iteration would produce, as described above.
-std::vector<size_t> JavaHashMapIterationOrder(const std::vector<std::string>& keys);
+    std::string_view object_json, jvm::JavaDoubleStyle double_style = jvm::JavaDoubleStyle::kJdk17);
 
 // CanonicalOffsetKey returns the form OffsetLookupIndex matches on: the key bytes with the
 // partition's keys sorted by their UTF-8 bytes. Two partitions have the same canonical key iff

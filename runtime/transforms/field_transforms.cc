@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "jvm/java_hash_order.h"
 #include "runtime/common/status_macros.h"
 #include "runtime/common/strings.h"
 #include "runtime/data/decimal.h"
@@ -223,7 +224,7 @@ class ReplaceField final : public Transformation {
       }
       // new HashMap<>(value.size()), then the puts.
       Value updated = Value::OfMap(
-          data::JavaHashMap(std::move(out), data::JavaHashMapSizedCapacity(value.map().size())));
+          data::JavaHashMap(std::move(out), jvm::JavaHashMapSizedCapacity(value.map().size())));
       return WithOperand(std::move(record), operand_, nullptr, std::move(updated));
     }
     CONNECTD_RETURN_IF_ERROR(RequireStruct(value, kPurpose));
@@ -440,7 +441,7 @@ class ValueToKey final : public Transformation {
       }
       record.key_schema = nullptr;
       record.key = Value::OfMap(
-          data::JavaHashMap(std::move(key), data::JavaHashMapSizedCapacity(fields_.size())));
+          data::JavaHashMap(std::move(key), jvm::JavaHashMapSizedCapacity(fields_.size())));
       return record;
     }
     CONNECTD_RETURN_IF_ERROR(RequireStruct(record.value, kPurpose));

@@ -1,20 +1,20 @@
 #include "runtime/transforms/java_pattern.h"
 
 #include "absl/strings/str_cat.h"
-#include "connectors/mirror_client/java_regex.h"
-#include "connectors/mirror_client/utf8.h"
+#include "jvm/java_regex.h"
+#include "jvm/utf8.h"
 
 namespace connectd::transforms {
 namespace {
 
 std::wstring Wide(std::string_view utf8) {
-  const std::u32string code_points = mirror::internal::DecodeUtf8(utf8);
+  const std::u32string code_points = jvm::DecodeUtf8(utf8);
   return std::wstring(code_points.begin(), code_points.end());
 }
 
 std::string Narrow(std::wstring_view wide) {
   std::string out;
-  for (wchar_t c : wide) mirror::internal::AppendUtf8(static_cast<char32_t>(c), out);
+  for (wchar_t c : wide) jvm::AppendUtf8(static_cast<char32_t>(c), out);
   return out;
 }
 
@@ -22,8 +22,8 @@ std::string Narrow(std::wstring_view wide) {
 
 absl::StatusOr<JavaPattern> JavaPattern::Compile(std::string_view pattern) {
   std::string reason;
-  std::optional<std::wstring> translated = mirror::internal::TranslateJavaRegex(
-      mirror::internal::DecodeUtf8(pattern), &reason, /*keep_captures=*/true);
+  std::optional<std::wstring> translated =
+      jvm::TranslateJavaRegex(jvm::DecodeUtf8(pattern), &reason, /*keep_captures=*/true);
   if (!translated) return absl::InvalidArgumentError(absl::StrCat("Invalid regex: ", reason));
   JavaPattern out;
   try {

@@ -3,7 +3,7 @@
 // java.util.regex.Pattern as RegexRouter and TopicNameMatches use it: Matches (Matcher.matches)
 // and ReplaceFirst (Matcher.replaceFirst with Java's replacement syntax: $n and ${name} group
 // references, backslash escapes). Patterns go through MirrorMaker's Java-to-ECMAScript
-// translation (connectors/mirror_client/java_regex.h), which rejects the few Java constructs it
+// translation (jvm/java_regex.h), which rejects the few Java constructs it
 // cannot reproduce rather than matching differently.
 //
 // Thread safety: immutable after Compile; Matches/ReplaceFirst are const.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "jvm/java_hash_order.h"
 #include "runtime/common/strings.h"
 
 namespace connectd::transforms {
@@ -112,7 +113,7 @@ void JavaHashMapEdit::Remove(std::string_view key) {
 data::Value JavaHashMapEdit::Build() && {
   // Removed keys leave the table as large as the copy made it.
   return data::Value::OfMap(
-      data::JavaHashMap(std::move(entries_), data::JavaHashMapCopyCapacity(original_size_)));
+      data::JavaHashMap(std::move(entries_), jvm::JavaHashMapCopyCapacity(original_size_)));
 }
 
 const data::Value* MapGet(const data::Value::Map& map, std::string_view key) {

@@ -155,7 +155,7 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
       config_.parsed().GetString("connector.client.config.override.policy").value_or("All");
   // Connect's settings for the client (`base`), then producer.*/consumer.*, then the
   // connector's overrides; Java's client defaults fill what none of them sets.
-  auto client_config = [&](const std::string& client, kafka::ClientRole role,
+  auto client_config = [&](const std::string& client, jvm::ClientRole role,
                            std::map<std::string, std::string> base)
       -> absl::StatusOr<std::map<std::string, std::string>> {
     std::map<std::string, std::string> java = config_.ClientConfig(client + ".");
@@ -163,11 +163,11 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
         config::ClientOverrides(*resolved_connector, client, policy);
     if (!overrides.ok()) return overrides.status();
     for (const auto& [k, v] : *overrides) java[k] = v;
-    kafka::TranslatedConfig translated = kafka::TranslateJavaClientConfig(java, role);
+    jvm::TranslatedConfig translated = jvm::TranslateJavaClientConfig(java, role);
     for (const std::string& warning : translated.warnings) {
       CONNECTD_LOG(kWarn, kLogger) << "[" << id.connector << "|task-" << id.task << "] " << warning;
     }
-    return kafka::OverlayOn(std::move(base), translated);
+    return jvm::OverlayOn(std::move(base), translated);
   };
   const std::string task_suffix = absl::StrCat(id.connector, "-", id.task);
   if (plugin.type == plugin::ConnectorType::kSource) {
@@ -178,7 +178,7 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
     // Java's buffer.memory default (32 MiB, a Java client default applied by the translation)
     // bounds what a task holds: a record stays in its fetched buffer until acknowledged.
     absl::StatusOr<std::map<std::string, std::string>> producer =
-        client_config("producer", kafka::ClientRole::kProducer,
+        client_config("producer", jvm::ClientRole::kProducer,
                       {{"acks", "all"},
                        {"max.in.flight.requests.per.connection", "1"},
                        {"enable.idempotence", "false"},
@@ -217,7 +217,7 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
   options.metrics = &metrics_;
   options.task_config = *std::move(resolved_task);
   absl::StatusOr<std::map<std::string, std::string>> consumer =
-      client_config("consumer", kafka::ClientRole::kConsumer,
+      client_config("consumer", jvm::ClientRole::kConsumer,
                     {{"group.id", "connect-" + id.connector},
                      {"enable.auto.commit", "false"},
                      {"auto.offset.reset", "earliest"},
@@ -228,7 +228,7 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
   if (!options.pipeline->errors().dlq_topic.empty()) {
     // Java's DLQ producer: the worker's producer configs with the connector's overrides.
     absl::StatusOr<std::map<std::string, std::string>> producer =
-        client_config("producer", kafka::ClientRole::kProducer,
+        client_config("producer", jvm::ClientRole::kProducer,
                       {{"acks", "all"}, {"client.id", "connector-dlq-producer-" + task_suffix}});
     if (!producer.ok()) return producer.status();
     options.dlq_producer = *std::move(producer);

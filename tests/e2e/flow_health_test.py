@@ -523,9 +523,11 @@ class FlowHealthTest(unittest.TestCase):
 
     def test_16_remote_topic_create_denied(self):
         # A topic added to the flow whose remote topic the target refuses to create (CREATE
-        # denied on B's cluster and on the topic): its records wait, as Java's producer waits
-        # for metadata, and the flow names the topic, the error and the grant, although no
-        # task failed. Once CREATE is allowed, every record arrives.
+        # denied on B's cluster and on the topic). Its records wait for the topic (STALLED —
+        # PARTITIONS) until the producer's own metadata request, which B answers "Topic
+        # authorization failed" as it would auto-create the topic, fails the task as it fails
+        # Java's (TASK FAILED). Either way the flow names the topic and the CREATE grant, not
+        # WRITE. Once CREATE is allowed (and a failed task restarted), every record arrives.
         env = self.env
         topic = f"invoices-{env.uid}"
         remote = f"A.{topic}"
@@ -539,23 +541,36 @@ class FlowHealthTest(unittest.TestCase):
         try:
             env.put_config(env.source_connector,
                            topics=f"{env.orders},{env.bulk},{topic}")
-            _, flow, _ = self.expect("STALLED — PARTITIONS", t, f"CREATE of {remote} denied")
-            print(f"    {flow['summary']}; {flow['evidence']}; {flow['next_step']}",
-                  file=sys.stderr)
-            self.assertIn(f"remote topic(s) {remote} cannot be made on B", flow["summary"])
+            verdict, flow, _ = self.expect(("STALLED — PARTITIONS", "TASK FAILED"), t,
+                                           f"CREATE of {remote} denied")
+            wait_until(lambda: env.flow(self.query)[1]["remote_topic_errors"], timeout=30,
+                       what="the remote topic error in the flow report")
+            _, flow = env.flow(self.query)
+            print(f"    {flow['verdict']}: {flow['summary']}; {flow['evidence']}; "
+                  f"{flow['next_step']}", file=sys.stderr)
             self.assertIn(f"cannot create topic {remote} on B: ", " ".join(flow["evidence"]))
-            self.assertIn(f"CREATE on topic(s) {remote} of cluster B", flow["next_step"])
             self.assertEqual([(e["topic"], e["source_topic"], e["operation"])
                               for e in flow["remote_topic_errors"]],
                              [(remote, topic, "create-topics")])
+            if flow["verdict"] == "TASK FAILED":
+                self.assertIn("CREATE on them on cluster B", flow["next_step"])
+                self.assertIn(remote, flow["next_step"])
+            else:
+                self.assertEqual(flow["verdict"], "STALLED — PARTITIONS", flow)
+                self.assertIn(f"remote topic(s) {remote} cannot be made on B", flow["summary"])
+                self.assertIn(f"CREATE on topic(s) {remote} of cluster B", flow["next_step"])
+            self.assertNotIn("WRITE", flow["next_step"])
             self.assertEqual(int(tool("partitions", env.kafka.target, remote).strip()), 0)
-            rc, table = env.doctor(self.query)
-            self.assertEqual(rc, 1, table)
-            self.assertIn("STALLED", table)
         finally:
             for resource in denied:
                 tool("delete-acls", env.kafka.target, resource)
         t = time.time()
+        # What the next step says: a failed task is restarted once CREATE is granted.
+        wait_until(lambda: int(tool("partitions", env.kafka.target, remote).strip()) == 2,
+                   timeout=30, what=f"{remote} created on B")
+        tasks = (env.cluster.status(env.source_connector) or {}).get("tasks", [])
+        if any(task["state"] == "FAILED" for task in tasks):
+            env.restart_failed(env.source_connector)
         self.repaired(t, "CREATE allowed again")
         wait_until(lambda: int(tool("count", env.kafka.target, remote).strip()) == 20,
                    timeout=60, what=f"all 20 records of {topic} on B")

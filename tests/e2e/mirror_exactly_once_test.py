@@ -1,5 +1,5 @@
-"""End to end: Kafka's MirrorConnectorsIntegrationExactlyOnceTest on connectd (mirrormaker2.md
-§10): MirrorMaker 2's three connectors on a connectd distributed cluster with
+"""End to end: Kafka's MirrorConnectorsIntegrationExactlyOnceTest on connectd: MirrorMaker 2's
+three connectors on a connectd distributed cluster with
 `exactly.once.source.support=enabled`, then the KIP-875 offset checks that the Java test adds to
 testReplication.
 

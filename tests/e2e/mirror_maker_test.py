@@ -246,7 +246,7 @@ class DedicatedMirrorTest(MirrorMakerTestBase):
                   "MirrorSourceConnector and MirrorHeartbeatConnector RUNNING")
         self.copy_new_topic()
 
-        # The leader stored what MirrorMakerConfig derives (reference §2.1), by the fixed names.
+        # The leader stored what MirrorMakerConfig derives (MirrorMakerConfig.workerConfig and connectorBaseConfig), by the fixed names.
         configs = connect_configs(self.B, a)
         for name in ("MirrorSourceConnector", "MirrorCheckpointConnector",
                      "MirrorHeartbeatConnector"):

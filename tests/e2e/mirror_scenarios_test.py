@@ -109,7 +109,7 @@ def topic_config(bootstrap, topic, name):
     return tool("config", bootstrap, topic, name).strip()
 
 
-# ---- MirrorMaker 2 record formats (reference §3) -------------------------------------------------
+# ---- MirrorMaker 2 record formats (connect-mirror-client) -------------------------------------------------
 
 def _string(data, pos):
     n = struct.unpack_from(">h", data, pos)[0]
@@ -370,7 +370,7 @@ class MirrorScenarioBase(unittest.TestCase):
 
 
 class MirrorConnectorsScenariosTest(MirrorScenarioBase):
-    """MirrorConnectorsIntegrationBaseTest's base scenarios 1-9 and 13 (reference §10)."""
+    """MirrorConnectorsIntegrationBaseTest's base scenarios 1-9 and 13."""
 
     def setUp(self):
         super().setUp()
@@ -781,7 +781,7 @@ class MirrorConnectorsScenariosTest(MirrorScenarioBase):
 
 
 class IdentityReplicationScenariosTest(MirrorScenarioBase):
-    """IdentityReplicationIntegrationTest (reference §10): one-way A->B with
+    """IdentityReplicationIntegrationTest: one-way A->B with
     IdentityReplicationPolicy, `topics=test-topic-.*`; remote topics keep their names, the
     group's offsets are translated and synced, heartbeats and checkpoints keep their prefix."""
 
@@ -824,7 +824,7 @@ class IdentityReplicationScenariosTest(MirrorScenarioBase):
 
 
 class TransactionalSourceScenariosTest(MirrorScenarioBase):
-    """MirrorConnectorsIntegrationTransactionsTest (reference §10): the source data is written
+    """MirrorConnectorsIntegrationTransactionsTest: the source data is written
     in transactions, so every partition's offsets have gaps (commit markers); records still all
     arrive, offsets still translate, and a consumer failing over re-reads a bounded number."""
 

@@ -3,7 +3,7 @@ standalone connectd worker between two real Apache Kafka 4.4 clusters (A = ctest
 B = ctest-b, the target), with 1 s intervals.
 
 Config sync: Java's MirrorConnectorsIntegrationBaseTest scenarios testSyncTopicConfigs,
-testReplicateSourceDefault and testReplicateTargetDefault (reference §10 items 10-12), with
+testReplicateSourceDefault and testReplicateTargetDefault (MirrorConnectorsIntegrationBaseTest), with
 `config.properties.exclude=delete\\.retention\\..*` as there. ACL sync: Java's ForwardingAdmin
 scenario extended: ALLOW DESCRIBE is copied, ALLOW ALL arrives as ALLOW READ, ALLOW WRITE is
 not copied, DENY is copied unchanged, PREFIXED is not copied, and an ACL added later follows.

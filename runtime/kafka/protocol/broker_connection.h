@@ -11,7 +11,7 @@
 //     conn->Call<JoinGroupResponse>(ApiKey::kJoinGroup, request, [](auto response) { ... });
 //   });
 //
-// Security settings are librdkafka's property names (what runtime/kafka/java_client_config.h
+// Security settings are librdkafka's property names (what jvm/java_client_config.h
 // makes of a worker's Java client keys), so the group client reaches whatever the worker's
 // librdkafka clients reach: security.protocol PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL,
 // sasl.mechanisms PLAIN|SCRAM-SHA-256|SCRAM-SHA-512, sasl.username/password, ssl.ca.location or

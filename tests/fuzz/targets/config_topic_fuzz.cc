@@ -10,11 +10,12 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/common/utf8.h"
+#include "jvm/utf8.h"
 #include "runtime/distributed/config_records.h"
 #include "tests/fuzz/targets/fuzz_check.h"
 
 namespace dist = connectd::distributed;
+namespace jvm = connectd::jvm;
 using dist::ConfigRecordType;
 
 namespace {
@@ -22,7 +23,7 @@ namespace {
 // The encoders require valid UTF-8 (their input comes from REST and plugins, which are).
 bool AllValidUtf8(const dist::ConfigProperties& properties) {
   for (const auto& [key, value] : properties) {
-    if (!connectd::IsValidUtf8(key) || (value && !connectd::IsValidUtf8(*value))) return false;
+    if (!jvm::IsValidUtf8(key) || (value && !jvm::IsValidUtf8(*value))) return false;
   }
   return true;
 }
@@ -98,13 +99,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     }
     case ConfigRecordType::kSessionKey:
-      if (!connectd::IsValidUtf8(record->session_key.algorithm)) break;
+      if (!jvm::IsValidUtf8(record->session_key.algorithm)) break;
       FUZZ_CHECK(ReadBack(std::string(dist::kSessionKeyKey),
                           dist::EncodeSessionKey(record->session_key), k)
                      .session_key == record->session_key);
       break;
     case ConfigRecordType::kLoggerLevel:
-      if (!connectd::IsValidUtf8(record->level)) break;
+      if (!jvm::IsValidUtf8(record->level)) break;
       FUZZ_CHECK(ReadBack(dist::LoggerClusterKey(k.name), dist::EncodeLoggerLevel(record->level), k)
                      .level == record->level);
       break;

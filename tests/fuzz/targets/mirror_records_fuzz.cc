@@ -18,11 +18,12 @@
 #include <string_view>
 
 #include "connectors/mirror_client/records.h"
-#include "connectors/mirror_client/utf8.h"
+#include "jvm/utf8.h"
 #include "runtime/data/connect_json.h"
 #include "tests/fuzz/targets/fuzz_check.h"
 
 namespace mirror = connectd::mirror;
+namespace jvm = connectd::jvm;
 using connectd::data::JsonValue;
 using connectd::data::ReadConnectJson;
 
@@ -42,7 +43,7 @@ void CheckVersionedValue(std::string_view encoded, std::string_view input) {
 void CheckStringMember(const JsonValue& object, std::string_view key, std::string_view raw) {
   const JsonValue* member = object.Find(key);
   FUZZ_CHECK(member != nullptr && member->kind == JsonValue::Kind::kString);
-  FUZZ_CHECK(member->text == mirror::internal::ToJavaString(raw));
+  FUZZ_CHECK(member->text == jvm::ToJavaString(raw));
 }
 
 void CheckIntMember(const JsonValue& object, std::string_view key, int64_t value) {
@@ -90,7 +91,7 @@ void Json(uint8_t which, const std::string& a, const std::string& b, int32_t num
   // JsonString: a JSON string literal that reads back as Java's view of the text.
   absl::StatusOr<JsonValue> literal = ReadConnectJson(mirror::JsonString(a));
   FUZZ_CHECK(literal.ok() && literal->kind == JsonValue::Kind::kString);
-  FUZZ_CHECK(literal->text == mirror::internal::ToJavaString(a));
+  FUZZ_CHECK(literal->text == jvm::ToJavaString(a));
 
   switch (which % 3) {
     case 0: {

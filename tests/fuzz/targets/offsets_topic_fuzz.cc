@@ -12,13 +12,14 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/common/utf8.h"
+#include "jvm/utf8.h"
 #include "runtime/distributed/offsets_records.h"
 #include "runtime/storage/offset_codec.h"
 #include "tests/fuzz/targets/fuzz_check.h"
 
 namespace storage = connectd::storage;
 namespace dist = connectd::distributed;
+namespace jvm = connectd::jvm;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   connectd::fuzz::FuzzInput input(data, size);
@@ -37,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // is read but never rewritten (regress-lone-surrogate-connector-name).
     absl::StatusOr<std::string> written =
         storage::SerializeOffsetKey(parsed_key->connector, parsed_key->partition_json);
-    FUZZ_CHECK(written.ok() == connectd::IsValidUtf8(parsed_key->connector));
+    FUZZ_CHECK(written.ok() == jvm::IsValidUtf8(parsed_key->connector));
     if (written.ok()) {
       absl::StatusOr<storage::OffsetKey> again = storage::ParseOffsetKey(*written);
       FUZZ_CHECK(again.ok());
@@ -45,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(again->partition_json == parsed_key->partition_json);
     }
   }
-  if (parsed_key.ok() && connectd::IsValidUtf8(parsed_key->connector)) {
+  if (parsed_key.ok() && jvm::IsValidUtf8(parsed_key->connector)) {
     absl::StatusOr<std::string> canonical =
         storage::CanonicalOffsetKey(parsed_key->connector, parsed_key->partition_json);
     FUZZ_CHECK(canonical.ok());

@@ -11,16 +11,17 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/common/utf8.h"
+#include "jvm/utf8.h"
 #include "runtime/distributed/offsets_records.h"
 #include "runtime/distributed/status_records.h"
 #include "tests/fuzz/targets/fuzz_check.h"
 
 namespace dist = connectd::distributed;
+namespace jvm = connectd::jvm;
 
 namespace {
 
-bool ValidOrAbsent(const std::optional<std::string>& s) { return !s || connectd::IsValidUtf8(*s); }
+bool ValidOrAbsent(const std::optional<std::string>& s) { return !s || jvm::IsValidUtf8(*s); }
 
 void Key(std::string_view key) {
   absl::StatusOr<dist::StatusKey> parsed = dist::ParseStatusKey(key);
@@ -31,7 +32,7 @@ void Key(std::string_view key) {
   // A connector name cut inside a surrogate pair (a topic key's connector starts 11 UTF-16
   // units after the ':', as in Java) keeps the lone surrogate's 3-byte form, which a key must
   // not hold: such names have no key of their own to rebuild.
-  if (!connectd::IsValidUtf8(parsed->connector) || !connectd::IsValidUtf8(parsed->topic)) return;
+  if (!jvm::IsValidUtf8(parsed->connector) || !jvm::IsValidUtf8(parsed->topic)) return;
   std::string rebuilt;
   switch (parsed->kind) {
     case dist::StatusKey::Kind::kConnector:
@@ -64,8 +65,8 @@ void Value(std::string_view value) {
     }
   }
   absl::StatusOr<dist::TopicStatusValue> topic = dist::DecodeTopicStatusValue(value);
-  if (topic.ok() && connectd::IsValidUtf8(topic->topic) &&
-      connectd::IsValidUtf8(topic->connector)) {
+  if (topic.ok() && jvm::IsValidUtf8(topic->topic) &&
+      jvm::IsValidUtf8(topic->connector)) {
     absl::StatusOr<dist::TopicStatusValue> again =
         dist::DecodeTopicStatusValue(dist::EncodeTopicStatusValue(*topic));
     FUZZ_CHECK(again.ok());

@@ -6,7 +6,7 @@
 
 #include <gmock/gmock.h>
 
-#include "runtime/kafka/java_client_config.h"
+#include "jvm/java_client_config.h"
 #include "tests/common/kafka_test_env.h"
 
 namespace connectd::distributed {
@@ -15,8 +15,8 @@ using kafka::protocol::BrokerConnection;
 using kafka::protocol::SecurityConfig;
 
 absl::StatusOr<SecurityConfig> SecurityFromJava(const std::map<std::string, std::string>& java) {
-  kafka::TranslatedConfig translated =
-      kafka::TranslateJavaClientConfig(java, kafka::ClientRole::kAdmin);
+  jvm::TranslatedConfig translated =
+      jvm::TranslateJavaClientConfig(java, jvm::ClientRole::kAdmin);
   EXPECT_THAT(translated.warnings, ::testing::IsEmpty());
   return SecurityConfig::FromProperties(translated.properties);
 }

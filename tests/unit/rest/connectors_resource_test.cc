@@ -1,4 +1,4 @@
-// Every /connectors endpoint through the real RestServer, against connect-runtime.md §1.2.
+// Every /connectors endpoint through the real RestServer, against Kafka's ConnectorsResource.
 #include <gtest/gtest.h>
 
 #include "rest/json_entities.h"

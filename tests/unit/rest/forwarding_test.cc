@@ -1,4 +1,4 @@
-// Request forwarding (connect-runtime.md §1.1) between RestServers on loopback in this process:
+// Request forwarding (HerderRequestHandler.completeOrForwardRequest) between RestServers on loopback in this process:
 // a worker whose FakeHerder answers ForwardRequiredError hands the request to another worker (a
 // second RestServer, or a CaptureServer that shows exactly what was sent).
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/common/utf8.h"
+#include "jvm/utf8.h"
 
 namespace connectd::rest {
 namespace {
@@ -64,15 +64,15 @@ TEST_F(RouterTest, MalformedUtf8InPathBecomesReplacementCharacter) {
 }
 
 TEST(Utf8Test, ReplacesEachMaximalSubpart) {
-  EXPECT_TRUE(IsValidUtf8("plain \xC3\xA9 \xF0\x9F\x98\x80"));
-  EXPECT_FALSE(IsValidUtf8("\xC0\xAF"));          // overlong
-  EXPECT_FALSE(IsValidUtf8("\xED\xA0\x80"));      // surrogate
-  EXPECT_FALSE(IsValidUtf8("\xF4\x90\x80\x80"));  // above U+10FFFF
+  EXPECT_TRUE(jvm::IsValidUtf8("plain \xC3\xA9 \xF0\x9F\x98\x80"));
+  EXPECT_FALSE(jvm::IsValidUtf8("\xC0\xAF"));          // overlong
+  EXPECT_FALSE(jvm::IsValidUtf8("\xED\xA0\x80"));      // surrogate
+  EXPECT_FALSE(jvm::IsValidUtf8("\xF4\x90\x80\x80"));  // above U+10FFFF
   const std::string fffd = "\xEF\xBF\xBD";
-  EXPECT_EQ(ToValidUtf8("ok"), "ok");
-  EXPECT_EQ(ToValidUtf8("\xF0\x9F\x98"), fffd);     // truncated: one replacement
-  EXPECT_EQ(ToValidUtf8("\xC0\xAF"), fffd + fffd);  // no valid prefix: one per byte
-  EXPECT_EQ(ToValidUtf8("a\xE2\x82z\x80"), "a" + fffd + "z" + fffd);
+  EXPECT_EQ(jvm::ToJavaString("ok"), "ok");
+  EXPECT_EQ(jvm::ToJavaString("\xF0\x9F\x98"), fffd);     // truncated: one replacement
+  EXPECT_EQ(jvm::ToJavaString("\xC0\xAF"), fffd + fffd);  // no valid prefix: one per byte
+  EXPECT_EQ(jvm::ToJavaString("a\xE2\x82z\x80"), "a" + fffd + "z" + fffd);
 }
 
 TEST(QueryTest, RepeatedAndDecodedParameters) {

@@ -13,7 +13,7 @@
 
 #include "absl/synchronization/notification.h"
 #include "runtime/storage/file_offset_backing_store.h"
-#include "runtime/storage/java_text.h"
+#include "jvm/java_text.h"
 #include "runtime/storage/offset_codec.h"
 #include "tests/unit/runtime/storage/storage_test_util.h"
 
@@ -137,7 +137,7 @@ TEST(OffsetJavaInteropTest, DoubleToStringMatchesTheReferenceJvm) {
   const std::string header = "# java.specification.version=";
   ASSERT_EQ(lines[0].rfind(header, 0), 0u) << lines[0];
   const int version = std::stoi(lines[0].substr(header.size()));
-  const JavaDoubleStyle style = version >= 19 ? JavaDoubleStyle::kJdk19 : JavaDoubleStyle::kJdk17;
+  const jvm::JavaDoubleStyle style = version >= 19 ? jvm::JavaDoubleStyle::kJdk19 : jvm::JavaDoubleStyle::kJdk17;
   int mismatches = 0;
   for (size_t i = 1; i < lines.size(); ++i) {
     if (lines[i].empty()) continue;
@@ -146,8 +146,8 @@ TEST(OffsetJavaInteropTest, DoubleToStringMatchesTheReferenceJvm) {
     double value;
     std::memcpy(&value, &bits, sizeof value);
     const std::string expected = lines[i].substr(space + 1);
-    if (FormatJavaDouble(value, style) != expected && ++mismatches <= 10) {
-      ADD_FAILURE() << lines[i] << " formatted as " << FormatJavaDouble(value, style);
+    if (jvm::FormatJavaDouble(value, style) != expected && ++mismatches <= 10) {
+      ADD_FAILURE() << lines[i] << " formatted as " << jvm::FormatJavaDouble(value, style);
     }
   }
   EXPECT_EQ(mismatches, 0);

@@ -1,4 +1,4 @@
-// MirrorSourceConnector's topic ACL mapping (reference §5.6).
+// MirrorSourceConnector's topic ACL mapping (MirrorSourceConnector.syncTopicAcls).
 #include "connectors/mirror/acl_sync.h"
 
 #include <gmock/gmock.h>

@@ -1,4 +1,4 @@
-// OffsetSyncStore: the translation examples of reference §6.3, the initial-load modes, and
+// OffsetSyncStore: the translation examples of Kafka's OffsetSyncStoreTest, the initial-load modes, and
 // property tests of invariants A-D under random sync sequences.
 #include "connectors/mirror/offset_sync_store.h"
 
@@ -74,7 +74,7 @@ std::string InvariantViolation(const OffsetSyncStore& store) {
   return "";
 }
 
-// Reference §6.3 examples (Kafka's OffsetSyncStoreTest.testOffsetTranslation).
+// The examples of Kafka's OffsetSyncStoreTest.testOffsetTranslation).
 TEST(OffsetSyncStoreTest, TranslatesTheReferenceExamples) {
   OffsetSyncStore store = Started();
   Sync(store, 100, 200);

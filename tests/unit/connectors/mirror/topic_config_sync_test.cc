@@ -1,4 +1,4 @@
-// MirrorSourceConnector's topic config decisions (reference §5.4, §5.5): creation configs,
+// MirrorSourceConnector's topic config decisions (MirrorSourceConnector.createNewTopics and syncTopicConfigs, KIP-894): creation configs,
 // Java's incremental SET/DELETE ops, and their translation into one replace-all AlterConfigs.
 #include "connectors/mirror/topic_config_sync.h"
 

@@ -219,5 +219,16 @@ TEST(FiltersTest, CopiesShareThePattern) {
   EXPECT_FALSE(b.ShouldReplicateGroup("h"));
 }
 
+TEST(RegexFilterTest, MalformedInputIsReadAsReplacementCharacters) {
+  std::string error;
+  std::optional<RegexFilter> f = RegexFilter::Make("a\\uFFFDb, .", &error);
+  ASSERT_TRUE(f) << error;
+  EXPECT_TRUE(
+      f->Matches("a\xff"
+                 "b"));
+  EXPECT_TRUE(f->Matches("\xC3"));  // one U+FFFD: one character
+  EXPECT_FALSE(f->Matches("\xC3\x28"));
+}
+
 }  // namespace
 }  // namespace connectd::mirror

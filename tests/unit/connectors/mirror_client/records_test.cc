@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "connectors/mirror_client/utf8.h"
+#include "jvm/utf8.h"
 #include "tests/unit/connectors/mirror_client/golden.h"
 
 namespace connectd::mirror {
@@ -120,7 +120,7 @@ TEST(RecordsGoldenTest, OffsetSyncBytesMatchJava) {
 }
 
 TEST(RecordsTest, ReferenceExamples) {
-  // mirrormaker2.md §3.2-3.4.
+  // Heartbeat, Checkpoint and OffsetSync of connect-mirror-client.
   EXPECT_EQ(ToHex(EncodeHeartbeatKey({"backup", "primary", 1700000000000})),
             "00066261636b757000077072696d617279");
   EXPECT_EQ(ToHex(EncodeHeartbeatValue({"backup", "primary", 1700000000000})),
@@ -163,7 +163,7 @@ TEST(RecordsGoldenTest, DecodingMatchesJava) {
     const bool ok = f[4] == "ok";
     ++checked;
     // Java decodes strings into UTF-16 (malformed bytes become U+FFFD); connectd keeps bytes.
-    auto java = [](const std::string& s) { return internal::ToJavaString(s); };
+    auto java = [](const std::string& s) { return jvm::ToJavaString(s); };
     if (f[0] == "heartbeat") {
       std::optional<Heartbeat> h = DecodeHeartbeat(key, value);
       ASSERT_EQ(h.has_value(), ok) << f[5];

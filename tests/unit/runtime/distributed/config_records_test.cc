@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/escaping.h"
-#include "runtime/storage/java_text.h"
+#include "jvm/java_text.h"
 
 namespace connectd::distributed {
 namespace {
@@ -118,7 +118,7 @@ std::string Render(const ConfigValue& v) {
     case ConfigValue::Kind::kLong:
       return "L" + std::to_string(v.integer);
     case ConfigValue::Kind::kDouble:
-      return "D" + storage::FormatJavaDouble(v.real);
+      return "D" + jvm::FormatJavaDouble(v.real);
     case ConfigValue::Kind::kString:
       return Quote(v.text);
     case ConfigValue::Kind::kArray: {

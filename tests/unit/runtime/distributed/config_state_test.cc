@@ -1,4 +1,4 @@
-// ConfigStateTracker: KafkaConfigBackingStore's reading rules (connect-runtime.md §2.2), one
+// ConfigStateTracker: KafkaConfigBackingStore's reading rules (KafkaConfigBackingStore), one
 // test per rule, each asserting the resulting ClusterConfigState and listener calls; and the
 // write sequences of its put*/remove* methods.
 #include "runtime/distributed/config_state.h"

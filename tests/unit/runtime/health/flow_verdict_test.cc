@@ -18,6 +18,7 @@ namespace connectd::health {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr int64_t kNow = 1'700'000'000'000;
 
@@ -739,6 +740,23 @@ TEST(FlowVerdictTest, ARemoteTopicThatCannotBeCreatedStallsItsRecordsAndNamesThe
   EXPECT_STREQ(e["source_topic"].GetString(), "invoices");
   EXPECT_STREQ(e["operation"].GetString(), "create-partitions");
   EXPECT_EQ(e["error_count"].GetInt64(), 4);
+  // The producer's metadata request then failed the task with the same refusal (the target
+  // would auto-create the topic): TASK FAILED, and the grant is CREATE, not WRITE.
+  f.remote_topics[0].operation = "create-topics";
+  f.remote_topics[0].authorization_error = true;
+  f.remote_topics[0].error = "Broker: Topic authorization failed";
+  Find(f, "mm2-source", 0).state = "FAILED";
+  Find(f, "mm2-source", 0).trace =
+      "failed to send a record to topic A.invoices: Broker: Topic authorization failed";
+  r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kTaskFailed);
+  EXPECT_THAT(r.next_step, HasSubstr("refused to create remote topic(s) A.invoices: grant the "
+                                     "MirrorSource connector's principal CREATE on them on "
+                                     "cluster B"));
+  EXPECT_THAT(r.next_step, Not(HasSubstr("WRITE")));
+  EXPECT_THAT(absl::StrJoin(r.evidence, "\n"), HasSubstr("cannot create topic A.invoices on B"));
+  Find(f, "mm2-source", 0).state = "RUNNING";
+  Find(f, "mm2-source", 0).trace.reset();
   // Fixed: the connector clears it, and the flow is HEALTHY again.
   f.remote_topics.clear();
   EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);

@@ -10,7 +10,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(ClientConfigTest, TranslatesJavaNamesAndDropsJavaOnlyOnes) {
-  TranslatedConfig out = TranslateJavaClientConfig(
+  jvm::TranslatedConfig out = jvm::TranslateJavaClientConfig(
       {
           {"bootstrap.servers", "a:1"},
           {"sasl.mechanism", "SCRAM-SHA-512"},
@@ -26,7 +26,7 @@ TEST(ClientConfigTest, TranslatesJavaNamesAndDropsJavaOnlyOnes) {
           {"ssl.keystore.location", "/etc/ks.jks"},
           {"ssl.endpoint.identification.algorithm", ""},
       },
-      ClientRole::kAdmin);
+      jvm::ClientRole::kAdmin);
   EXPECT_EQ(out.properties, (std::map<std::string, std::string>{
                                 {"bootstrap.servers", "a:1"},
                                 {"enable.metrics.push", "false"},  // Java's admin default
@@ -46,12 +46,12 @@ TEST(ClientConfigTest, TranslatesJavaNamesAndDropsJavaOnlyOnes) {
 }
 
 TEST(ClientConfigTest, ReconnectBackoffDefaultsToJavasUnlessSet) {
-  TranslatedConfig defaults =
-      TranslateJavaClientConfig({{"bootstrap.servers", "a:1"}}, ClientRole::kConsumer);
+  jvm::TranslatedConfig defaults =
+      jvm::TranslateJavaClientConfig({{"bootstrap.servers", "a:1"}}, jvm::ClientRole::kConsumer);
   EXPECT_EQ(defaults.properties.at("reconnect.backoff.max.ms"), "1000");
   EXPECT_EQ(defaults.properties.at("reconnect.backoff.ms"), "50");
-  TranslatedConfig set =
-      TranslateJavaClientConfig({{"reconnect.backoff.max.ms", "30000"}}, ClientRole::kProducer);
+  jvm::TranslatedConfig set =
+      jvm::TranslateJavaClientConfig({{"reconnect.backoff.max.ms", "30000"}}, jvm::ClientRole::kProducer);
   EXPECT_EQ(set.properties.at("reconnect.backoff.max.ms"), "30000");
   EXPECT_EQ(set.properties.at("reconnect.backoff.ms"), "50");
 }

@@ -98,7 +98,7 @@ TEST(OffsetCodecTest, FormatsNumbersAsJackson) {
   // JDK 17 prints some large integral doubles with more digits than needed.
   EXPECT_EQ(Value(R"({"x":4.317978512887089E16})"), R"({"x":4.3179785128870888E16})");
   absl::StatusOr<std::optional<std::string>> jdk19 =
-      SerializeOffsetValue(R"({"x":4.317978512887089E16})", JavaDoubleStyle::kJdk19);
+      SerializeOffsetValue(R"({"x":4.317978512887089E16})", jvm::JavaDoubleStyle::kJdk19);
   ASSERT_TRUE(jdk19.ok());
   EXPECT_EQ(**jdk19, R"({"x":4.317978512887089E16})");
 }
@@ -194,9 +194,9 @@ TEST(JavaHashMapOrderTest, ResizesPastTwelveKeys) {
   }
   // 12 keys fit a 16-bucket table; the 13th doubles it to 32 and reorders (checked against
   // Java in json_converter.tsv, case hash-13-keys).
-  EXPECT_THAT(JavaHashMapIterationOrder(thirteen),
+  EXPECT_THAT(jvm::JavaHashMapIterationOrder(thirteen),
               ElementsAre(0, 11, 10, 2, 1, 12, 4, 3, 6, 5, 8, 7, 9));
-  EXPECT_THAT(JavaHashMapIterationOrder(twelve), ElementsAre(6, 5, 8, 7, 9, 0, 11, 10, 2, 1, 4, 3));
+  EXPECT_THAT(jvm::JavaHashMapIterationOrder(twelve), ElementsAre(6, 5, 8, 7, 9, 0, 11, 10, 2, 1, 4, 3));
 }
 
 TEST(JavaHashMapOrderTest, NegativeHashesAndEmptyKey) {

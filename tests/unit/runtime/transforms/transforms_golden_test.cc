@@ -13,7 +13,7 @@
 #include "gtest/gtest.h"
 #include "runtime/converters/json_converter.h"
 #include "runtime/data/connect_json.h"
-#include "runtime/storage/java_text.h"
+#include "jvm/java_text.h"
 #include "runtime/transforms/transformation_chain.h"
 
 namespace connectd::transforms {
@@ -64,7 +64,7 @@ void Write(const JsonValue& v, std::string& out) {
       out += v.number;
       break;
     case JsonValue::Kind::kString:
-      storage::AppendJacksonString(v.text, out);
+      jvm::AppendJacksonString(v.text, out);
       break;
     case JsonValue::Kind::kArray: {
       out += '[';
@@ -79,7 +79,7 @@ void Write(const JsonValue& v, std::string& out) {
       out += '{';
       for (size_t i = 0; i < v.members.size(); ++i) {
         if (i) out += ',';
-        storage::AppendJacksonString(v.members[i].first, out);
+        jvm::AppendJacksonString(v.members[i].first, out);
         out += ':';
         Write(v.members[i].second, out);
       }
@@ -141,7 +141,7 @@ void AppendJsonText(const std::string& text, std::string& out) {
       out.push_back(static_cast<char>(c));
     } else if (c < 0x20) {
       std::string one;
-      storage::AppendJacksonString(std::string(1, static_cast<char>(c)), one);
+      jvm::AppendJacksonString(std::string(1, static_cast<char>(c)), one);
       out.append(one.substr(1, one.size() - 2));
     } else {
       out.push_back(static_cast<char>(c));

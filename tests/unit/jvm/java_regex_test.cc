@@ -1,4 +1,4 @@
-#include "connectors/mirror_client/java_regex.h"
+#include "jvm/java_regex.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,10 +7,9 @@
 #include <regex>
 #include <string>
 
-#include "connectors/mirror_client/filters.h"
-#include "connectors/mirror_client/utf8.h"
+#include "jvm/utf8.h"
 
-namespace connectd::mirror {
+namespace connectd::jvm {
 namespace {
 
 using ::testing::HasSubstr;
@@ -110,8 +109,7 @@ constexpr JavaCase kJavaCases[] = {
 
 // Compiles one pattern the way RegexFilter does (a list value would split at commas).
 std::optional<std::wregex> Compile(const std::string& pattern, std::string* error) {
-  std::optional<std::wstring> translated =
-      internal::TranslateJavaRegex(internal::DecodeUtf8(pattern), error);
+  std::optional<std::wstring> translated = jvm::TranslateJavaRegex(jvm::DecodeUtf8(pattern), error);
   if (!translated) return std::nullopt;
   std::regex_constants::syntax_option_type flags = std::regex_constants::ECMAScript;
 #if defined(__GLIBCXX__)
@@ -126,7 +124,7 @@ std::optional<std::wregex> Compile(const std::string& pattern, std::string* erro
 }
 
 bool Matches(const std::wregex& regex, const std::string& input) {
-  const std::u32string cps = internal::DecodeUtf8(input);
+  const std::u32string cps = jvm::DecodeUtf8(input);
   return std::regex_match(std::wstring(cps.begin(), cps.end()), regex);
 }
 
@@ -229,7 +227,7 @@ TEST(JavaRegexTest, RejectsUnsupportedJavaConstructs) {
 TEST(JavaRegexTest, TranslationUsesOnlyPolynomialConstructs) {
   std::string error;
   std::optional<std::wstring> t =
-      internal::TranslateJavaRegex(internal::DecodeUtf8("(?<g>a)b*?(?i:c)[^d]\\.x"), &error);
+      jvm::TranslateJavaRegex(jvm::DecodeUtf8("(?<g>a)b*?(?i:c)[^d]\\.x"), &error);
   ASSERT_TRUE(t) << error;
   EXPECT_EQ(t->find(L"(?<"), std::wstring::npos);
   EXPECT_EQ(t->find(L"\\1"), std::wstring::npos);
@@ -248,16 +246,5 @@ TEST(JavaRegexTest, RepetitionBounds) {
   EXPECT_FALSE(Matches(*r, "aaaa" + std::string(1000, 'b')));
 }
 
-TEST(JavaRegexTest, MalformedInputIsReadAsReplacementCharacters) {
-  std::string error;
-  std::optional<RegexFilter> f = RegexFilter::Make("a\\uFFFDb, .", &error);
-  ASSERT_TRUE(f) << error;
-  EXPECT_TRUE(
-      f->Matches("a\xff"
-                 "b"));
-  EXPECT_TRUE(f->Matches("\xC3"));  // one U+FFFD: one character
-  EXPECT_FALSE(f->Matches("\xC3\x28"));
-}
-
 }  // namespace
-}  // namespace connectd::mirror
+}  // namespace connectd::jvm

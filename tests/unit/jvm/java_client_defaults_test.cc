@@ -1,7 +1,7 @@
-// Java 4.4's client defaults (runtime/kafka/java_client_defaults.h) against Kafka's own
+// Java 4.4's client defaults (jvm/java_client_defaults.h) against Kafka's own
 // ConfigDefs, read from the 4.4 jars into tests/golden/client_defaults/java_client_defaults.tsv,
 // and against librdkafka's defaults as the linked library reports them.
-#include "runtime/kafka/java_client_defaults.h"
+#include "jvm/java_client_defaults.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -17,9 +17,9 @@
 #include <tuple>
 #include <vector>
 
-#include "runtime/kafka/java_client_config.h"
+#include "jvm/java_client_config.h"
 
-namespace connectd::kafka {
+namespace connectd::jvm {
 namespace {
 
 const char* RoleName(ClientRole role) {
@@ -173,4 +173,4 @@ TEST(JavaClientDefaultsTest, CallersSettingsOutrankJavasDefaultsButNotTheUsers) 
 }
 
 }  // namespace
-}  // namespace connectd::kafka
+}  // namespace connectd::jvm

@@ -1,6 +1,6 @@
-#include "runtime/kafka/java_client_defaults.h"
+#include "jvm/java_client_defaults.h"
 
-namespace connectd::kafka {
+namespace connectd::jvm {
 
 const std::vector<JavaClientDefault>& JavaClientDefaults() {
   constexpr unsigned kAll = kProducerRole | kConsumerRole | kAdminRole;
@@ -66,4 +66,4 @@ const std::vector<JavaClientDefault>& JavaClientDefaults() {
   return *rows;
 }
 
-}  // namespace connectd::kafka
+}  // namespace connectd::jvm

@@ -1,8 +1,8 @@
 // File: java_text.h
 //
 // How Java and Jackson render the scalar values of Connect's internal JSON, byte for byte:
-// Double.toString, Jackson's string escaping (UTF8JsonGenerator defaults), and String.hashCode
-// (which decides java.util.HashMap iteration order). offset_codec.h builds on these.
+// Double.toString and Jackson's string escaping (UTF8JsonGenerator defaults); String.hashCode
+// and HashMap order are java_hash_order.h's. runtime/storage/offset_codec.h builds on these.
 //
 // Facts relied on (see also runtime/storage/README.md):
 //  - Jackson writes a double with Double.toString of the running JDK (USE_FAST_DOUBLE_WRITER is
@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-namespace connectd::storage {
+namespace connectd::jvm {
 
 // Which JDK's Double.toString to reproduce.
 enum class JavaDoubleStyle {
@@ -47,22 +47,4 @@ std::string FormatJavaFloat(float value);
 // as Jackson escapes a lone surrogate).
 void AppendJacksonString(std::string_view utf8, std::string& out);
 
-// JavaStringHashCode returns java.lang.String.hashCode() of the Java string whose UTF-8 encoding
-// is `utf8`: s[0]*31^(n-1) + ... over UTF-16 code units, with int overflow.
-// REQUIRES: `utf8` is valid UTF-8.
-int32_t JavaStringHashCode(std::string_view utf8);
-
-// JavaHashMapIterationOrder returns the permutation of keys, given by their hashCode() values in
-// insertion order (distinct keys), in which a java.util.HashMap created with a table of
-// `initial_capacity` (a power of two; 16 for `new HashMap<>()`) iterates them: bucket by bucket (bucket = low bits of h ^ (h >>> 16)), insertion order within
-// a bucket, the table doubling at 3/4 full and when a bucket already holding 8 gets another
-// while the table is smaller than 64 (treeifyBin resizes instead). Tree bins (a 9th key in one
-// bucket of a table of 64 or more) are not modelled and keep insertion order.
-std::vector<size_t> JavaHashMapIterationOrder(const std::vector<int32_t>& hash_codes,
-                                              size_t initial_capacity = 16);
-
-// JavaHashMapCopyCapacity is the table capacity of `new HashMap<>(m)` for a map of `entries`
-// (JDK 17); its first put of m's entries uses it.
-size_t JavaHashMapCopyCapacity(size_t entries);
-
-}  // namespace connectd::storage
+}  // namespace connectd::jvm

@@ -1,11 +1,11 @@
-#include "connectors/mirror_client/java_regex.h"
+#include "jvm/java_regex.h"
 
 #include <algorithm>
 #include <set>
 #include <utility>
 #include <vector>
 
-namespace connectd::mirror::internal {
+namespace connectd::jvm {
 namespace {
 
 static_assert(sizeof(wchar_t) == 4, "std::wregex must hold UTF-32 code points");
@@ -701,4 +701,4 @@ std::optional<std::wstring> TranslateJavaRegex(std::u32string_view java_pattern,
   return Translator(RemoveQuoting(java_pattern), keep_captures).Run(error);
 }
 
-}  // namespace connectd::mirror::internal
+}  // namespace connectd::jvm

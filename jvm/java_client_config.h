@@ -27,9 +27,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/kafka/java_client_defaults.h"
+#include "jvm/java_client_defaults.h"
 
-namespace connectd::kafka {
+namespace connectd::jvm {
 
 struct TranslatedConfig {
   std::map<std::string, std::string> properties;  // librdkafka names
@@ -48,4 +48,4 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
 std::map<std::string, std::string> OverlayOn(std::map<std::string, std::string> base,
                                              const TranslatedConfig& translated);
 
-}  // namespace connectd::kafka
+}  // namespace connectd::jvm

@@ -1,4 +1,4 @@
-#include "runtime/kafka/java_client_config.h"
+#include "jvm/java_client_config.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +8,7 @@
 #include <regex>
 #include <set>
 
-namespace connectd::kafka {
+namespace connectd::jvm {
 namespace {
 
 std::string Lower(std::string s) {
@@ -206,4 +206,4 @@ std::map<std::string, std::string> OverlayOn(std::map<std::string, std::string> 
   return base;
 }
 
-}  // namespace connectd::kafka
+}  // namespace connectd::jvm

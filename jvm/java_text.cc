@@ -1,4 +1,4 @@
-#include "runtime/storage/java_text.h"
+#include "jvm/java_text.h"
 
 #include <algorithm>
 #include <bit>
@@ -9,7 +9,9 @@
 #include <type_traits>
 #include <vector>
 
-namespace connectd::storage {
+#include "jvm/utf8.h"
+
+namespace connectd::jvm {
 namespace {
 
 // ---- Decimal layout shared by both JDK styles ----------------------------------------------
@@ -482,24 +484,6 @@ void AppendUnicodeEscape(uint32_t unit, std::string& out) {
   for (int shift = 12; shift >= 0; shift -= 4) out.push_back(kHex[(unit >> shift) & 0xF]);
 }
 
-// Decodes one code point of UTF-8 at `i`, advancing it. Never reads past the end: a truncated
-// sequence decodes as U+FFFD (callers pass validated text; this only keeps bad input harmless).
-uint32_t DecodeUtf8(std::string_view s, size_t& i) {
-  const auto byte = [&](size_t k) {
-    return static_cast<uint32_t>(static_cast<unsigned char>(s[k]));
-  };
-  const uint32_t b0 = byte(i);
-  const size_t length = b0 < 0x80 ? 1 : b0 < 0xE0 ? 2 : b0 < 0xF0 ? 3 : 4;
-  if (i + length > s.size()) {
-    i += 1;
-    return 0xFFFD;
-  }
-  uint32_t cp = length == 1 ? b0 : b0 & (0xFFu >> (length + 1));
-  for (size_t k = 1; k < length; ++k) cp = (cp << 6) | (byte(i + k) & 0x3F);
-  i += length;
-  return cp;
-}
-
 }  // namespace
 
 std::string FormatJavaDouble(double value, JavaDoubleStyle style) {
@@ -535,7 +519,7 @@ void AppendJacksonString(std::string_view utf8, std::string& out) {
     }
     if (c >= 0x80) {
       const size_t start = i;
-      const uint32_t cp = DecodeUtf8(utf8, i);
+      const uint32_t cp = DecodeOneUtf8(utf8, &i, /*surrogates=*/true);
       if (cp >= 0x10000) {
         // Jackson escapes each UTF-16 surrogate of a supplementary character.
         AppendUnicodeEscape(0xD800 + ((cp - 0x10000) >> 10), out);
@@ -581,69 +565,4 @@ void AppendJacksonString(std::string_view utf8, std::string& out) {
   out.push_back('"');
 }
 
-int32_t JavaStringHashCode(std::string_view utf8) {
-  uint32_t h = 0;
-  size_t i = 0;
-  while (i < utf8.size()) {
-    const uint32_t cp = DecodeUtf8(utf8, i);
-    if (cp >= 0x10000) {
-      h = 31 * h + (0xD800 + ((cp - 0x10000) >> 10));
-      h = 31 * h + (0xDC00 + ((cp - 0x10000) & 0x3FF));
-    } else {
-      h = 31 * h + cp;
-    }
-  }
-  return static_cast<int32_t>(h);
-}
-
-size_t JavaHashMapCopyCapacity(size_t entries) {
-  // HashMap(Map m): threshold = tableSizeFor((int) (s / 0.75f + 1.0f)), JDK 17; an empty m
-  // leaves the default.
-  if (entries == 0) return 16;
-  const auto wanted = static_cast<size_t>(static_cast<float>(entries) / 0.75f + 1.0f);
-  size_t capacity = 1;
-  while (capacity < wanted) capacity *= 2;
-  return capacity;
-}
-
-std::vector<size_t> JavaHashMapIterationOrder(const std::vector<int32_t>& hash_codes,
-                                              size_t initial_capacity) {
-  // java.util.HashMap constants: TREEIFY_THRESHOLD, MIN_TREEIFY_CAPACITY; the load factor 0.75.
-  constexpr size_t kTreeifyThreshold = 8;
-  constexpr size_t kMinTreeifyCapacity = 64;
-  const size_t n = hash_codes.size();
-  std::vector<uint32_t> hashes(n);
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t h = static_cast<uint32_t>(hash_codes[i]);
-    hashes[i] = h ^ (h >> 16);
-  }
-
-  // Only the final capacity matters: a bucket keeps insertion order through every doubling
-  // (Java splits it into lo/hi lists in order) and new entries go to its tail. The capacity
-  // grows at 3/4 full, and when a bucket already holding 8 gets another while the table is
-  // smaller than 64 (treeifyBin resizes instead); the bucket sizes tell when.
-  size_t capacity = std::max<size_t>(initial_capacity, 1);
-  size_t threshold = capacity * 3 / 4;
-  std::vector<uint32_t> bucket_size(capacity);
-  const auto grow = [&](size_t inserted) {
-    capacity *= 2;
-    threshold = capacity * 3 / 4;  // (int) (newCap * 0.75f) below 16, doubled above: equal
-    bucket_size.assign(capacity, 0);
-    for (size_t i = 0; i < inserted; ++i) ++bucket_size[hashes[i] & (capacity - 1)];
-  };
-  for (size_t index = 0; index < n; ++index) {
-    const size_t before = bucket_size[hashes[index] & (capacity - 1)]++;
-    if (before >= kTreeifyThreshold && capacity < kMinTreeifyCapacity) grow(index + 1);
-    if (index + 1 > threshold) grow(index + 1);
-  }
-
-  // Buckets in index order, each in insertion order: a counting sort by final bucket.
-  std::vector<size_t> start(capacity + 1, 0);
-  for (size_t i = 0; i < n; ++i) ++start[(hashes[i] & (capacity - 1)) + 1];
-  for (size_t b = 0; b < capacity; ++b) start[b + 1] += start[b];
-  std::vector<size_t> order(n);
-  for (size_t i = 0; i < n; ++i) order[start[hashes[i] & (capacity - 1)]++] = i;
-  return order;
-}
-
-}  // namespace connectd::storage
+}  // namespace connectd::jvm

@@ -1,4 +1,4 @@
-#include "runtime/storage/java_text.h"
+#include "jvm/java_text.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <cstring>
 #include <limits>
 
-namespace connectd::storage {
+namespace connectd::jvm {
 namespace {
 
 double FromBits(uint64_t bits) {
@@ -124,16 +124,6 @@ TEST(JacksonStringTest, TruncatedUtf8NeverReadsPastTheEnd) {
   EXPECT_FALSE(out.empty());
 }
 
-TEST(JavaStringHashCodeTest, MatchesStringHashCode) {
-  EXPECT_EQ(JavaStringHashCode(""), 0);
-  EXPECT_EQ(JavaStringHashCode("a"), 97);
-  EXPECT_EQ(JavaStringHashCode("Aa"), JavaStringHashCode("BB"));  // 2112, a classic collision
-  EXPECT_EQ(JavaStringHashCode("Aa"), 2112);
-  EXPECT_EQ(JavaStringHashCode("topic"), 110546223);
-  EXPECT_EQ(JavaStringHashCode("polygenelubricants"), std::numeric_limits<int32_t>::min());
-  EXPECT_EQ(JavaStringHashCode("\xc3\xa9"), 233);                         // U+00E9
-  EXPECT_EQ(JavaStringHashCode("\xf0\x9f\x98\x80"), 55357 * 31 + 56832);  // two UTF-16 units
-}
 
 }  // namespace
-}  // namespace connectd::storage
+}  // namespace connectd::jvm

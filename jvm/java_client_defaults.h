@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-namespace connectd::kafka {
+namespace connectd::jvm {
 
 enum class ClientRole { kProducer, kConsumer, kAdmin };
 
@@ -42,4 +42,4 @@ struct JavaClientDefault {
 // Every row, in a stable order.
 const std::vector<JavaClientDefault>& JavaClientDefaults();
 
-}  // namespace connectd::kafka
+}  // namespace connectd::jvm

@@ -1,6 +1,8 @@
 // File: java_hash_order.h
 //
-// The order in which Java iterates a java.util.HashMap or HashSet of Strings. MirrorMaker 2's
+// The order in which Java iterates a java.util.HashMap or HashSet of Strings (JavaHashMapOrder),
+// or of any keys given their hashCode() (JavaHashMapIterationOrder: Connect's Map values, whose
+// JSON is written in that order). MirrorMaker 2's
 // connectors hand their tasks lists in that order: MirrorSourceConnector's
 // `task.assigned.partitions` follows the HashMaps its Admin client builds around DescribeTopics,
 // MirrorCheckpointConnector's `task.assigned.groups` the HashSet of groups it found. Connect
@@ -29,11 +31,34 @@
 #include <string_view>
 #include <vector>
 
-namespace connectd::mirror {
+namespace connectd::jvm {
 
 // JavaStringHashCode is String.hashCode() of the Java string that `utf8` decodes to (UTF-16
-// units; malformed UTF-8 reads as U+FFFD, as Java decodes it).
+// units; malformed UTF-8 reads as U+FFFD, as Java decodes it; a surrogate encoded on its own as
+// that char, see DecodeOneUtf8).
 int32_t JavaStringHashCode(std::string_view utf8);
+
+// JavaHashMapIterationOrder returns the permutation of keys, given by their hashCode() values in
+// insertion order (distinct keys), in which a java.util.HashMap created with a table of
+// `initial_capacity` (a power of two; 16 for `new HashMap<>()`) iterates them: bucket by bucket
+// (bucket = low bits of h ^ (h >>> 16)), insertion order within a bucket, the table doubling at 3/4
+// full and when a bucket already holding 8 gets another while the table is smaller than 64
+// (treeifyBin resizes instead). Tree bins (a 9th key in one bucket of a table of 64 or more) are
+// not modelled and keep insertion order.
+std::vector<size_t> JavaHashMapIterationOrder(const std::vector<int32_t>& hash_codes,
+                                              size_t initial_capacity = 16);
+
+// The same for distinct String keys (UTF-8) in insertion order, from their hashCode().
+std::vector<size_t> JavaHashMapIterationOrder(const std::vector<std::string>& keys,
+                                              size_t initial_capacity = 16);
+
+// JavaHashMapCopyCapacity is the table capacity of `new HashMap<>(m)` for a map of `entries`
+// (JDK 17); its first put of m's entries uses it.
+size_t JavaHashMapCopyCapacity(size_t entries);
+
+// JavaHashMapSizedCapacity is the table capacity of `new HashMap<>(initial)` (tableSizeFor,
+// at least 1).
+size_t JavaHashMapSizedCapacity(size_t initial);
 
 // JavaHashMapCapacity is the table capacity of a HashMap created as `new HashMap<>(initial)`
 // (`new HashMap<>()`, `new HashSet<>()` or Collectors.toSet() when `initial` is nullopt) after
@@ -50,4 +75,4 @@ std::vector<std::string> JavaHashMapOrder(std::vector<std::string> keys,
 size_t JavaCopyCapacity(size_t entries);
 size_t JavaHashSetCopyCapacity(size_t entries);
 
-}  // namespace connectd::mirror
+}  // namespace connectd::jvm

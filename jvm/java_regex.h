@@ -19,7 +19,7 @@
 #include <string>
 #include <string_view>
 
-namespace connectd::mirror::internal {
+namespace connectd::jvm {
 
 // TranslateJavaRegex returns the ECMAScript translation of `java_pattern` (code points), or
 // nullopt with *error set (a one-line reason) if Java would reject the pattern or connectd does
@@ -28,4 +28,4 @@ namespace connectd::mirror::internal {
 std::optional<std::wstring> TranslateJavaRegex(std::u32string_view java_pattern, std::string* error,
                                                bool keep_captures = false);
 
-}  // namespace connectd::mirror::internal
+}  // namespace connectd::jvm

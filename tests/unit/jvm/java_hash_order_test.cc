@@ -1,7 +1,7 @@
 // JavaHashOrder against the JDK: String.hashCode() and the iteration order of HashMap/HashSet
 // built each way MirrorMaker 2 builds them. The expected text is the output of
 // tests/golden/mirror/JavaHashOrder.java on OpenJDK 17 (run it to regenerate).
-#include "connectors/mirror_client/java_hash_order.h"
+#include "jvm/java_hash_order.h"
 
 #include <optional>
 #include <sstream>
@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-namespace connectd::mirror {
+namespace connectd::jvm {
 namespace {
 
 constexpr char kJavaOutput[] = R"(hash orders -1008770331
@@ -78,8 +78,8 @@ hash A.orders -1519751886
 // The keys JavaHashOrder.java puts, in its order.
 const std::vector<std::string>& Names() {
   static const std::vector<std::string> names = {
-      "orders", "payments", "zeta", "alpha", "m1", "q", "caf\u00e9", "g\U0001F600", "topic-10",
-      "topic-2", "topic-3", "x", "y", "z", "orders.replica", "A.orders"};
+      "orders",   "payments", "zeta",    "alpha", "m1", "q", "caf\u00e9",      "g\U0001F600",
+      "topic-10", "topic-2",  "topic-3", "x",     "y",  "z", "orders.replica", "A.orders"};
   return names;
 }
 
@@ -147,5 +147,16 @@ TEST(JavaHashOrderTest, CapacitiesFollowHashMapResize) {
   EXPECT_EQ(JavaHashSetCopyCapacity(30), 41u);
 }
 
+TEST(JavaStringHashCodeTest, MatchesStringHashCode) {
+  EXPECT_EQ(JavaStringHashCode(""), 0);
+  EXPECT_EQ(JavaStringHashCode("a"), 97);
+  EXPECT_EQ(JavaStringHashCode("Aa"), JavaStringHashCode("BB"));  // 2112, a classic collision
+  EXPECT_EQ(JavaStringHashCode("Aa"), 2112);
+  EXPECT_EQ(JavaStringHashCode("topic"), 110546223);
+  EXPECT_EQ(JavaStringHashCode("polygenelubricants"), std::numeric_limits<int32_t>::min());
+  EXPECT_EQ(JavaStringHashCode("\xc3\xa9"), 233);                         // U+00E9
+  EXPECT_EQ(JavaStringHashCode("\xf0\x9f\x98\x80"), 55357 * 31 + 56832);  // two UTF-16 units
+}
+
 }  // namespace
-}  // namespace connectd::mirror
+}  // namespace connectd::jvm

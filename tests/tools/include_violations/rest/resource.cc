@@ -1,0 +1,2 @@
+// rest/ reaching past the herder interface: refused.
+#include "runtime/worker/worker.h"
