@@ -325,112 +325,42 @@ std::optional<double> LatencySlopePerMinute(const std::vector<std::pair<int64_t,
   return (n * sxy - sx * sy) / denominator;
 }
 
-FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
-  const Thresholds& t = facts.thresholds;
-  FlowReport r;
-  r.source = facts.source;
-  r.target = facts.target;
-  r.thresholds = t;
-  r.heartbeats_on_source = facts.heartbeats_on_source;
-  r.connectors = facts.connectors;
-  r.units = facts.units;
-  r.emit = ReportLeg(facts.emit, now_ms, t.stale_ms);
-  r.replication = ReportLeg(facts.replication, now_ms, t.stale_ms);
-  r.latency_ms = facts.replication.latency_ms;
-  // Overdue heartbeats are latency too: while A has fresh heartbeats newer than B's newest, the
-  // one emitted an interval after B's newest is at least this late (a throttled flow delivers
-  // in pauses; a stall starts as lag and turns STALLED at the stale threshold).
-  if (facts.heartbeats_on_source && facts.replication.expected &&
-      facts.replication.newest_timestamp_ms && facts.emit.last_arrival_ms &&
-      now_ms - *facts.emit.last_arrival_ms <= t.stale_ms && facts.emit.newest_timestamp_ms &&
-      *facts.emit.newest_timestamp_ms > *facts.replication.newest_timestamp_ms &&
-      *facts.replication.newest_timestamp_ms <= now_ms) {
-    const int64_t overdue =
-        now_ms - *facts.replication.newest_timestamp_ms - t.heartbeat_interval_ms;
-    if (overdue > 0 && overdue > r.latency_ms.value_or(0)) {
-      r.latency_ms = overdue;
-      r.latency_overdue = true;
-    }
-  }
-  r.metric_latency_ms = facts.metric_latency_ms;
-  r.metric_record_age_ms = facts.metric_record_age_ms;
-  r.skipped_offsets = facts.skipped_offsets;
-  r.topic_recreations = facts.topic_recreations;
-  r.producer_throttle_ms = facts.producer_throttle_ms;
-  r.consumer_throttle_ms = facts.consumer_throttle_ms;
-  r.latency_trend_ms_per_min =
-      LatencySlopePerMinute(facts.replication.latency_history, now_ms, 60000);
-  // Rising/falling: the latency changes by more than a tenth of the lag threshold per minute.
-  const double trend_step = static_cast<double>(t.lag_ms) / 10.0;
-  r.latency_trend = !r.latency_trend_ms_per_min                 ? "unknown"
-                    : *r.latency_trend_ms_per_min > trend_step  ? "rising"
-                    : *r.latency_trend_ms_per_min < -trend_step ? "falling"
-                                                                : "steady";
-  for (int64_t at : facts.assignment_changes_ms) {
-    if (now_ms - at <= t.rebalance_window_ms) ++r.rebalances_in_window;
-  }
-  SummarizePartitions(facts, &r);
+namespace {
 
-  const std::string flow = absl::StrCat(facts.source, "->", facts.target);
-  const std::string emit_text = LegText("emit", facts.emit, r.emit);
-  const std::string replication_text = LegText("replication", facts.replication, r.replication);
-  auto finish = [&](Verdict verdict, std::string summary, std::string next) {
-    r.verdict = verdict;
-    r.summary = std::move(summary);
-    r.next_step = std::move(next);
-    r.evidence.push_back(emit_text);
-    r.evidence.push_back(replication_text);
-    if (r.latency_ms) {
-      r.evidence.push_back(absl::StrCat(
-          r.latency_overdue ? "heartbeats overdue on the target by " : "heartbeat latency ",
-          Seconds(*r.latency_ms), " (", r.latency_trend, ")"));
-    }
-    if (r.metric_latency_ms) {
-      r.evidence.push_back(
-          absl::StrCat("replication-latency-ms-max ", static_cast<int64_t>(*r.metric_latency_ms)));
-    }
-    if (r.partition_count > 0) {
-      r.evidence.push_back(absl::StrCat(
-          r.partition_count, " partition(s) report, ", r.records_behind,
-          " record(s) behind the source's end",
-          r.oldest_unreplicated_age_ms && *r.oldest_unreplicated_age_ms > 0
-              ? absl::StrCat(", the oldest record not yet on ", facts.target, " was written ",
-                             Seconds(*r.oldest_unreplicated_age_ms), " ago")
-              : "",
-          r.partitions_with_errors > 0
-              ? absl::StrCat(", ", r.partitions_with_errors, " with a read error")
-              : ""));
-    }
-    if (r.producer_throttle_ms) {
-      r.evidence.push_back(absl::StrCat(facts.target, " throttles MirrorSource's producer ",
-                                        facts.throttled_producer, ": produce-throttle-time-max ",
-                                        static_cast<int64_t>(*r.producer_throttle_ms), " ms"));
-    }
-    if (r.consumer_throttle_ms) {
-      r.evidence.push_back(absl::StrCat(facts.source, " throttles MirrorSource's consumer ",
-                                        facts.throttled_consumer, ": fetch-throttle-time-max ",
-                                        static_cast<int64_t>(*r.consumer_throttle_ms), " ms"));
-    }
-    if (r.skipped_offsets > 0) {
-      r.evidence.push_back(absl::StrCat(
-          static_cast<int64_t>(r.skipped_offsets), " offset(s) were deleted on ", facts.source,
-          " (retention) before they were replicated (skipped-offset-count; the tasks' logs name "
-          "the partitions and offsets)"));
-    }
-    if (r.topic_recreations > 0) {
-      r.evidence.push_back(absl::StrCat(
-          static_cast<int64_t>(r.topic_recreations), " partition(s) of re-created source topics ",
-          "copied from the new topic's beginning (source-topic-recreated-count)"));
-    }
-    if (r.rebalances_in_window > 0) {
-      r.evidence.push_back(absl::StrCat(r.rebalances_in_window,
-                                        " assignment change(s) in the last ",
-                                        Seconds(t.rebalance_window_ms)));
-    }
-    return r;
-  };
+// What a rule decides: the verdict, its one-line summary and the next step. The rule has added
+// its own evidence to the report; Evaluate adds what every verdict carries.
+struct Outcome {
+  Verdict verdict;
+  std::string summary;
+  std::string next_step;
+};
 
-  // 1. TASK FAILED.
+Outcome Finish(Verdict verdict, std::string summary, std::string next) {
+  return Outcome{verdict, std::move(summary), std::move(next)};
+}
+
+// What the rules read: the facts, the report being built (whose evidence they extend) and the
+// flow's name ("A->B").
+struct RuleContext {
+  const FlowFacts& facts;
+  FlowReport& report;
+  int64_t now_ms;
+  std::string flow;
+};
+
+std::string StormNextStep() {
+  return "The flow's connectors and tasks keep moving between workers: check the workers' logs "
+         "for members joining and leaving the group (restarts, session timeouts, long GC pauses)";
+}
+
+// ---- The rules, in precedence order (flow_verdict.h). Each decides or passes (nullopt). ----
+
+// 1. TASK FAILED.
+std::optional<Outcome> TaskFailed(RuleContext& c) {
+  const FlowFacts& facts = c.facts;
+  FlowReport& r = c.report;
+  const int64_t now_ms = c.now_ms;
+  const std::string& flow = c.flow;
   std::vector<const UnitFacts*> failed;
   for (const UnitFacts& unit : facts.units) {
     if (unit.state == "FAILED") failed.push_back(&unit);
@@ -469,15 +399,23 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                           "it: curl -X POST '<worker>/connectors/",
                           first.connector, "/restart?includeTasks=true&onlyFailed=true'");
     }
-    return finish(
+    return Finish(
         Verdict::kTaskFailed,
         absl::StrCat(flow, ": ", UnitName(first), " FAILED",
                      failed.size() > 1 ? absl::StrCat(" (+", failed.size() - 1, " more)") : ""),
         std::move(next));
   }
+  return std::nullopt;
+}
 
-  // 2. CLUSTER UNREACHABLE: the cause of the stalls, overdue heartbeats and silent tasks that
-  // follow (workers whose internal topics live there revoke their own tasks).
+// 2. CLUSTER UNREACHABLE: the cause of the stalls, overdue heartbeats and silent tasks that
+// follow (workers whose internal topics live there revoke their own tasks).
+std::optional<Outcome> ClusterUnreachable(RuleContext& c) {
+  const FlowFacts& facts = c.facts;
+  FlowReport& r = c.report;
+  const int64_t now_ms = c.now_ms;
+  const Thresholds& t = c.facts.thresholds;
+  const std::string& flow = c.flow;
   std::vector<const LegFacts*> unreachable_legs;
   for (const LegFacts* leg : {&facts.emit, &facts.replication}) {
     // Named before the overdue heartbeats read as lag.
@@ -496,7 +434,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
     }
     AddUnitEvidence(facts, &r.evidence);
     const std::string names = absl::StrJoin(clusters, " and ");
-    return finish(
+    return Finish(
         Verdict::kClusterUnreachable,
         absl::StrCat(flow, ": cluster ", names, " cannot be reached from this worker"),
         absl::StrCat("Check that the brokers of ", names,
@@ -505,8 +443,15 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                      "once it answers; workers whose internal topics live there stop their tasks "
                      "until then, so restarting tasks does not help"));
   }
+  return std::nullopt;
+}
 
-  // 3. STALLED — PARTITIONS: partitions that cannot be read, whatever the heartbeats say.
+// 3. STALLED — PARTITIONS: partitions that cannot be read, whatever the heartbeats say.
+std::optional<Outcome> StalledPartitions(RuleContext& c) {
+  const FlowFacts& facts = c.facts;
+  FlowReport& r = c.report;
+  const int64_t now_ms = c.now_ms;
+  const std::string& flow = c.flow;
   std::map<std::string, std::vector<const PartitionFacts*>> by_error;
   bool authorization = false;
   std::set<std::string> denied_topics;
@@ -588,14 +533,20 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                                      " cannot be made on ", facts.target, ", their records wait"));
   }
   if (!summaries.empty()) {
-    return finish(
+    return Finish(
         Verdict::kStalledPartitions,
         absl::StrCat(flow, ": ", absl::StrJoin(summaries, "; "), "; the others replicate"),
         absl::StrJoin(next_steps, "; "));
   }
+  return std::nullopt;
+}
 
-  // 4. UNMONITORED: nothing proves the flow, so nothing may call it HEALTHY. A MirrorSource
-  // that is paused or stopped is a stall known without heartbeats.
+// 4. UNMONITORED: nothing proves the flow, so nothing may call it HEALTHY. A MirrorSource
+// that is paused or stopped is a stall known without heartbeats.
+std::optional<Outcome> Unmonitored(RuleContext& c) {
+  const FlowFacts& facts = c.facts;
+  FlowReport& r = c.report;
+  const std::string& flow = c.flow;
   const UnitFacts* heartbeat_halted = nullptr;
   for (const UnitFacts* unit : UnitsOf(facts, "heartbeat")) {
     if (unit->state == "PAUSED" || unit->state == "STOPPED") {
@@ -607,7 +558,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
     for (const UnitFacts* unit : UnitsOf(facts, "source")) {
       if (unit->state != "PAUSED" && unit->state != "STOPPED") continue;
       AddUnitEvidence(facts, &r.evidence);
-      return finish(
+      return Finish(
           Verdict::kStalledReplicationLeg,
           absl::StrCat(flow, ": MirrorSource is ", unit->state, ", nothing reaches ", facts.target),
           NextStepForState(*unit));
@@ -632,18 +583,23 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                           ": without heartbeats nothing proves that records reach ", facts.target);
     }
     r.evidence.push_back(absl::StrCat("not monitored: ", why));
-    return finish(Verdict::kUnmonitored,
+    return Finish(Verdict::kUnmonitored,
                   absl::StrCat(flow, ": not monitored, ", why, " (task states alone say little)"),
                   std::move(next));
   }
+  return std::nullopt;
+}
 
-  // 5. REBALANCING (a storm): the flow's units keep moving; stalls and silent tasks follow.
-  const std::string storm_next =
-      "The flow's connectors and tasks keep moving between workers: check the workers' logs "
-      "for members joining and leaving the group (restarts, session timeouts, long GC pauses)";
-  // The storm is over once neither a unit moved nor the group rebalanced for StormQuietMs: group
-  // rebalances that follow the last unit move without such a pause prolong it (a later one
-  // starts nothing by itself).
+// 5. REBALANCING (a storm): the flow's units keep moving; stalls and silent tasks follow.
+// The storm is over once neither a unit moved nor the group rebalanced for StormQuietMs: group
+// rebalances that follow the last unit move without such a pause prolong it (a later one
+// starts nothing by itself).
+std::optional<Outcome> RebalanceStorm(RuleContext& c) {
+  const FlowFacts& facts = c.facts;
+  FlowReport& r = c.report;
+  const int64_t now_ms = c.now_ms;
+  const Thresholds& t = c.facts.thresholds;
+  const std::string& flow = c.flow;
   int64_t last_change = facts.assignment_changes_ms.empty()
                             ? 0
                             : *std::max_element(facts.assignment_changes_ms.begin(),
@@ -658,14 +614,20 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
     r.evidence.push_back(absl::StrCat("last rebalance ", Seconds(now_ms - last_change),
                                       " ago; the storm is over after ", Seconds(StormQuietMs(t)),
                                       " without one"));
-    return finish(Verdict::kRebalancing,
+    return Finish(Verdict::kRebalancing,
                   absl::StrCat(flow, ": ", r.rebalances_in_window,
                                " rebalance(s) of its connectors and tasks in the last ",
                                Seconds(t.rebalance_window_ms)),
-                  storm_next);
+                  StormNextStep());
   }
+  return std::nullopt;
+}
 
-  // 6. METRICS ABSENT.
+// 6. METRICS ABSENT.
+std::optional<Outcome> MetricsAbsent(RuleContext& c) {
+  const FlowFacts& facts = c.facts;
+  FlowReport& r = c.report;
+  const std::string& flow = c.flow;
   std::vector<const UnitFacts*> absent;
   for (const UnitFacts& unit : facts.units) {
     if (unit.state == "RUNNING" && (unit.metrics == MetricsState::kAbsent ||
@@ -695,15 +657,23 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                            " is RUNNING without publishing metrics (a dead or stuck task): "
                            "restart it with curl -X POST <worker>/connectors/",
                            absent.front()->connector, "/tasks/", absent.front()->task, "/restart");
-    return finish(Verdict::kMetricsAbsent,
+    return Finish(Verdict::kMetricsAbsent,
                   absl::StrCat(flow, ": ", absent.size(), " running unit(s) report nothing",
                                unreachable ? absl::StrCat(" (worker ", absl::StrJoin(workers, ", "),
                                                           " unreachable)")
                                            : ""),
                   std::move(next));
   }
+  return std::nullopt;
+}
 
-  // 7. STARTING: heartbeats are expected, none has crossed yet, and the flow is young.
+// 7. STARTING: heartbeats are expected, none has crossed yet, and the flow is young.
+std::optional<Outcome> Starting(RuleContext& c) {
+  const FlowFacts& facts = c.facts;
+  FlowReport& r = c.report;
+  const int64_t now_ms = c.now_ms;
+  const Thresholds& t = c.facts.thresholds;
+  const std::string& flow = c.flow;
   const LegFacts& proving = facts.heartbeats_on_source ? facts.replication : facts.emit;
   const int64_t expected_for = now_ms - facts.heartbeats_expected_since_ms;
   if (facts.heartbeats_expected_since_ms > 0 && !proving.last_arrival_ms &&
@@ -712,7 +682,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
     r.evidence.push_back(absl::StrCat("waiting for the flow's first heartbeat on ", proving.topic,
                                       " (", proving.cluster, ") for ", Seconds(expected_for),
                                       "; STALLED if none arrives within ", Seconds(t.stale_ms)));
-    return finish(
+    return Finish(
         Verdict::kStarting,
         absl::StrCat(flow, ": starting, no heartbeat has crossed to ", proving.cluster, " yet"),
         absl::StrCat("Wait for the first heartbeat: MirrorSource creates ", facts.replication.topic,
@@ -720,9 +690,17 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                      " (refresh.topics.interval.seconds); a deploy check should "
                      "wait for HEALTHY"));
   }
+  return std::nullopt;
+}
 
-  // A stall whose cause is known (the leg's writer is not RUNNING) needs no threshold's worth of
-  // patience: 3 missed intervals are enough.
+// A stall whose cause is known (the leg's writer is not RUNNING) needs no threshold's worth of
+// patience: 3 missed intervals are enough.
+std::optional<Outcome> StalledLeg(RuleContext& c) {
+  const FlowFacts& facts = c.facts;
+  FlowReport& r = c.report;
+  const int64_t now_ms = c.now_ms;
+  const Thresholds& t = c.facts.thresholds;
+  const std::string& flow = c.flow;
   const int64_t explained_ms = 3 * t.heartbeat_interval_ms;
   const bool emitter_down =
       facts.connectors.count("heartbeat") != 0 && NotRunning(facts, "heartbeat") != nullptr;
@@ -755,7 +733,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
       next = absl::StrCat("The heartbeat task runs but nothing reaches ", facts.emit.topic, " on ",
                           facts.emit.cluster, ": check its worker's log for delivery errors");
     }
-    return finish(Verdict::kStalledEmitLeg,
+    return Finish(Verdict::kStalledEmitLeg,
                   absl::StrCat(flow, ": no heartbeat emitted on ", facts.emit.cluster, " for ",
                                r.emit.age_ms ? Seconds(*r.emit.age_ms) : "the whole watch"),
                   std::move(next));
@@ -782,13 +760,20 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                           "topic can be created on ",
                           facts.target);
     }
-    return finish(Verdict::kStalledReplicationLeg,
+    return Finish(Verdict::kStalledReplicationLeg,
                   absl::StrCat(flow, ": heartbeats emitted on ", facts.emit.cluster,
                                " do not reach ", facts.target),
                   std::move(next));
   }
+  return std::nullopt;
+}
 
-  // 9. REBALANCING: a unit between workers.
+// 9. REBALANCING: a unit between workers.
+std::optional<Outcome> Rebalancing(RuleContext& c) {
+  const FlowFacts& facts = c.facts;
+  FlowReport& r = c.report;
+  const Thresholds& t = c.facts.thresholds;
+  const std::string& flow = c.flow;
   const UnitFacts* moving = nullptr;
   for (const UnitFacts& unit : facts.units) {
     if (unit.state == "UNASSIGNED" || unit.state == "RESTARTING") {
@@ -798,14 +783,22 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
   }
   if (moving != nullptr) {
     r.evidence.push_back(UnitState(*moving));
-    return finish(Verdict::kRebalancing,
+    return Finish(Verdict::kRebalancing,
                   absl::StrCat(flow, ": ", UnitName(*moving), " is ", moving->state, "; ",
                                r.rebalances_in_window, " rebalance(s) in the last ",
                                Seconds(t.rebalance_window_ms)),
-                  storm_next);
+                  StormNextStep());
   }
+  return std::nullopt;
+}
 
-  // 10. SUSPECT CLOCK SKEW.
+// 10. SUSPECT CLOCK SKEW.
+std::optional<Outcome> SuspectClockSkew(RuleContext& c) {
+  const FlowFacts& facts = c.facts;
+  FlowReport& r = c.report;
+  const int64_t now_ms = c.now_ms;
+  const Thresholds& t = c.facts.thresholds;
+  const std::string& flow = c.flow;
   for (const LegFacts* leg : {&facts.emit, &facts.replication}) {
     bool future = leg->skew_seen_ms && now_ms - *leg->skew_seen_ms <= t.stale_ms;
     bool negative = leg == &facts.replication && leg->latency_ms &&
@@ -815,15 +808,22 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
         future ? absl::StrCat("a heartbeat on ", leg->topic, " (", leg->cluster, ") is stamped ",
                               Seconds(leg->skew_ms), " in the future of this worker's clock")
                : absl::StrCat("heartbeat latency is negative: ", Seconds(*leg->latency_ms)));
-    return finish(Verdict::kSuspectClockSkew,
+    return Finish(Verdict::kSuspectClockSkew,
                   absl::StrCat(flow, ": heartbeat timestamps disagree with this worker's clock by ",
                                Seconds(future ? leg->skew_ms : -*leg->latency_ms)),
                   "Compare the clocks of the hosts running connectd's workers and the brokers "
                   "(timedatectl / chronyc tracking); latencies are meaningless until they agree");
   }
+  return std::nullopt;
+}
 
-  // 11. LAGGING: throttling named when the target throttles the tasks' producers, or the
-  // source their consumers.
+// 11. LAGGING: throttling named when the target throttles the tasks' producers, or the
+// source their consumers.
+std::optional<Outcome> Lagging(RuleContext& c) {
+  const FlowFacts& facts = c.facts;
+  FlowReport& r = c.report;
+  const Thresholds& t = c.facts.thresholds;
+  const std::string& flow = c.flow;
   if (facts.heartbeats_enabled && r.latency_ms && *r.latency_ms > t.lag_ms &&
       (r.producer_throttle_ms || r.consumer_throttle_ms)) {
     std::vector<std::string> who, raise;
@@ -843,7 +843,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                        " ms): raise consumer_byte_rate for client id ", facts.throttled_consumer,
                        " on ", facts.source));
     }
-    return finish(
+    return Finish(
         Verdict::kLagging,
         absl::StrCat(flow, ": heartbeats ", r.latency_overdue ? "overdue by " : "arrive ",
                      Seconds(*r.latency_ms), r.latency_overdue ? "" : " after emission",
@@ -855,7 +855,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                      "lag; more tasks do not help while the quota holds"));
   }
   if (facts.heartbeats_enabled && r.latency_ms && *r.latency_ms > t.lag_ms) {
-    return finish(Verdict::kLagging,
+    return Finish(Verdict::kLagging,
                   absl::StrCat(flow, ": heartbeats ", r.latency_overdue ? "overdue by " : "arrive ",
                                Seconds(*r.latency_ms), r.latency_overdue ? "" : " after emission",
                                " (threshold ", Seconds(t.lag_ms), "), ", r.latency_trend),
@@ -866,31 +866,168 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
                                ", record-age-ms and the tasks' record-rate; consider "
                                "more tasks (tasks.max)"));
   }
+  return std::nullopt;
+}
 
-  // 12. HEALTHY, once it has held: a flow that just recovered keeps its last problem's verdict
-  // for the hold, so a verdict does not flap with every passing good moment of a storm.
+// 12. HEALTHY, once it has held: a flow that just recovered keeps its last problem's verdict
+// for the hold, so a verdict does not flap with every passing good moment of a storm.
+std::optional<Outcome> RecoveryHold(RuleContext& c) {
+  const FlowFacts& facts = c.facts;
+  FlowReport& r = c.report;
+  const int64_t now_ms = c.now_ms;
+  const Thresholds& t = c.facts.thresholds;
+  const std::string& flow = c.flow;
   if (facts.recent_problem && now_ms - facts.recent_problem_ms < RecoveryHoldMs(t)) {
     r.recovering = true;
     r.evidence.push_back(absl::StrCat("every check passes since ",
                                       Seconds(now_ms - facts.recent_problem_ms), " ago; ",
                                       std::string(VerdictName(*facts.recent_problem)),
                                       " until it holds for ", Seconds(RecoveryHoldMs(t))));
-    return finish(
+    return Finish(
         *facts.recent_problem,
         absl::StrCat(flow, ": recovering from ", std::string(VerdictName(*facts.recent_problem))),
         "Nothing to do unless it comes back: the flow works again and is HEALTHY "
         "once that holds");
   }
+  return std::nullopt;
+}
+
+Outcome Healthy(RuleContext& c) {
+  const FlowFacts& facts = c.facts;
+  FlowReport& r = c.report;
+  const std::string& flow = c.flow;
   if (r.skipped_offsets > 0) {
-    return finish(Verdict::kHealthy, absl::StrCat(flow, ": heartbeats arrive on both legs"),
+    return Finish(Verdict::kHealthy, absl::StrCat(flow, ": heartbeats arrive on both legs"),
                   absl::StrCat("Nothing to do for the flow now; records were lost to retention "
                                "on ",
                                facts.source,
                                " before they were copied (see the evidence): "
                                "raise retention.ms there if the target must have every record"));
   }
-  return finish(Verdict::kHealthy, absl::StrCat(flow, ": heartbeats arrive on both legs"),
+  return Finish(Verdict::kHealthy, absl::StrCat(flow, ": heartbeats arrive on both legs"),
                 "Nothing to do");
+}
+
+using Rule = std::optional<Outcome> (*)(RuleContext&);
+
+// The first rule that decides gives the verdict; HEALTHY when none does.
+constexpr Rule kRules[] = {TaskFailed,     ClusterUnreachable, StalledPartitions, Unmonitored,
+                           RebalanceStorm, MetricsAbsent,      Starting,          StalledLeg,
+                           Rebalancing,    SuspectClockSkew,   Lagging,           RecoveryHold};
+
+}  // namespace
+
+FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
+  const Thresholds& t = facts.thresholds;
+  FlowReport r;
+  r.source = facts.source;
+  r.target = facts.target;
+  r.thresholds = t;
+  r.heartbeats_on_source = facts.heartbeats_on_source;
+  r.connectors = facts.connectors;
+  r.units = facts.units;
+  r.emit = ReportLeg(facts.emit, now_ms, t.stale_ms);
+  r.replication = ReportLeg(facts.replication, now_ms, t.stale_ms);
+  r.latency_ms = facts.replication.latency_ms;
+  // Overdue heartbeats are latency too: while A has fresh heartbeats newer than B's newest, the
+  // one emitted an interval after B's newest is at least this late (a throttled flow delivers
+  // in pauses; a stall starts as lag and turns STALLED at the stale threshold).
+  if (facts.heartbeats_on_source && facts.replication.expected &&
+      facts.replication.newest_timestamp_ms && facts.emit.last_arrival_ms &&
+      now_ms - *facts.emit.last_arrival_ms <= t.stale_ms && facts.emit.newest_timestamp_ms &&
+      *facts.emit.newest_timestamp_ms > *facts.replication.newest_timestamp_ms &&
+      *facts.replication.newest_timestamp_ms <= now_ms) {
+    const int64_t overdue =
+        now_ms - *facts.replication.newest_timestamp_ms - t.heartbeat_interval_ms;
+    if (overdue > 0 && overdue > r.latency_ms.value_or(0)) {
+      r.latency_ms = overdue;
+      r.latency_overdue = true;
+    }
+  }
+  r.metric_latency_ms = facts.metric_latency_ms;
+  r.metric_record_age_ms = facts.metric_record_age_ms;
+  r.skipped_offsets = facts.skipped_offsets;
+  r.topic_recreations = facts.topic_recreations;
+  r.producer_throttle_ms = facts.producer_throttle_ms;
+  r.consumer_throttle_ms = facts.consumer_throttle_ms;
+  r.latency_trend_ms_per_min =
+      LatencySlopePerMinute(facts.replication.latency_history, now_ms, 60000);
+  // Rising/falling: the latency changes by more than a tenth of the lag threshold per minute.
+  const double trend_step = static_cast<double>(t.lag_ms) / 10.0;
+  r.latency_trend = !r.latency_trend_ms_per_min                 ? "unknown"
+                    : *r.latency_trend_ms_per_min > trend_step  ? "rising"
+                    : *r.latency_trend_ms_per_min < -trend_step ? "falling"
+                                                                : "steady";
+  for (int64_t at : facts.assignment_changes_ms) {
+    if (now_ms - at <= t.rebalance_window_ms) ++r.rebalances_in_window;
+  }
+  SummarizePartitions(facts, &r);
+
+  const std::string flow = absl::StrCat(facts.source, "->", facts.target);
+  const std::string emit_text = LegText("emit", facts.emit, r.emit);
+  const std::string replication_text = LegText("replication", facts.replication, r.replication);
+  // The rule's verdict, then the evidence every verdict carries.
+  auto finish = [&](Outcome outcome) {
+    r.verdict = outcome.verdict;
+    r.summary = std::move(outcome.summary);
+    r.next_step = std::move(outcome.next_step);
+    r.evidence.push_back(emit_text);
+    r.evidence.push_back(replication_text);
+    if (r.latency_ms) {
+      r.evidence.push_back(absl::StrCat(
+          r.latency_overdue ? "heartbeats overdue on the target by " : "heartbeat latency ",
+          Seconds(*r.latency_ms), " (", r.latency_trend, ")"));
+    }
+    if (r.metric_latency_ms) {
+      r.evidence.push_back(
+          absl::StrCat("replication-latency-ms-max ", static_cast<int64_t>(*r.metric_latency_ms)));
+    }
+    if (r.partition_count > 0) {
+      r.evidence.push_back(absl::StrCat(
+          r.partition_count, " partition(s) report, ", r.records_behind,
+          " record(s) behind the source's end",
+          r.oldest_unreplicated_age_ms && *r.oldest_unreplicated_age_ms > 0
+              ? absl::StrCat(", the oldest record not yet on ", facts.target, " was written ",
+                             Seconds(*r.oldest_unreplicated_age_ms), " ago")
+              : "",
+          r.partitions_with_errors > 0
+              ? absl::StrCat(", ", r.partitions_with_errors, " with a read error")
+              : ""));
+    }
+    if (r.producer_throttle_ms) {
+      r.evidence.push_back(absl::StrCat(facts.target, " throttles MirrorSource's producer ",
+                                        facts.throttled_producer, ": produce-throttle-time-max ",
+                                        static_cast<int64_t>(*r.producer_throttle_ms), " ms"));
+    }
+    if (r.consumer_throttle_ms) {
+      r.evidence.push_back(absl::StrCat(facts.source, " throttles MirrorSource's consumer ",
+                                        facts.throttled_consumer, ": fetch-throttle-time-max ",
+                                        static_cast<int64_t>(*r.consumer_throttle_ms), " ms"));
+    }
+    if (r.skipped_offsets > 0) {
+      r.evidence.push_back(absl::StrCat(
+          static_cast<int64_t>(r.skipped_offsets), " offset(s) were deleted on ", facts.source,
+          " (retention) before they were replicated (skipped-offset-count; the tasks' logs name "
+          "the partitions and offsets)"));
+    }
+    if (r.topic_recreations > 0) {
+      r.evidence.push_back(absl::StrCat(
+          static_cast<int64_t>(r.topic_recreations), " partition(s) of re-created source topics ",
+          "copied from the new topic's beginning (source-topic-recreated-count)"));
+    }
+    if (r.rebalances_in_window > 0) {
+      r.evidence.push_back(absl::StrCat(r.rebalances_in_window,
+                                        " assignment change(s) in the last ",
+                                        Seconds(t.rebalance_window_ms)));
+    }
+    return r;
+  };
+
+  RuleContext context{facts, r, now_ms, flow};
+  for (Rule rule : kRules) {
+    if (std::optional<Outcome> outcome = rule(context)) return finish(*std::move(outcome));
+  }
+  return finish(Healthy(context));
 }
 
 }  // namespace connectd::health
