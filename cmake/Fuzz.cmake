@@ -27,7 +27,7 @@ add_compile_options(-Wno-ambiguous-reversed-operator)
 add_library(connectd_fuzz_parsers STATIC
     runtime/config/properties.cc runtime/config/config_def.cc runtime/config/config_providers.cc
     runtime/mirror_maker/mirror_maker_config.cc
-    runtime/herder/herder_types.cc
+    runtime/herder_api/herder_types.cc
     rest/json_entities.cc
     runtime/data/connect_json.cc runtime/distributed/config_records.cc
     runtime/distributed/status_records.cc runtime/distributed/offsets_records.cc

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "rest/json_entities.h"
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 
 namespace connectd::rest {
 

@@ -8,7 +8,7 @@
 #include "rest/json_entities.h"
 #include "runtime/common/logging.h"
 #include "runtime/common/strings.h"
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 
 namespace connectd::rest {
 namespace {

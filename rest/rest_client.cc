@@ -24,7 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "rest/json_entities.h"
 #include "runtime/common/strings.h"
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 
 namespace connectd::rest {
 namespace {

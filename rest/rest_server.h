@@ -36,7 +36,7 @@
 #include "absl/status/statusor.h"
 #include "rest/rest_config.h"
 #include "runtime/health/flow_health_view.h"
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 #include "runtime/metrics/metrics.h"
 
 namespace boost::asio {

@@ -27,7 +27,7 @@
 #include "rest/router.h"
 #include "rest/scheduler.h"
 #include "runtime/health/flow_health_view.h"
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 #include "runtime/metrics/metrics.h"
 
 namespace connectd::rest {

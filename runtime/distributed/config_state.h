@@ -46,7 +46,7 @@
 
 #include "absl/status/status.h"
 #include "runtime/distributed/config_records.h"
-#include "runtime/herder/herder_types.h"
+#include "runtime/herder_api/herder_types.h"
 
 namespace connectd::distributed {
 

@@ -33,7 +33,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "runtime/distributed/config_records.h"
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 
 namespace connectd::distributed {
 

@@ -43,7 +43,7 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/distributed/status_records.h"
-#include "runtime/herder/herder_types.h"
+#include "runtime/herder_api/herder_types.h"
 #include "runtime/worker/task_status.h"
 
 namespace connectd::distributed {

@@ -52,7 +52,7 @@
 #include "runtime/health/flow_health_view.h"
 #include "runtime/health/flow_verdict.h"
 #include "runtime/health/mirror_task_metrics.h"
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 #include "runtime/metrics/metrics.h"
 
 namespace connectd::health {

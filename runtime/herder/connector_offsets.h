@@ -13,7 +13,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "runtime/herder/herder_types.h"
+#include "runtime/herder_api/herder_types.h"
 #include "runtime/plugin/plugin_registry.h"
 #include "runtime/worker/source_offsets.h"
 

@@ -5,7 +5,7 @@
 #include "absl/strings/str_join.h"
 #include "runtime/config/connector_config.h"
 #include "runtime/converters/converter_factory.h"
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 #include "runtime/plugin/plugin_instances.h"
 #include "runtime/plugin/plugin_stages.h"
 #include "runtime/transforms/transformation_chain.h"

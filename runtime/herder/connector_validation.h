@@ -11,7 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/config/config_def.h"
-#include "runtime/herder/herder_types.h"
+#include "runtime/herder_api/herder_types.h"
 #include "runtime/plugin/plugin_registry.h"
 
 namespace connectd::herder {

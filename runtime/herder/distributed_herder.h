@@ -44,7 +44,7 @@
 #include "runtime/distributed/kafka_offset_backing_store.h"
 #include "runtime/distributed/kafka_status_backing_store.h"
 #include "runtime/distributed/worker_coordinator.h"
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 #include "runtime/worker/worker.h"
 
 namespace connectd::herder {

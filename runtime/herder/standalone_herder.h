@@ -22,7 +22,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 #include "runtime/worker/worker.h"
 
 namespace connectd::herder {

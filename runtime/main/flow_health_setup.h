@@ -18,7 +18,7 @@
 #include "rest/rest_config.h"
 #include "runtime/config/config_providers.h"
 #include "runtime/health/flow_health.h"
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 #include "runtime/metrics/metrics.h"
 
 namespace boost::asio {

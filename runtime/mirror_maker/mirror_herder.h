@@ -16,7 +16,7 @@
 #include <map>
 #include <string>
 
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 #include "runtime/mirror_maker/mirror_maker_config.h"
 
 namespace connectd::mirror_maker {

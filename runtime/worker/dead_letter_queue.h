@@ -26,7 +26,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "runtime/herder/herder_types.h"
+#include "runtime/herder_api/herder_types.h"
 #include "runtime/kafka/rdkafka_handles.h"
 #include "runtime/worker/record_pipeline.h"
 

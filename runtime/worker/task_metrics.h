@@ -18,7 +18,7 @@
 
 #include <cstdint>
 
-#include "runtime/herder/herder_types.h"
+#include "runtime/herder_api/herder_types.h"
 #include "runtime/metrics/metrics.h"
 
 namespace connectd::worker {

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "runtime/herder/herder_types.h"
+#include "runtime/herder_api/herder_types.h"
 
 namespace connectd::worker {
 

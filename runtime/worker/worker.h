@@ -21,7 +21,7 @@
 #include "absl/status/statusor.h"
 #include "runtime/config/config_providers.h"
 #include "runtime/config/worker_config.h"
-#include "runtime/herder/herder_types.h"
+#include "runtime/herder_api/herder_types.h"
 #include "runtime/plugin/plugin_registry.h"
 #include "runtime/plugin/plugin_stages.h"
 #include "runtime/worker/source_offsets.h"

@@ -11,7 +11,7 @@
 #include <mutex>
 #include <string>
 
-#include "runtime/herder/herder_types.h"
+#include "runtime/herder_api/herder_types.h"
 #include "runtime/metrics/metrics.h"
 #include "runtime/plugin/plugin_instances.h"
 #include "runtime/plugin/plugin_registry.h"

@@ -20,7 +20,7 @@
 #include <thread>
 
 #include "absl/status/status.h"
-#include "runtime/herder/herder_types.h"
+#include "runtime/herder_api/herder_types.h"
 #include "runtime/metrics/metrics.h"
 #include "runtime/worker/task_status.h"
 

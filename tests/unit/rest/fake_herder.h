@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 
 namespace connectd::rest::testing {
 

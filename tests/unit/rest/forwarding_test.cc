@@ -6,7 +6,7 @@
 #include "rest/forwarding.h"
 #include "rest/json_entities.h"
 #include "runtime/distributed/request_signing.h"
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 #include "tests/unit/rest/capture_server.h"
 #include "tests/unit/rest/rest_test_env.h"
 

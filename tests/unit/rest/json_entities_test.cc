@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "rest/error_mapping.h"
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 
 namespace connectd::rest {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 #include "tests/unit/rest/capture_server.h"
 #include "tests/unit/rest/fake_herder.h"
 #include "tests/unit/rest/rest_test_env.h"

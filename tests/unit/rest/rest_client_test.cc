@@ -11,7 +11,7 @@
 #include <boost/asio/ip/tcp.hpp>
 
 #include "absl/strings/match.h"
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 #include "tests/unit/rest/capture_server.h"
 #include "tests/unit/rest/rest_test_env.h"
 #include "tests/unit/rest/test_certs.h"

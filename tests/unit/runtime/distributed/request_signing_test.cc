@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 
 namespace connectd::distributed {
 namespace {

@@ -1,7 +1,7 @@
-#include "runtime/herder/herder_types.h"
+#include "runtime/herder_api/herder_types.h"
 
 #include "absl/strings/str_cat.h"
-#include "runtime/herder/herder.h"
+#include "runtime/herder_api/herder.h"
 
 namespace connectd::herder {
 namespace {
