@@ -33,6 +33,7 @@ add_library(connectd_fuzz_parsers STATIC
     runtime/distributed/status_records.cc runtime/distributed/offsets_records.cc
     runtime/distributed/status_state.cc runtime/distributed/connect_protocol.cc
     runtime/storage/offset_codec.cc jvm/java_text.cc jvm/java_hash_order.cc jvm/utf8.cc
+    jvm/java_base64.cc
     runtime/kafka/protocol/wire.cc runtime/kafka/protocol/messages.cc
     runtime/kafka/protocol/sasl.cc
     connectors/mirror_client/records.cc)

@@ -10,10 +10,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "jvm/java_base64.h"
 #include "rest/router.h"
 #include "runtime/common/logging.h"
 #include "runtime/config/properties.h"
-#include "runtime/distributed/request_signing.h"
 
 namespace connectd::rest {
 namespace {
@@ -198,9 +198,10 @@ BasicAuth::Result BasicAuth::Check(std::string_view method, std::string_view pat
     size_t space = authorization->find(' ');
     if (space != std::string::npos && space > 0 &&
         absl::EqualsIgnoreCase(authorization->substr(0, space), "basic")) {
-      absl::StatusOr<std::string> decoded =
-          distributed::Base64Decode(std::string_view(*authorization).substr(space + 1));
-      if (!decoded.ok()) return {Outcome::kMalformed, std::string(decoded.status().message())};
+      std::string error;
+      std::optional<std::string> decoded =
+          jvm::JavaBase64Decode(std::string_view(*authorization).substr(space + 1), &error);
+      if (!decoded) return {Outcome::kMalformed, error};
       size_t colon = decoded->find(':');
       if (colon != std::string::npos && colon > 0) {
         username = decoded->substr(0, colon);

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 
+#include "jvm/java_base64.h"
 #include "rest/json_entities.h"
 #include "rest/resources/resources.h"
 #include "runtime/distributed/request_signing.h"
@@ -68,7 +69,7 @@ void FenceZombies(ResourceContext& ctx, RestRequest request, Responder respond) 
   ForwardRequest forward{"PUT",
                          TasksPath(ctx, name, "/fence"),
                          {},
-                         JsonStringLiteral(distributed::Base64Encode(request.body))};
+                         JsonStringLiteral(jvm::JavaBase64Encode(request.body))};
   ctx.herder.FenceZombieSourceTasks(
       name, std::move(*signature),
       ReplyEmptyOrForward(ctx, request, std::move(forward), std::move(respond), 204));

@@ -7,10 +7,11 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "jvm/java_base64.h"
+#include "jvm/java_text.h"
 #include "runtime/common/status_macros.h"
 #include "runtime/common/strings.h"
 #include "runtime/data/connect_json.h"
-#include "jvm/java_text.h"
 
 namespace connectd::converters {
 namespace {
@@ -102,66 +103,12 @@ float FloatValue(const JsonValue& n) {
   return f;
 }
 
-int8_t Base64Value(char c) {
-  if (c >= 'A' && c <= 'Z') return static_cast<int8_t>(c - 'A');
-  if (c >= 'a' && c <= 'z') return static_cast<int8_t>(c - 'a' + 26);
-  if (c >= '0' && c <= '9') return static_cast<int8_t>(c - '0' + 52);
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  if (c == '=') return -2;
-  return -1;
-}
-
-// TextNode.binaryValue(): Jackson's default Base64 variant (MIME_NO_LINEFEEDS), padding
-// required, whitespace allowed before each quantum, after String.trim().
-absl::StatusOr<std::string> DecodeJacksonBase64(std::string_view text) {
-  while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ') text.remove_prefix(1);
-  while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ') text.remove_suffix(1);
-  const absl::Status invalid = DataError("invalid Base64");
-  std::string out;
-  size_t pos = 0;
-  while (true) {
-    char c;
-    do {
-      if (pos >= text.size()) return out;
-      c = text[pos++];
-    } while (static_cast<unsigned char>(c) <= ' ');
-    int bits = Base64Value(c);
-    if (bits < 0) return invalid;
-    uint32_t data = static_cast<uint32_t>(bits);
-    if (pos >= text.size()) return invalid;
-    bits = Base64Value(text[pos++]);
-    if (bits < 0) return invalid;
-    data = (data << 6) | static_cast<uint32_t>(bits);
-    if (pos >= text.size()) return invalid;
-    bits = Base64Value(text[pos++]);
-    if (bits < 0) {
-      if (bits != -2 || pos >= text.size() || text[pos++] != '=') return invalid;
-      out.push_back(static_cast<char>(data >> 4));
-      continue;
-    }
-    data = (data << 6) | static_cast<uint32_t>(bits);
-    if (pos >= text.size()) return invalid;
-    bits = Base64Value(text[pos++]);
-    if (bits < 0) {
-      if (bits != -2) return invalid;
-      data >>= 2;
-      out.push_back(static_cast<char>(data >> 8));
-      out.push_back(static_cast<char>(data & 0xFF));
-      continue;
-    }
-    data = (data << 6) | static_cast<uint32_t>(bits);
-    out.push_back(static_cast<char>(data >> 16));
-    out.push_back(static_cast<char>((data >> 8) & 0xFF));
-    out.push_back(static_cast<char>(data & 0xFF));
-  }
-}
-
 // JsonNode.binaryValue(): Base64 of a string node; null (nullopt) for any other node.
 absl::StatusOr<std::optional<std::string>> BinaryValue(const JsonValue& n) {
   if (n.kind != JsonValue::Kind::kString) return std::optional<std::string>();
-  CONNECTD_ASSIGN_OR_RETURN(std::string bytes, DecodeJacksonBase64(n.text));
-  return std::optional<std::string>(std::move(bytes));
+  std::optional<std::string> bytes = jvm::JacksonBase64Decode(n.text);
+  if (!bytes) return DataError("invalid Base64");
+  return bytes;
 }
 
 // Decimal.scale(schema).

@@ -5,9 +5,10 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "jvm/java_base64.h"
+#include "jvm/java_text.h"
 #include "runtime/common/strings.h"
 #include "runtime/distributed/java_split.h"
-#include "jvm/java_text.h"
 
 namespace connectd::distributed {
 namespace {
@@ -136,8 +137,9 @@ absl::Status ReadSessionKey(const ConfigValue& value, SessionKey& out) {
   if (key == nullptr || key->kind != ConfigValue::Kind::kString) {
     return FieldError("key", "a String", key);
   }
-  absl::StatusOr<std::string> bytes = DecodeJavaBase64(key->text);
-  if (!bytes.ok()) return bytes.status();
+  std::string error;
+  std::optional<std::string> bytes = jvm::JavaBase64Decode(key->text, &error);
+  if (!bytes) return absl::InvalidArgumentError(absl::StrCat("session key: ", error));
   // new SecretKeySpec(key, algorithm) rejects an empty key.
   if (bytes->empty()) return absl::InvalidArgumentError("session key is empty");
   const ConfigValue* algorithm = value.Find("algorithm");
@@ -301,52 +303,6 @@ std::string EncodeLoggerLevel(std::string_view level) {
 absl::StatusOr<ConfigValue> ParseConfigValue(std::optional<std::string_view> bytes) {
   if (!bytes) return ConfigValue{};
   return data::ReadConnectJson(*bytes);
-}
-
-absl::StatusOr<std::string> DecodeJavaBase64(std::string_view text) {
-  std::string out;
-  uint32_t bits = 0;
-  int count = 0;  // sextets in the current quantum
-  size_t i = 0;
-  for (; i < text.size(); ++i) {
-    const char c = text[i];
-    int v;
-    if (c >= 'A' && c <= 'Z') {
-      v = c - 'A';
-    } else if (c >= 'a' && c <= 'z') {
-      v = c - 'a' + 26;
-    } else if (c >= '0' && c <= '9') {
-      v = c - '0' + 52;
-    } else if (c == '+') {
-      v = 62;
-    } else if (c == '/') {
-      v = 63;
-    } else if (c == '=') {
-      break;
-    } else {
-      return absl::InvalidArgumentError(absl::StrCat("illegal base64 character at ", i));
-    }
-    bits = (bits << 6) | static_cast<uint32_t>(v);
-    if (++count == 4) {
-      out.push_back(static_cast<char>(bits >> 16));
-      out.push_back(static_cast<char>(bits >> 8));
-      out.push_back(static_cast<char>(bits));
-      bits = 0;
-      count = 0;
-    }
-  }
-  if (i < text.size()) {  // padding: "xx==" or "xxx=", and nothing after it
-    const size_t pad = text.size() - i;
-    const bool ok = (count == 2 && pad == 2 && text.substr(i) == "==") || (count == 3 && pad == 1);
-    if (!ok) return absl::InvalidArgumentError("base64 input has incorrect padding");
-  }
-  if (count == 1) return absl::InvalidArgumentError("last base64 unit has too few bits");
-  if (count == 2) out.push_back(static_cast<char>(bits >> 4));
-  if (count == 3) {
-    out.push_back(static_cast<char>(bits >> 10));
-    out.push_back(static_cast<char>(bits >> 2));
-  }
-  return out;
 }
 
 absl::StatusOr<ConfigRecord> ParseConfigRecord(std::string_view key,

@@ -176,8 +176,4 @@ struct ConfigRecord {
 absl::StatusOr<ConfigRecord> ParseConfigRecord(std::string_view key,
                                                std::optional<std::string_view> value);
 
-// DecodeJavaBase64 decodes as java.util.Base64.getDecoder(): standard alphabet, optional '='
-// padding (only at the end, in a valid position), no whitespace; kInvalidArgument otherwise.
-absl::StatusOr<std::string> DecodeJavaBase64(std::string_view text);
-
 }  // namespace connectd::distributed

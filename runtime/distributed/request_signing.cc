@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "jvm/java_base64.h"
 #include "runtime/common/strings.h"
 
 namespace connectd::distributed {
@@ -73,34 +74,6 @@ std::string JavaListText(const std::vector<std::string>& values) {
   return absl::StrCat("[", absl::StrJoin(values, ", "), "]");
 }
 
-constexpr char kBase64Alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-// The 6-bit value of a Base64 character; -2 for '=', -1 for anything else.
-int Base64Value(unsigned char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  if (c == '=') return -2;
-  return -1;
-}
-
-// Integer.toString(b, 16) of a Java (signed) byte: "2d", "-3d".
-std::string JavaByteHex(unsigned char c) {
-  int value = static_cast<signed char>(c);
-  const char* digits = "0123456789abcdef";
-  std::string out;
-  int magnitude = value < 0 ? -value : value;
-  do {
-    out.insert(out.begin(), digits[magnitude % 16]);
-    magnitude /= 16;
-  } while (magnitude > 0);
-  if (value < 0) out.insert(out.begin(), '-');
-  return out;
-}
-
 }  // namespace
 
 bool IsSupportedMacAlgorithm(std::string_view algorithm) { return FindMac(algorithm) != nullptr; }
@@ -125,7 +98,7 @@ absl::StatusOr<std::string> Sign(std::string_view key, std::string_view algorith
                                  std::string_view body) {
   absl::StatusOr<std::string> mac = ComputeMac(key, algorithm, body);
   if (!mac.ok()) return mac.status();
-  return Base64Encode(*mac);
+  return jvm::JavaBase64Encode(*mac);
 }
 
 absl::StatusOr<std::vector<std::pair<std::string, std::string>>> SignatureHeaders(
@@ -166,79 +139,10 @@ absl::StatusOr<std::string> GenerateKey(std::string_view algorithm, std::optiona
   return key;
 }
 
-std::string Base64Encode(std::string_view bytes) {
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  auto at = [&](size_t k) { return static_cast<uint32_t>(static_cast<unsigned char>(bytes[k])); };
-  for (; i + 3 <= bytes.size(); i += 3) {
-    uint32_t v = (at(i) << 16) | (at(i + 1) << 8) | at(i + 2);
-    for (int shift : {18, 12, 6, 0}) out.push_back(kBase64Alphabet[(v >> shift) & 0x3F]);
-  }
-  if (size_t rest = bytes.size() - i; rest > 0) {
-    uint32_t v = at(i) << 16;
-    if (rest == 2) v |= at(i + 1) << 8;
-    out.push_back(kBase64Alphabet[(v >> 18) & 0x3F]);
-    out.push_back(kBase64Alphabet[(v >> 12) & 0x3F]);
-    out.push_back(rest == 2 ? kBase64Alphabet[(v >> 6) & 0x3F] : '=');
-    out.push_back('=');
-  }
-  return out;
-}
-
-// The state machine of java.util.Base64.Decoder (RFC 4648, not MIME), with its messages.
-absl::StatusOr<std::string> Base64Decode(std::string_view text) {
-  if (text.empty()) return std::string();
-  if (text.size() < 2) {
-    return absl::InvalidArgumentError("Input byte[] should at least have 2 bytes for base64 bytes");
-  }
-  std::string out;
-  out.reserve(text.size() / 4 * 3 + 3);
-  uint32_t bits = 0;
-  int shift = 18;  // position of the next 6 bits in a 4-character unit
-  size_t pos = 0;
-  while (pos < text.size()) {
-    unsigned char c = static_cast<unsigned char>(text[pos++]);
-    int value = Base64Value(c);
-    if (value == -2) {
-      // '=' is allowed after 2 characters of a unit (as "==") or after 3 (as "=").
-      if (shift == 18 || (shift == 6 && (pos == text.size() || text[pos++] != '='))) {
-        return absl::InvalidArgumentError("Input byte array has wrong 4-byte ending unit");
-      }
-      break;
-    }
-    if (value < 0) {
-      return absl::InvalidArgumentError(absl::StrCat("Illegal base64 character ", JavaByteHex(c)));
-    }
-    bits |= static_cast<uint32_t>(value) << shift;
-    shift -= 6;
-    if (shift < 0) {
-      out.push_back(static_cast<char>((bits >> 16) & 0xFF));
-      out.push_back(static_cast<char>((bits >> 8) & 0xFF));
-      out.push_back(static_cast<char>(bits & 0xFF));
-      shift = 18;
-      bits = 0;
-    }
-  }
-  if (shift == 6) {
-    out.push_back(static_cast<char>((bits >> 16) & 0xFF));
-  } else if (shift == 0) {
-    out.push_back(static_cast<char>((bits >> 16) & 0xFF));
-    out.push_back(static_cast<char>((bits >> 8) & 0xFF));
-  } else if (shift == 12) {
-    return absl::InvalidArgumentError("Last unit does not have enough valid bits");
-  }
-  if (pos < text.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Input byte array has incorrect ending byte at ", pos));
-  }
-  return out;
-}
-
 absl::Status CheckSignatureFormat(const herder::InternalRequestSignature& signature) {
   if (!IsSupportedMacAlgorithm(signature.algorithm)) return NoSuchMac(signature.algorithm);
-  absl::StatusOr<std::string> decoded = Base64Decode(signature.signature);
-  if (!decoded.ok()) return BadRequest(AsStd(decoded.status().message()));
+  std::string error;
+  if (!jvm::JavaBase64Decode(signature.signature, &error)) return BadRequest(error);
   return absl::OkStatus();
 }
 
@@ -269,8 +173,9 @@ absl::Status VerifyInternalRequest(const std::optional<herder::InternalRequestSi
   absl::StatusOr<std::string> expected =
       ComputeMac(key->key, signature->algorithm, signature->body);
   if (!expected.ok()) return expected.status();
-  absl::StatusOr<std::string> actual = Base64Decode(signature->signature);
-  if (!actual.ok()) return BadRequest(AsStd(actual.status().message()));
+  std::string error;
+  std::optional<std::string> actual = jvm::JavaBase64Decode(signature->signature, &error);
+  if (!actual) return BadRequest(error);
   // MessageDigest.isEqual: lengths first, then a constant-time comparison.
   bool valid = expected->size() == actual->size() &&
                CRYPTO_memcmp(expected->data(), actual->data(), expected->size()) == 0;

@@ -69,11 +69,6 @@ absl::StatusOr<std::vector<std::pair<std::string, std::string>>> SignatureHeader
 absl::StatusOr<std::string> GenerateKey(std::string_view algorithm,
                                         std::optional<int> size_bits = std::nullopt);
 
-// java.util.Base64.getEncoder().encodeToString.
-std::string Base64Encode(std::string_view bytes);
-// java.util.Base64.getDecoder().decode: padding optional; kInvalidArgument with Java's message
-// ("Illegal base64 character 2d", "Input byte array has wrong 4-byte ending unit", ...).
-absl::StatusOr<std::string> Base64Decode(std::string_view text);
 
 // What Java's InternalRequestSignature.fromHeaders checks before the herder sees a request:
 // the algorithm names a known Mac and the signature is valid Base64. 400 with Java's message

@@ -341,10 +341,12 @@ Outcome Finish(Verdict verdict, std::string summary, std::string next) {
 
 // What the rules read: the facts, the report being built (whose evidence they extend) and the
 // flow's name ("A->B").
+// Each rule opens it as `auto& [facts, r, now_ms, t, flow] = c;`.
 struct RuleContext {
   const FlowFacts& facts;
-  FlowReport& report;
+  FlowReport& r;
   int64_t now_ms;
+  const Thresholds& t;
   std::string flow;
 };
 
@@ -357,10 +359,7 @@ std::string StormNextStep() {
 
 // 1. TASK FAILED.
 std::optional<Outcome> TaskFailed(RuleContext& c) {
-  const FlowFacts& facts = c.facts;
-  FlowReport& r = c.report;
-  const int64_t now_ms = c.now_ms;
-  const std::string& flow = c.flow;
+  auto& [facts, r, now_ms, t, flow] = c;
   std::vector<const UnitFacts*> failed;
   for (const UnitFacts& unit : facts.units) {
     if (unit.state == "FAILED") failed.push_back(&unit);
@@ -411,11 +410,7 @@ std::optional<Outcome> TaskFailed(RuleContext& c) {
 // 2. CLUSTER UNREACHABLE: the cause of the stalls, overdue heartbeats and silent tasks that
 // follow (workers whose internal topics live there revoke their own tasks).
 std::optional<Outcome> ClusterUnreachable(RuleContext& c) {
-  const FlowFacts& facts = c.facts;
-  FlowReport& r = c.report;
-  const int64_t now_ms = c.now_ms;
-  const Thresholds& t = c.facts.thresholds;
-  const std::string& flow = c.flow;
+  auto& [facts, r, now_ms, t, flow] = c;
   std::vector<const LegFacts*> unreachable_legs;
   for (const LegFacts* leg : {&facts.emit, &facts.replication}) {
     // Named before the overdue heartbeats read as lag.
@@ -448,10 +443,7 @@ std::optional<Outcome> ClusterUnreachable(RuleContext& c) {
 
 // 3. STALLED — PARTITIONS: partitions that cannot be read, whatever the heartbeats say.
 std::optional<Outcome> StalledPartitions(RuleContext& c) {
-  const FlowFacts& facts = c.facts;
-  FlowReport& r = c.report;
-  const int64_t now_ms = c.now_ms;
-  const std::string& flow = c.flow;
+  auto& [facts, r, now_ms, t, flow] = c;
   std::map<std::string, std::vector<const PartitionFacts*>> by_error;
   bool authorization = false;
   std::set<std::string> denied_topics;
@@ -544,9 +536,7 @@ std::optional<Outcome> StalledPartitions(RuleContext& c) {
 // 4. UNMONITORED: nothing proves the flow, so nothing may call it HEALTHY. A MirrorSource
 // that is paused or stopped is a stall known without heartbeats.
 std::optional<Outcome> Unmonitored(RuleContext& c) {
-  const FlowFacts& facts = c.facts;
-  FlowReport& r = c.report;
-  const std::string& flow = c.flow;
+  auto& [facts, r, now_ms, t, flow] = c;
   const UnitFacts* heartbeat_halted = nullptr;
   for (const UnitFacts* unit : UnitsOf(facts, "heartbeat")) {
     if (unit->state == "PAUSED" || unit->state == "STOPPED") {
@@ -595,11 +585,7 @@ std::optional<Outcome> Unmonitored(RuleContext& c) {
 // rebalances that follow the last unit move without such a pause prolong it (a later one
 // starts nothing by itself).
 std::optional<Outcome> RebalanceStorm(RuleContext& c) {
-  const FlowFacts& facts = c.facts;
-  FlowReport& r = c.report;
-  const int64_t now_ms = c.now_ms;
-  const Thresholds& t = c.facts.thresholds;
-  const std::string& flow = c.flow;
+  auto& [facts, r, now_ms, t, flow] = c;
   int64_t last_change = facts.assignment_changes_ms.empty()
                             ? 0
                             : *std::max_element(facts.assignment_changes_ms.begin(),
@@ -625,9 +611,7 @@ std::optional<Outcome> RebalanceStorm(RuleContext& c) {
 
 // 6. METRICS ABSENT.
 std::optional<Outcome> MetricsAbsent(RuleContext& c) {
-  const FlowFacts& facts = c.facts;
-  FlowReport& r = c.report;
-  const std::string& flow = c.flow;
+  auto& [facts, r, now_ms, t, flow] = c;
   std::vector<const UnitFacts*> absent;
   for (const UnitFacts& unit : facts.units) {
     if (unit.state == "RUNNING" && (unit.metrics == MetricsState::kAbsent ||
@@ -669,11 +653,7 @@ std::optional<Outcome> MetricsAbsent(RuleContext& c) {
 
 // 7. STARTING: heartbeats are expected, none has crossed yet, and the flow is young.
 std::optional<Outcome> Starting(RuleContext& c) {
-  const FlowFacts& facts = c.facts;
-  FlowReport& r = c.report;
-  const int64_t now_ms = c.now_ms;
-  const Thresholds& t = c.facts.thresholds;
-  const std::string& flow = c.flow;
+  auto& [facts, r, now_ms, t, flow] = c;
   const LegFacts& proving = facts.heartbeats_on_source ? facts.replication : facts.emit;
   const int64_t expected_for = now_ms - facts.heartbeats_expected_since_ms;
   if (facts.heartbeats_expected_since_ms > 0 && !proving.last_arrival_ms &&
@@ -696,11 +676,7 @@ std::optional<Outcome> Starting(RuleContext& c) {
 // A stall whose cause is known (the leg's writer is not RUNNING) needs no threshold's worth of
 // patience: 3 missed intervals are enough.
 std::optional<Outcome> StalledLeg(RuleContext& c) {
-  const FlowFacts& facts = c.facts;
-  FlowReport& r = c.report;
-  const int64_t now_ms = c.now_ms;
-  const Thresholds& t = c.facts.thresholds;
-  const std::string& flow = c.flow;
+  auto& [facts, r, now_ms, t, flow] = c;
   const int64_t explained_ms = 3 * t.heartbeat_interval_ms;
   const bool emitter_down =
       facts.connectors.count("heartbeat") != 0 && NotRunning(facts, "heartbeat") != nullptr;
@@ -770,10 +746,7 @@ std::optional<Outcome> StalledLeg(RuleContext& c) {
 
 // 9. REBALANCING: a unit between workers.
 std::optional<Outcome> Rebalancing(RuleContext& c) {
-  const FlowFacts& facts = c.facts;
-  FlowReport& r = c.report;
-  const Thresholds& t = c.facts.thresholds;
-  const std::string& flow = c.flow;
+  auto& [facts, r, now_ms, t, flow] = c;
   const UnitFacts* moving = nullptr;
   for (const UnitFacts& unit : facts.units) {
     if (unit.state == "UNASSIGNED" || unit.state == "RESTARTING") {
@@ -794,11 +767,7 @@ std::optional<Outcome> Rebalancing(RuleContext& c) {
 
 // 10. SUSPECT CLOCK SKEW.
 std::optional<Outcome> SuspectClockSkew(RuleContext& c) {
-  const FlowFacts& facts = c.facts;
-  FlowReport& r = c.report;
-  const int64_t now_ms = c.now_ms;
-  const Thresholds& t = c.facts.thresholds;
-  const std::string& flow = c.flow;
+  auto& [facts, r, now_ms, t, flow] = c;
   for (const LegFacts* leg : {&facts.emit, &facts.replication}) {
     bool future = leg->skew_seen_ms && now_ms - *leg->skew_seen_ms <= t.stale_ms;
     bool negative = leg == &facts.replication && leg->latency_ms &&
@@ -820,10 +789,7 @@ std::optional<Outcome> SuspectClockSkew(RuleContext& c) {
 // 11. LAGGING: throttling named when the target throttles the tasks' producers, or the
 // source their consumers.
 std::optional<Outcome> Lagging(RuleContext& c) {
-  const FlowFacts& facts = c.facts;
-  FlowReport& r = c.report;
-  const Thresholds& t = c.facts.thresholds;
-  const std::string& flow = c.flow;
+  auto& [facts, r, now_ms, t, flow] = c;
   if (facts.heartbeats_enabled && r.latency_ms && *r.latency_ms > t.lag_ms &&
       (r.producer_throttle_ms || r.consumer_throttle_ms)) {
     std::vector<std::string> who, raise;
@@ -872,11 +838,7 @@ std::optional<Outcome> Lagging(RuleContext& c) {
 // 12. HEALTHY, once it has held: a flow that just recovered keeps its last problem's verdict
 // for the hold, so a verdict does not flap with every passing good moment of a storm.
 std::optional<Outcome> RecoveryHold(RuleContext& c) {
-  const FlowFacts& facts = c.facts;
-  FlowReport& r = c.report;
-  const int64_t now_ms = c.now_ms;
-  const Thresholds& t = c.facts.thresholds;
-  const std::string& flow = c.flow;
+  auto& [facts, r, now_ms, t, flow] = c;
   if (facts.recent_problem && now_ms - facts.recent_problem_ms < RecoveryHoldMs(t)) {
     r.recovering = true;
     r.evidence.push_back(absl::StrCat("every check passes since ",
@@ -893,9 +855,7 @@ std::optional<Outcome> RecoveryHold(RuleContext& c) {
 }
 
 Outcome Healthy(RuleContext& c) {
-  const FlowFacts& facts = c.facts;
-  FlowReport& r = c.report;
-  const std::string& flow = c.flow;
+  auto& [facts, r, now_ms, t, flow] = c;
   if (r.skipped_offsets > 0) {
     return Finish(Verdict::kHealthy, absl::StrCat(flow, ": heartbeats arrive on both legs"),
                   absl::StrCat("Nothing to do for the flow now; records were lost to retention "
@@ -1023,7 +983,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
     return r;
   };
 
-  RuleContext context{facts, r, now_ms, flow};
+  RuleContext context{facts, r, now_ms, t, flow};
   for (Rule rule : kRules) {
     if (std::optional<Outcome> outcome = rule(context)) return finish(*std::move(outcome));
   }

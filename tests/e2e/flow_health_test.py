@@ -136,9 +136,15 @@ class FlowHealthTest(unittest.TestCase):
             self.assertEqual(flow["legs"]["emit"]["cluster"], "A")
             self.assertEqual(flow["legs"]["replication"]["topic"], "A.heartbeats")
             self.assertLess(flow["legs"]["replication"]["age_ms"], fh.STALE_MS)
-            source_tasks = [t for t in flow["tasks"]
-                            if t["role"] == "source" and t["task"] is not None]
-            self.assertEqual([t["metrics"] for t in source_tasks], ["present"], flow["tasks"])
+            # The source task's metrics, from this worker's registry or its owner's GET
+            # /mirror/task-metrics (asked every refresh; a task that just moved is "not_expected"
+            # until its owner answered).
+            def source_task_metrics():
+                _, now, _ = http("GET", worker.url + "/mirror/flows/A/B")
+                return [t["metrics"] for t in now["tasks"]
+                        if t["role"] == "source" and t["task"] is not None]
+            wait_until(lambda: source_task_metrics() == ["present"], timeout=30,
+                       what=f"{worker}: the MirrorSource task's metrics present")
         code, body, text = http("GET", self.query.url + "/mirror/flows/A/C")
         self.assertEqual(code, 404, text)
         self.assertEqual(body, {"error_code": 404, "message":

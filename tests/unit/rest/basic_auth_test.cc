@@ -1,6 +1,7 @@
 // BasicAuthSecurityRestExtension, natively: the expected answers are what a Java Connect 4.4
 // worker with connect-basic-auth-extension gave for the same requests (see rest/README.md).
 #include "rest/basic_auth.h"
+#include "jvm/java_base64.h"
 
 #include <stdlib.h>
 
@@ -11,7 +12,6 @@
 #include <gtest/gtest.h>
 
 #include "rest/rest_config.h"
-#include "runtime/distributed/request_signing.h"
 #include "tests/unit/rest/rest_test_env.h"
 
 namespace connectd::rest {
@@ -21,7 +21,7 @@ using testing::ErrorJson;
 using testing::HttpResult;
 using testing::RestTestEnv;
 
-std::string Base64(const std::string& text) { return distributed::Base64Encode(text); }
+std::string Base64(const std::string& text) { return jvm::JavaBase64Encode(text); }
 
 std::string WriteTemp(const std::string& name, const std::string& text) {
   std::string path = ::testing::TempDir() + name;

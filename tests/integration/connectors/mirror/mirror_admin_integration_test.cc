@@ -79,6 +79,19 @@ class MirrorAdminTest : public ::testing::Test {
     return out;
   }
 
+  // The overrides once they equal `expected`, or the last ones read after 15 s: an alter is
+  // applied by the controller and reaches the broker's DescribeConfigs a moment later (KRaft).
+  std::map<std::string, std::string> OverridesBecome(
+      const std::string& topic, const std::map<std::string, std::string>& expected) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+    std::map<std::string, std::string> now = Overrides(topic);
+    while (now != expected && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      now = Overrides(topic);
+    }
+    return now;
+  }
+
   void DeleteAclsOn(const std::string& topic) {
     char errstr[256];
     rd_kafka_AclBindingFilter_t* filter = rd_kafka_AclBindingFilter_new(
@@ -106,11 +119,12 @@ TEST_F(MirrorAdminTest, LegacyAlterConfigsReplacesTheWholeOverrideSet) {
   ASSERT_THAT(
       ReplaceTopicConfigs(admin_.get(), {{topic, {{"retention.bytes", "2000"}}}}, kTimeoutMs),
       IsEmpty());
-  EXPECT_EQ(Overrides(topic), (std::map<std::string, std::string>{{"retention.bytes", "2000"}}));
+  EXPECT_EQ(OverridesBecome(topic, {{"retention.bytes", "2000"}}),
+            (std::map<std::string, std::string>{{"retention.bytes", "2000"}}));
 
   // An empty set removes every override.
   ASSERT_THAT(ReplaceTopicConfigs(admin_.get(), {{topic, {}}}, kTimeoutMs), IsEmpty());
-  EXPECT_THAT(Overrides(topic), IsEmpty());
+  EXPECT_THAT(OverridesBecome(topic, {}), IsEmpty());
 }
 
 TEST_F(MirrorAdminTest, DescribeFlagsDefaultsAndOverrides) {

@@ -482,20 +482,6 @@ TEST(ConfigRecordsTest, LoggerLevelFields) {
   EXPECT_FALSE(Parse("logger-cluster-root", R"({"level":3})").value_status.ok());
 }
 
-TEST(ConfigRecordsTest, JavaBase64Decoder) {
-  EXPECT_EQ(*DecodeJavaBase64("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="), Key32().key);
-  EXPECT_EQ(*DecodeJavaBase64("//79AH8="), std::string("\xff\xfe\xfd\x00\x7f", 5));
-  EXPECT_EQ(*DecodeJavaBase64("//79AH8"), std::string("\xff\xfe\xfd\x00\x7f", 5));  // unpadded
-  EXPECT_EQ(*DecodeJavaBase64("AQ=="), "\x01");
-  EXPECT_EQ(*DecodeJavaBase64("AQ"), "\x01");
-  EXPECT_EQ(*DecodeJavaBase64(""), "");
-  EXPECT_FALSE(DecodeJavaBase64("AQ=").ok());
-  EXPECT_FALSE(DecodeJavaBase64("A").ok());
-  EXPECT_FALSE(DecodeJavaBase64("AQ==AQ==").ok());
-  EXPECT_FALSE(DecodeJavaBase64("A===").ok());
-  EXPECT_FALSE(DecodeJavaBase64("AQ ==").ok());
-  EXPECT_FALSE(DecodeJavaBase64("-_8").ok());  // URL alphabet is not the basic decoder's
-}
 
 }  // namespace
 }  // namespace connectd::distributed
