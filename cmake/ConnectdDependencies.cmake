@@ -20,6 +20,8 @@ if(NOT "${CONNECTD_RDKAFKA_PREFIX}" STREQUAL "${CONNECTD_RDKAFKA_PREFIX_CHECKED}
 endif()
 pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka>=2.14)
 message(STATUS "librdkafka ${RDKAFKA_VERSION}: ${RDKAFKA_LINK_LIBRARIES}")
+# PCRE2 (libpcre2-dev): java.util.regex in jvm/java_regex.
+pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8>=10.34)
 find_package(absl REQUIRED CONFIG)
 find_package(Boost 1.74 REQUIRED)
 find_package(RapidJSON REQUIRED CONFIG)

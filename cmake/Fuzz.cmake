@@ -29,9 +29,9 @@ add_library(connectd_fuzz_parsers STATIC
     runtime/mirror_maker/mirror_maker_config.cc
     runtime/herder_api/herder_types.cc
     rest/json_entities.cc
-    runtime/data/connect_json.cc runtime/distributed/config_records.cc
-    runtime/distributed/status_records.cc runtime/distributed/offsets_records.cc
-    runtime/distributed/status_state.cc runtime/distributed/connect_protocol.cc
+    runtime/data/connect_json.cc runtime/storage/config_records.cc
+    runtime/storage/status_records.cc runtime/storage/offsets_records.cc
+    runtime/storage/status_state.cc runtime/distributed/connect_protocol.cc
     runtime/storage/offset_codec.cc jvm/java_text.cc jvm/java_hash_order.cc jvm/utf8.cc
     jvm/java_base64.cc
     runtime/kafka/protocol/wire.cc runtime/kafka/protocol/messages.cc

@@ -1,20 +1,22 @@
 #include "jvm/java_regex.h"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <utility>
 #include <vector>
 
+#include "jvm/utf8.h"
+
 namespace connectd::jvm {
 namespace {
 
-static_assert(sizeof(wchar_t) == 4, "std::wregex must hold UTF-32 code points");
-
 constexpr char32_t kMaxCodePoint = 0x10FFFF;
-// A code point input never contains (DecodeUtf8 never yields surrogates): an empty class.
-constexpr char32_t kNeverInInput = 0xD800;
-// Counted repetition is expanded into NFA states, so bounds are capped (Java allows any int).
-constexpr int kMaxRepetition = 1000;
+// PCRE2's largest repetition count (Java allows any int).
+constexpr int kMaxRepetition = 65535;
 constexpr int kMaxNesting = 100;
 
 // ---- Code point sets ------------------------------------------------------------------------
@@ -63,6 +65,25 @@ Ranges CaseClose(Ranges r) {
 }
 
 Ranges Single(char32_t c) { return {{c, c}}; }
+
+Ranges Intersect(Ranges a, Ranges b) {
+  Normalize(a);
+  Normalize(b);
+  Ranges out;
+  size_t i = 0;
+  size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    const char32_t lo = std::max(a[i].first, b[j].first);
+    const char32_t hi = std::min(a[i].second, b[j].second);
+    if (lo <= hi) out.emplace_back(lo, hi);
+    if (a[i].second < b[j].second) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return out;
+}
 
 // Java's predefined classes (without UNICODE_CHARACTER_CLASS: ASCII) and POSIX \p{...} names.
 Ranges Digits() { return {{'0', '9'}}; }
@@ -155,16 +176,24 @@ struct Flags {
 // What an atom was, for the quantifier that may follow it.
 enum class AtomKind {
   kNothing,    // an inline flag group such as (?i): emitted nothing
-  kAssertion,  // ^ $ \b \B (?=...) (?!...): ECMAScript cannot quantify these directly
+  kAssertion,  // ^ $ \b \B lookaround: quantified inside a group
   kQuantifiable,
 };
 
+// Java's '$' and '\Z' without MULTILINE: the end of input, or before a line terminator that
+// ends it, but never between "\r" and "\n".
+constexpr char kJavaDollar[] =
+    "(?=(?:\\r\\n|[\\n\\r\\x{85}\\x{2028}\\x{2029}])?\\z)(?!(?<=\\r)\\n)";
+
+// Parses a Java pattern (after \Q..\E removal) and writes the PCRE2 pattern that means the same.
+// `total_groups` is the pattern's number of capturing groups (from a first pass; -1 then), for
+// back references to groups that never exist.
 class Translator {
  public:
-  Translator(std::u32string pattern, bool keep_captures)
-      : p_(std::move(pattern)), keep_captures_(keep_captures) {}
+  Translator(std::u32string pattern, int total_groups)
+      : p_(std::move(pattern)), total_groups_(total_groups) {}
 
-  std::optional<std::wstring> Run(std::string* error) {
+  std::optional<std::string> Run(std::string* error) {
     Flags flags;
     bool ok = ParseAlternation(flags, 0);
     if (ok && pos_ < p_.size()) ok = Fail("unmatched closing ')'");
@@ -174,6 +203,8 @@ class Translator {
     }
     return out_;
   }
+
+  int groups() const { return groups_; }
 
  private:
   bool Fail(const std::string& message) {
@@ -191,36 +222,55 @@ class Translator {
 
   // ---- emission -----------------------------------------------------------------------------
 
-  void EmitClassChar(char32_t c) {
-    if (c == '\\' || c == ']' || c == '[' || c == '^' || c == '-') out_.push_back(L'\\');
-    out_.push_back(static_cast<wchar_t>(c));
+  // One code point, literal in PCRE2 syntax both inside and outside a class.
+  void EmitCodePoint(char32_t c) {
+    if (c < 0x80 && (IsAsciiLetter(c) || IsAsciiDigit(c))) {
+      out_.push_back(static_cast<char>(c));
+      return;
+    }
+    char buffer[16];
+    std::snprintf(buffer, sizeof buffer, "\\x{%X}", static_cast<unsigned>(c));
+    out_ += buffer;
   }
 
-  // Emits a bracket class of explicit ranges, after Java's case folding and negation.
+  // Emits a class of explicit ranges, after Java's case folding and negation.
   void EmitClass(Ranges r, const Flags& flags, bool negate) {
     if (flags.case_insensitive) r = CaseClose(std::move(r));
     Normalize(r);
     if (negate) r = Complement(std::move(r));
-    if (r.empty()) r = Single(kNeverInInput);
-    out_.push_back(L'[');
+    r = Intersect(std::move(r), Complement(Ranges{{0xD800, 0xDFFF}}));  // never in UTF-8 text
+    if (r.empty()) {
+      out_ += "(?:(*FAIL))";
+      return;
+    }
+    out_.push_back('[');
     for (const auto& [lo, hi] : r) {
-      EmitClassChar(lo);
+      EmitCodePoint(lo);
       if (hi != lo) {
-        if (hi > lo + 1) out_.push_back(L'-');
-        EmitClassChar(hi);
+        if (hi > lo + 1) out_.push_back('-');
+        EmitCodePoint(hi);
       }
     }
-    out_.push_back(L']');
+    out_.push_back(']');
   }
 
   void EmitLiteral(char32_t c, const Flags& flags) {
-    if (flags.case_insensitive && IsAsciiLetter(c)) {
+    if ((flags.case_insensitive && IsAsciiLetter(c)) || (c >= 0xD800 && c <= 0xDFFF)) {
       EmitClass(Single(c), flags, false);
       return;
     }
-    static constexpr std::u32string_view kSyntax = U"^$\\.*+?()[]{}|/";
-    if (kSyntax.find(c) != std::u32string_view::npos) out_.push_back(L'\\');
-    out_.push_back(static_cast<wchar_t>(c));
+    EmitCodePoint(c);
+  }
+
+  // A back reference; a group the pattern never defines never matches, as in Java.
+  void EmitBackReference(const std::string& ref, int number, const Flags& flags) {
+    if (number > total_groups_ && total_groups_ >= 0) {
+      out_ += "(?:(*FAIL))";
+      return;
+    }
+    out_ += flags.case_insensitive ? "(?i:" : "(?:";
+    out_ += ref;
+    out_.push_back(')');
   }
 
   // ---- grammar ------------------------------------------------------------------------------
@@ -233,7 +283,7 @@ class Translator {
       if (!ParseSequence(flags, depth)) return false;
       if (AtEnd() || Peek() == ')') return true;
       ++pos_;  // '|'
-      out_.push_back(L'|');
+      out_.push_back('|');
     }
   }
 
@@ -255,9 +305,8 @@ class Translator {
         return ParseGroup(flags, depth, kind);
       case '[': {
         Ranges r;
-        bool negate = false;
-        if (!ParseClass(&r, &negate)) return false;
-        EmitClass(std::move(r), flags, negate);
+        if (!ParseClass(flags, &r, depth)) return false;
+        EmitClass(std::move(r), Flags{}, false);  // folded and negated by ParseClass
         return true;
       }
       case '.':
@@ -269,9 +318,13 @@ class Translator {
         }
         return true;
       case '^':
+        ++pos_;
+        out_ += "\\A";
+        *kind = AtomKind::kAssertion;
+        return true;
       case '$':
         ++pos_;
-        out_.push_back(static_cast<wchar_t>(c));
+        out_ += kJavaDollar;
         *kind = AtomKind::kAssertion;
         return true;
       case '\\':
@@ -295,24 +348,28 @@ class Translator {
     if (Peek() == '?') {
       ++pos_;
       const char32_t c = Peek();
-      if (c == ':') {
+      if (c == ':' || c == '>') {
         ++pos_;
-        out_ += L"(?:";
+        out_ += c == ':' ? "(?:" : "(?>";
       } else if (c == '=' || c == '!') {
         ++pos_;
-        out_ += c == '=' ? L"(?=" : L"(?!";
+        out_ += c == '=' ? "(?=" : "(?!";
         *kind = AtomKind::kAssertion;
-      } else if (c == '>') {
-        return Unsupported("atomic group (?>...)");
+      } else if (c == '<' && (Peek(1) == '=' || Peek(1) == '!')) {
+        out_ += Peek(1) == '=' ? "(?<=" : "(?<!";
+        pos_ += 2;
+        *kind = AtomKind::kAssertion;
       } else if (c == '<') {
         ++pos_;
-        if (Peek() == '=' || Peek() == '!') return Unsupported("lookbehind (?<=...)/(?<!...)");
-        if (!ParseGroupName()) return false;
-        out_ += keep_captures_ ? L"(" : L"(?:";
+        std::u32string name;
+        if (!ParseGroupName(&name)) return false;
+        ++groups_;
+        out_ += "(?<";
+        for (char32_t n : name) out_.push_back(static_cast<char>(n));
+        out_.push_back('>');
       } else {
         // Inline flags: (?idmsuxU-idmsuxU) or (?idmsuxU-idmsuxU:X).
         bool on = true;
-        Flags* target = &inner;
         for (;; ++pos_) {
           const char32_t f = Peek();
           if (f == 'i') {
@@ -329,53 +386,61 @@ class Translator {
         }
         if (Peek() == ')') {
           ++pos_;
-          flags = *target;  // for the rest of the enclosing group
+          flags = inner;  // for the rest of the enclosing group
           *kind = AtomKind::kNothing;
           return true;
         }
         if (Peek() != ':') return Fail("unknown inline modifier");
         ++pos_;
-        out_ += L"(?:";
+        out_ += "(?:";
       }
     } else {
-      out_ += keep_captures_ ? L"(" : L"(?:";  // a capturing group
+      ++groups_;
+      out_.push_back('(');
     }
     if (!ParseAlternation(inner, depth + 1)) return false;
     if (Peek() != ')') return Fail("unclosed group");
     ++pos_;
-    out_.push_back(L')');
+    out_.push_back(')');
     return true;
   }
 
-  bool ParseGroupName() {
-    std::u32string name;
-    while (!AtEnd() && Peek() != '>') name.push_back(p_[pos_++]);
+  bool ParseGroupName(std::u32string* name) {
+    while (!AtEnd() && Peek() != '>') name->push_back(p_[pos_++]);
     if (AtEnd()) return Fail("named capturing group is missing trailing '>'");
     ++pos_;
-    if (name.empty() || !IsAsciiLetter(name[0])) {
+    if (name->empty() || !IsAsciiLetter((*name)[0])) {
       return Fail("capturing group name does not start with a Latin letter");
     }
-    for (char32_t c : name) {
+    for (char32_t c : *name) {
       if (!IsAsciiLetter(c) && !IsAsciiDigit(c)) {
         return Fail("named capturing group is missing trailing '>'");
       }
     }
-    if (!group_names_.insert(name).second) return Fail("named capturing group is already defined");
+    if (!group_names_.insert(*name).second) {
+      return Fail("named capturing group <" + Ascii(*name) + "> is already defined");
+    }
     return true;
   }
 
-  // Quantifier := ('*' | '+' | '?' | '{' n (',' m?)? '}') ('?' lazy)?, after the atom that
-  // starts at out_[atom_start].
+  static std::string Ascii(const std::u32string& s) {
+    std::string out;
+    for (char32_t c : s) AppendUtf8(c, out);
+    return out;
+  }
+
+  // Quantifier := ('*' | '+' | '?' | '{' n (',' m?)? '}') ('?' lazy | '+' possessive)?, after
+  // the atom that starts at out_[atom_start].
   bool ParseQuantifier(AtomKind kind, size_t atom_start) {
     const char32_t c = Peek();
-    std::wstring quantifier;
+    std::string quantifier;
     if (c == '*' || c == '+' || c == '?') {
       ++pos_;
-      quantifier.push_back(static_cast<wchar_t>(c));
+      quantifier.push_back(static_cast<char>(c));
     } else if (c == '{') {
       ++pos_;
-      int min = 0;
-      int max = -1;
+      long long min = 0;
+      long long max = -1;
       if (!ParseCount(&min)) return Fail("illegal repetition");
       if (Peek() == ',') {
         ++pos_;
@@ -389,37 +454,33 @@ class Translator {
       if (min > kMaxRepetition || max > kMaxRepetition) {
         return Unsupported("a repetition count above " + std::to_string(kMaxRepetition));
       }
-      quantifier = L"{" + std::to_wstring(min) + (max == min ? L"" : L",") +
-                   (max > min ? std::to_wstring(max) : L"") + L"}";
+      quantifier = "{" + std::to_string(min) + (max == min ? "" : ",") +
+                   (max > min ? std::to_string(max) : "") + "}";
     } else {
       return true;
     }
-    if (Peek() == '?') {
-      ++pos_;
-      quantifier.push_back(L'?');
-    } else if (Peek() == '+') {
-      return Unsupported("possessive quantifier");
-    }
+    if (Peek() == '?' || Peek() == '+') quantifier.push_back(static_cast<char>(p_[pos_++]));
     const char32_t next = Peek();
     if (next == '*' || next == '+' || next == '?') {
       return Fail(std::string("dangling meta character '") + static_cast<char>(next) + "'");
     }
     if (next == '{') return Unsupported("a quantifier applied to a quantified expression");
     if (kind == AtomKind::kAssertion) {
-      out_.insert(atom_start, L"(?:");
-      out_.push_back(L')');
+      out_.insert(atom_start, "(?:");
+      out_.push_back(')');
     }
     out_ += quantifier;
     return true;
   }
 
-  bool ParseCount(int* value) {
+  bool ParseCount(long long* value) {
     if (!IsAsciiDigit(Peek())) return false;
     long long v = 0;
     while (IsAsciiDigit(Peek())) {
-      v = std::min<long long>(v * 10 + (p_[pos_++] - '0'), 1LL << 40);
+      v = v * 10 + (p_[pos_++] - '0');
+      if (v > 0x7FFFFFFF) return Fail("illegal repetition");  // Java: the count overflows int
     }
-    *value = static_cast<int>(std::min<long long>(v, kMaxRepetition + 1));
+    *value = v;
     return true;
   }
 
@@ -435,35 +496,65 @@ class Translator {
       EmitClass(std::move(set), flags, false);
       return true;
     }
+    *kind = AtomKind::kAssertion;
     switch (c) {
       case 'b':
         ++pos_;
         if (Peek() == '{') return Unsupported("\\b{g}");
-        out_ += L"\\b";
-        *kind = AtomKind::kAssertion;
+        out_ += "\\b";
         return true;
       case 'B':
         ++pos_;
-        out_ += L"\\B";
-        *kind = AtomKind::kAssertion;
+        out_ += "\\B";
         return true;
       case 'A':
+      case 'G':  // the end of the previous match: the start, for matches() and the first find
         ++pos_;
-        out_.push_back(L'^');
-        *kind = AtomKind::kAssertion;
+        out_ += "\\A";
         return true;
       case 'z':
+        ++pos_;
+        out_ += "\\z";
+        return true;
       case 'Z':
         ++pos_;
-        out_.push_back(L'$');
-        *kind = AtomKind::kAssertion;
+        out_ += kJavaDollar;
         return true;
       default:
         break;
     }
+    *kind = AtomKind::kQuantifiable;
+    if (c >= '1' && c <= '9') return ParseBackReference(flags);
+    if (c == 'k') {
+      ++pos_;
+      if (Peek() != '<') return Fail("\\k is not followed by '<' for named capturing group");
+      std::u32string name;
+      for (++pos_; !AtEnd() && Peek() != '>'; ++pos_) name.push_back(p_[pos_]);
+      if (AtEnd()) return Fail("named capturing group is missing trailing '>'");
+      ++pos_;
+      if (group_names_.count(name) == 0) {
+        return Fail("named capturing group <" + Ascii(name) + "> does not exist");
+      }
+      EmitBackReference("\\k<" + Ascii(name) + ">", 0, flags);
+      return true;
+    }
     std::optional<char32_t> literal;
     if (!ParseCharEscape(&literal)) return false;
     EmitLiteral(*literal, flags);
+    return true;
+  }
+
+  // \n: one digit is always a group number; further digits join it while such a group has
+  // been opened at this point of the pattern (Java's rule, "(a)\10" is group 1 then '0').
+  bool ParseBackReference(const Flags& flags) {
+    int number = static_cast<int>(p_[pos_++] - '0');
+    while (IsAsciiDigit(Peek())) {
+      const int longer = number * 10 + static_cast<int>(Peek() - '0');
+      if (longer > groups_) break;
+      number = longer;
+      ++pos_;
+    }
+    EmitBackReference("\\g{" + std::to_string(number) + "}", number, flags);
     return true;
   }
 
@@ -597,20 +688,10 @@ class Translator {
       default:
         break;
     }
-    if (c >= '1' && c <= '9') return Unsupported("back reference");
-    if (c == 'k') {
-      if (Peek() != '<') return Fail("\\k is not followed by '<' for named capturing group");
-      std::u32string name;
-      for (++pos_; !AtEnd() && Peek() != '>'; ++pos_) name.push_back(p_[pos_]);
-      if (AtEnd()) return Fail("named capturing group is missing trailing '>'");
-      ++pos_;
-      if (group_names_.count(name) == 0) return Fail("named capturing group does not exist");
-      return Unsupported("back reference");
-    }
-    if (c == 'G' || c == 'R' || c == 'X' || c == 'N') {
+    if (c == 'R' || c == 'X' || c == 'N') {
       return Unsupported(std::string("\\") + static_cast<char>(c));
     }
-    if (IsAsciiLetter(c)) return Fail("illegal/unsupported escape sequence");
+    if (IsAsciiLetter(c) || IsAsciiDigit(c)) return Fail("illegal/unsupported escape sequence");
     *out = c;  // an escaped non-letter is itself
     return true;
   }
@@ -626,42 +707,74 @@ class Translator {
     return true;
   }
 
-  // Class := '[' '^'? Item+ ']' where a ']' right after '[' or '[^' is a literal.
-  bool ParseClass(Ranges* ranges, bool* negate) {
+  // Class := '[' '^'? Operand ('&&' Operand)* ']', an Operand a union of characters, ranges,
+  // predefined classes and nested classes; a ']' right after '[' or '[^' is a literal. Java
+  // (JDK 9+) intersects the operands (empty ones ignored), folds case per operand under (?i),
+  // then negates the whole. The result, in *out, is final (folded and negated).
+  bool ParseClass(const Flags& flags, Ranges* out, int depth) {
+    if (depth > kMaxNesting) return Fail("character classes nested too deeply");
     ++pos_;  // '['
+    bool negate = false;
     if (Peek() == '^') {
-      *negate = true;
+      negate = true;
       ++pos_;
     }
+    std::optional<Ranges> result;
+    Ranges operand;
+    bool operand_empty = true;
+    auto close_operand = [&] {
+      if (operand_empty) return;
+      if (flags.case_insensitive) operand = CaseClose(std::move(operand));
+      result = result ? Intersect(std::move(*result), std::move(operand)) : std::move(operand);
+      operand.clear();
+      operand_empty = true;
+    };
     bool first = true;
     for (;;) {
       if (AtEnd()) return Fail("unclosed character class");
       const char32_t c = Peek();
       if (c == ']' && !first) {
         ++pos_;
-        return true;
+        break;
       }
-      if (c == '[') return Unsupported("nested character class (union)");
-      if (c == '&' && Peek(1) == '&') return Unsupported("character class intersection (&&)");
       first = false;
+      if (c == '&' && Peek(1) == '&') {
+        pos_ += 2;
+        close_operand();
+        continue;
+      }
+      operand_empty = false;
+      if (c == '[') {
+        Ranges nested;
+        if (!ParseClass(flags, &nested, depth + 1)) return false;
+        operand.insert(operand.end(), nested.begin(), nested.end());
+        continue;
+      }
       Ranges set;
       bool is_set = false;
       char32_t lo = 0;
       if (!ParseClassAtom(&set, &is_set, &lo)) return false;
       if (is_set) {
-        ranges->insert(ranges->end(), set.begin(), set.end());
+        operand.insert(operand.end(), set.begin(), set.end());
         continue;
       }
-      if (Peek() == '-' && pos_ + 1 < p_.size() && Peek(1) != ']' && Peek(1) != '[') {
+      if (Peek() == '-' && pos_ + 1 < p_.size() && Peek(1) != ']' && Peek(1) != '[' &&
+          !(Peek(1) == '&' && Peek(2) == '&')) {
         ++pos_;  // '-'
         char32_t hi = 0;
         if (!ParseClassAtom(&set, &is_set, &hi)) return false;
         if (is_set || hi < lo) return Fail("illegal character range");
-        ranges->emplace_back(lo, hi);
+        operand.emplace_back(lo, hi);
       } else {
-        ranges->emplace_back(lo, lo);
+        operand.emplace_back(lo, lo);
       }
     }
+    close_operand();
+    Ranges r = result ? std::move(*result) : Ranges{};
+    if (flags.case_insensitive) r = CaseClose(std::move(r));
+    Normalize(r);
+    *out = negate ? Complement(std::move(r)) : std::move(r);
+    return true;
   }
 
   bool ParseClassAtom(Ranges* set, bool* is_set, char32_t* c) {
@@ -687,18 +800,184 @@ class Translator {
   }
 
   const std::u32string p_;
-  const bool keep_captures_;
+  const int total_groups_;
   size_t pos_ = 0;
-  std::wstring out_;
+  int groups_ = 0;
+  std::string out_;
   std::string error_;
   std::set<std::u32string> group_names_;
 };
 
+// ---- PCRE2 ----------------------------------------------------------------------------------
+
+std::string Pcre2Message(int code) {
+  PCRE2_UCHAR buffer[256];
+  if (pcre2_get_error_message(code, buffer, sizeof buffer) < 0)
+    return "error " + std::to_string(code);
+  return reinterpret_cast<const char*>(buffer);
+}
+
+// The match context every match shares (read-only after set-up, so safe across threads).
+pcre2_match_context* SharedMatchContext() {
+  static pcre2_match_context* const context = [] {
+    pcre2_match_context* c = pcre2_match_context_create(nullptr);
+    pcre2_set_match_limit(c, JavaRegex::kMatchLimit);
+    pcre2_set_heap_limit(c, JavaRegex::kHeapLimitKiB);
+    return c;
+  }();
+  return context;
+}
+
+// Java reads malformed UTF-8 as U+FFFD; PCRE2 (told the subject is valid) must see the same.
+std::string_view ValidSubject(std::string_view text, std::string& storage) {
+  if (IsValidUtf8(text)) return text;
+  for (char32_t c : DecodeUtf8(text)) AppendUtf8(c, storage);
+  return storage;
+}
+
+struct MatchData {
+  explicit MatchData(const pcre2_code* code)
+      : data(pcre2_match_data_create_from_pattern(code, nullptr)) {}
+  ~MatchData() { pcre2_match_data_free(data); }
+  MatchData(const MatchData&) = delete;
+  MatchData& operator=(const MatchData&) = delete;
+  pcre2_match_data* data;
+};
+
 }  // namespace
 
-std::optional<std::wstring> TranslateJavaRegex(std::u32string_view java_pattern, std::string* error,
-                                               bool keep_captures) {
-  return Translator(RemoveQuoting(java_pattern), keep_captures).Run(error);
+struct JavaRegex::Compiled {
+  ~Compiled() { pcre2_code_free(code); }
+  pcre2_code* code = nullptr;
+  int groups = 0;
+
+  // pcre2_match with the limits, falling back from JIT to the interpreter when JIT's own stack
+  // runs out (the interpreter's heap limit is the larger bound).
+  int Match(std::string_view subject, uint32_t options, pcre2_match_data* data) const {
+    const auto* bytes = reinterpret_cast<PCRE2_SPTR>(subject.data());
+    options |= PCRE2_NO_UTF_CHECK;
+    int rc = pcre2_match(code, bytes, subject.size(), 0, options, data, SharedMatchContext());
+    if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
+      rc = pcre2_match(code, bytes, subject.size(), 0, options | PCRE2_NO_JIT, data,
+                       SharedMatchContext());
+    }
+    return rc;
+  }
+};
+
+std::optional<std::string> TranslateJavaRegex(std::u32string_view java_pattern,
+                                              std::string* error) {
+  const std::u32string unquoted = RemoveQuoting(java_pattern);
+  Translator first(unquoted, -1);
+  if (!first.Run(error)) return std::nullopt;
+  return Translator(unquoted, first.groups()).Run(error);
+}
+
+std::optional<JavaRegex> JavaRegex::Compile(std::string_view pattern, std::string* error) {
+  std::optional<std::string> translated = TranslateJavaRegex(DecodeUtf8(pattern), error);
+  if (!translated) return std::nullopt;
+  int code = 0;
+  PCRE2_SIZE offset = 0;
+  auto compiled = std::make_shared<Compiled>();
+  compiled->code =
+      pcre2_compile(reinterpret_cast<PCRE2_SPTR>(translated->data()), translated->size(),
+                    PCRE2_UTF | PCRE2_NEVER_BACKSLASH_C, &code, &offset, nullptr);
+  if (compiled->code == nullptr) {
+    // The translation only emits what PCRE2 takes, except lookbehind it cannot bound.
+    if (error != nullptr) {
+      *error = Pcre2Message(code) + " (valid in Java, not supported by connectd)";
+    }
+    return std::nullopt;
+  }
+  pcre2_jit_compile(compiled->code, PCRE2_JIT_COMPLETE);  // the interpreter if JIT is missing
+  uint32_t groups = 0;
+  pcre2_pattern_info(compiled->code, PCRE2_INFO_CAPTURECOUNT, &groups);
+  compiled->groups = static_cast<int>(groups);
+  return JavaRegex(std::move(compiled));
+}
+
+int JavaRegex::group_count() const { return compiled_->groups; }
+
+JavaRegex::Result JavaRegex::Matches(std::string_view text) const {
+  std::string storage;
+  const std::string_view subject = ValidSubject(text, storage);
+  MatchData data(compiled_->code);
+  const int rc = compiled_->Match(subject, PCRE2_ANCHORED | PCRE2_ENDANCHORED, data.data);
+  if (rc >= 0) return Result::kMatch;
+  if (rc == PCRE2_ERROR_NOMATCH) return Result::kNoMatch;
+  return Result::kLimitExceeded;
+}
+
+std::optional<std::string> JavaRegex::ReplaceFirst(std::string_view text,
+                                                   std::string_view replacement,
+                                                   std::string* error) const {
+  auto fail = [error](std::string message) -> std::optional<std::string> {
+    if (error != nullptr) *error = std::move(message);
+    return std::nullopt;
+  };
+  std::string storage;
+  const std::string_view subject = ValidSubject(text, storage);
+  MatchData data(compiled_->code);
+  const int rc = compiled_->Match(subject, 0, data.data);
+  if (rc == PCRE2_ERROR_NOMATCH) return std::string(subject);
+  if (rc < 0) return fail("regex match limit exceeded: " + Pcre2Message(rc));
+  const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(data.data);
+  auto append_group = [&](int group, std::string& out) {
+    const PCRE2_SIZE start = ovector[2 * group];
+    if (start != PCRE2_UNSET) out.append(subject.substr(start, ovector[2 * group + 1] - start));
+  };
+  std::string out(subject.substr(0, ovector[0]));
+  for (size_t i = 0; i < replacement.size(); ++i) {
+    const char c = replacement[i];
+    if (c == '\\') {
+      if (++i == replacement.size()) return fail("character to be escaped is missing");
+      out.push_back(replacement[i]);
+    } else if (c == '$') {
+      if (++i == replacement.size()) {
+        return fail("Illegal group reference: group index is missing");
+      }
+      if (replacement[i] == '{') {
+        const size_t close = replacement.find('}', i);
+        std::string name(replacement.substr(
+            i + 1, close == std::string_view::npos ? std::string_view::npos : close - i - 1));
+        const bool valid = !name.empty() && IsAsciiLetter(static_cast<unsigned char>(name[0])) &&
+                           std::all_of(name.begin(), name.end(), [](char n) {
+                             return IsAsciiLetter(static_cast<unsigned char>(n)) ||
+                                    IsAsciiDigit(static_cast<unsigned char>(n));
+                           });
+        if (name.empty() && close == i + 1) {
+          return fail("named capturing group has 0 length name");
+        }
+        if (!valid || close == std::string_view::npos) {
+          return fail("named capturing group is missing trailing '}'");
+        }
+        const int group = pcre2_substring_number_from_name(
+            compiled_->code, reinterpret_cast<PCRE2_SPTR>(name.c_str()));
+        if (group < 0) return fail("No group with name {" + name + "}");
+        append_group(group, out);
+        i = close;
+        continue;
+      }
+      if (!IsAsciiDigit(static_cast<unsigned char>(replacement[i]))) {
+        return fail("Illegal group reference");
+      }
+      // Java reads digits while the group number stays within the pattern's groups.
+      int group = replacement[i] - '0';
+      while (i + 1 < replacement.size() &&
+             IsAsciiDigit(static_cast<unsigned char>(replacement[i + 1]))) {
+        const int longer = group * 10 + (replacement[i + 1] - '0');
+        if (longer > compiled_->groups) break;
+        group = longer;
+        ++i;
+      }
+      if (group > compiled_->groups) return fail("No group " + std::to_string(group));
+      append_group(group, out);
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.append(subject.substr(ovector[1]));
+  return out;
 }
 
 }  // namespace connectd::jvm

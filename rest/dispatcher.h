@@ -29,9 +29,9 @@
 #include "rest/rest_server.h"
 #include "rest/router.h"
 #include "rest/scheduler.h"
-#include "runtime/health/flow_health_view.h"
 #include "runtime/herder_api/herder.h"
 #include "runtime/metrics/metrics.h"
+#include "runtime/mirror_maker/health/flow_health_view.h"
 
 namespace connectd::rest {
 
@@ -65,7 +65,7 @@ class Dispatcher {
     RestClient* rest_client = nullptr;
     // Set: only MirrorMaker's namespaced internal endpoints (RestServer::Options).
     const MirrorHerders* mirror_herders = nullptr;
-    // Serves GET /mirror/flows... (runtime/health); null: not served.
+    // Serves GET /mirror/flows... (runtime/mirror_maker/health); null: not served.
     const health::FlowHealthView* flow_health = nullptr;
   };
 

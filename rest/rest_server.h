@@ -35,9 +35,9 @@
 
 #include "absl/status/statusor.h"
 #include "rest/rest_config.h"
-#include "runtime/health/flow_health_view.h"
 #include "runtime/herder_api/herder.h"
 #include "runtime/metrics/metrics.h"
+#include "runtime/mirror_maker/health/flow_health_view.h"
 
 namespace boost::asio {
 class io_context;
@@ -91,8 +91,8 @@ class RestServer {
     // /{source}/{target}/connectors/{c}/tasks and PUT /{source}/{target}/connectors/{c}/fence,
     // each flow on its own herder; the constructor's `herder` then serves nothing.
     MirrorHerders mirror_herders;
-    // The flow-health service behind GET /mirror/flows (runtime/health); null: not served.
-    // Must outlive the server.
+    // The flow-health service behind GET /mirror/flows (runtime/mirror_maker/health); null: not
+    // served. Must outlive the server.
     const health::FlowHealthView* flow_health = nullptr;
   };
 

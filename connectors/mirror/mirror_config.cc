@@ -80,8 +80,8 @@ sdk::ConfigDef Common() {
                   .oneOf({"source", "target"})
                   .importance(ConfigKey::kLow)
                   .doc("The location (source/target) of the offset-syncs topic."))
-      // connectd's flow health (runtime/health/README.md): read by the worker, not by the
-      // connectors. Java ignores unknown keys, so a Java worker accepts them too.
+      // connectd's flow health (runtime/mirror_maker/health/README.md): read by the worker, not by
+      // the connectors. Java ignores unknown keys, so a Java worker accepts them too.
       .define(ConfigKey("health.stale.threshold.ms", ConfigKey::kLong)
                   .withNullDefault()
                   .importance(ConfigKey::kLow)

@@ -6,7 +6,8 @@
 //   refresh.topics.interval.seconds  5 (Java 600): new topics are mirrored within seconds; a
 //                                    refresh is one Metadata request to the source.
 //   heartbeats.topic.location        source (new key; `target` is Java's placement).
-//   health.*                         connectd's flow-health thresholds (runtime/health/README.md),
+//   health.*                         connectd's flow-health thresholds
+//   (runtime/mirror_maker/health/README.md),
 //                                    read by the worker; Java ignores them.
 #pragma once
 

@@ -29,9 +29,9 @@
 // (kafka.connect.mirror:type=MirrorSourceConnector,source=,target=,topic=<remote>,partition=):
 // record-count/-rate and replication-latency-ms(-min/-max/-avg) when the target acknowledges a
 // record; byte-count/-rate and record-age-ms(-min/-max/-avg) when it is polled. connectd's own,
-// the truth per partition that flow health reads (runtime/health), at Kafka's DEBUG recording
-// level (served by GET /metrics with metrics.recording.level=DEBUG; flow health publishes them
-// per topic at INFO) except the two counts:
+// the truth per partition that flow health reads (runtime/mirror_maker/health), at Kafka's DEBUG
+// recording level (served by GET /metrics with metrics.recording.level=DEBUG; flow health publishes
+// them per topic at INFO) except the two counts:
 //   source-end-offset, source-position  every second: the source partition's end (high
 //                                       watermark, or last stable offset under
 //                                       read_committed, as of the last fetch) and the

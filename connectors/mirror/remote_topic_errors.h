@@ -2,7 +2,8 @@
 //
 // RemoteTopicErrors: what the MirrorSourceConnector's target admin client reported while it
 // created a remote topic or added partitions to one, published so that flow health
-// (runtime/health) can name a remote topic that cannot be written because it cannot be made:
+// (runtime/mirror_maker/health) can name a remote topic that cannot be written because it cannot be
+// made:
 //
 //   connectd.mirror:type=MirrorSourceConnector,source=A,target=B,topic=<remote>,
 //                   operation=create-topics|create-partitions

@@ -7,8 +7,8 @@
 // target; role: consumer, producer, admin; `<role>.override.*` is the worker's, not ours).
 //
 // Shared by the MM2 connectors (connectors/mirror/kafka_clients.h) and the worker's flow-health
-// service (runtime/health/), which reads a flow's heartbeats with the flow's own settings.
-// Standard library only; pure, any thread.
+// service (runtime/mirror_maker/health/), which reads a flow's heartbeats with the flow's own
+// settings. Standard library only; pure, any thread.
 #pragma once
 
 #include <map>

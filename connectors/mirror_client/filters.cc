@@ -1,14 +1,11 @@
 #include "connectors/mirror_client/filters.h"
 
 #include <algorithm>
-#include <locale>
-#include <regex>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "jvm/java_regex.h"
-#include "jvm/utf8.h"
 
 namespace connectd::mirror {
 namespace {
@@ -45,16 +42,6 @@ std::vector<std::string> ParseJavaList(std::string_view value) {
   return items;
 }
 
-std::regex_constants::syntax_option_type RegexFlags() {
-  std::regex_constants::syntax_option_type flags = std::regex_constants::ECMAScript;
-#if defined(__GLIBCXX__)
-  // libstdc++'s Thompson-NFA executor: linear in the input, no recursion per character. The
-  // translation never uses back references, which it cannot run.
-  flags |= std::regex_constants::__polynomial;
-#endif
-  return flags;
-}
-
 std::string JoinForMessage(const std::vector<std::string>& items) {
   std::string joined;
   for (const std::string& item : items) {
@@ -80,10 +67,6 @@ std::string PropOr(const std::map<std::string, std::string>& props, const std::s
 
 // ---- RegexFilter ----------------------------------------------------------------------------
 
-struct RegexFilter::Compiled {
-  std::wregex regex;
-};
-
 std::optional<RegexFilter> RegexFilter::Make(const std::string& list, std::string* error) {
   return MakeForConfig("regex list", list, error);
 }
@@ -97,37 +80,20 @@ std::optional<RegexFilter> RegexFilter::MakeForConfig(const std::string& config_
                                    "Configuration '" + config_name + "' values must not be empty.");
     }
   }
-  if (items.empty()) return RegexFilter(nullptr);
+  if (items.empty()) return RegexFilter(std::nullopt);
   const std::string joined = JoinForMessage(items);
   std::string reason;
-  std::optional<std::wstring> translated =
-      jvm::TranslateJavaRegex(jvm::DecodeUtf8(joined), &reason);
-  if (!translated) {
+  std::optional<jvm::JavaRegex> regex = jvm::JavaRegex::Compile(joined, &reason);
+  if (!regex) {
     return SetError<RegexFilter>(error, "Invalid value " + list + " for configuration " +
                                             config_name + ": regular expression '" + joined +
                                             "': " + reason);
   }
-  try {
-    auto compiled = std::make_shared<Compiled>();
-    compiled->regex.imbue(std::locale::classic());
-    compiled->regex.assign(*translated, RegexFlags());
-    return RegexFilter(std::move(compiled));
-  } catch (const std::exception& e) {
-    return SetError<RegexFilter>(error, "Invalid value " + list + " for configuration " +
-                                            config_name + ": regular expression '" + joined +
-                                            "' could not be compiled: " + e.what());
-  }
+  return RegexFilter(std::move(regex));
 }
 
 bool RegexFilter::Matches(const std::string& s) const {
-  if (compiled_ == nullptr) return false;
-  const std::u32string code_points = jvm::DecodeUtf8(s);
-  const std::wstring wide(code_points.begin(), code_points.end());
-  try {
-    return std::regex_match(wide, compiled_->regex);
-  } catch (const std::exception&) {
-    return false;  // std::regex_error (complexity/stack); not expected from the NFA executor
-  }
+  return regex_ && regex_->Matches(s) == jvm::JavaRegex::Result::kMatch;
 }
 
 // ---- TopicFilter / GroupFilter / ConfigPropertyFilter ---------------------------------------

@@ -23,25 +23,9 @@
 //   config.properties.exclude  kConfigPropertiesExcludeDefault (below)
 //   use.defaults.from          target
 //
-// Java regex support. Patterns are translated to std::wregex (ECMAScript) and matched on code
-// points. Supported, with Java's meaning: literals and escaped metacharacters; . (not matching
-// \n \r \u0085 \u2028 \u2029); character classes with ranges and negation, including Java's
-// literal ']' first and literal '-' at either end; \d \D \w \W \s \S \h \H \v \V (ASCII, as Java
-// without UNICODE_CHARACTER_CLASS); \p{..}/\P{..} for the POSIX classes (Lower Upper ASCII Alpha
-// Digit Alnum Punct Graph Print Blank Cntrl XDigit Space); \t \n \r \f \a \e \cX \0oct \xhh
-// \x{h..h} \uhhhh (surrogate pairs combine); \Q...\E quoting (also inside classes, and \Q to the
-// end); groups (?:..), capturing and named (?<name>..) groups (matched, not captured); lookahead
-// (?=..) (?!..); greedy and lazy quantifiers * + ? {n} {n,} {n,m} (n, m <= 1000); alternation;
-// ^ $ \A \z \Z \b \B; inline flags (?i) (ASCII case folding, as Java without UNICODE_CASE),
-// (?s), their negations and scoped forms (?i:..), with Java's scoping (to the end of the
-// enclosing group, across later alternatives).
-// Rejected with an error although Java accepts them: possessive quantifiers (a*+), atomic groups
-// (?>..), back references (\1, \k<name>), lookbehind (?<=..) (?<!..), nested classes and
-// intersections ([a[b]], [a&&b]), Unicode properties (\p{L}, \p{IsAlphabetic}, \pL), \G \R \X
-// \N{..} \b{g}, the inline flags d m u x U, a quantifier on a quantified atom (a{1}{2}), counts
-// above 1000. Known remaining differences: $ and \Z match only at the very end (Java also before
-// a final line terminator, which only matters for a pattern that then matches the terminator);
-// \b and \B use ASCII word characters (Java 17 uses Unicode letters and digits).
+// Java regex: jvm::JavaRegex (jvm/java_regex.h) — PCRE2 with Java's syntax and meaning, or a
+// refusal naming the construct. A pattern that exceeds its match limit on a name (catastrophic
+// backtracking) does not match that name.
 //
 // Thread safety: filters are immutable after Make; all methods are const and may be called
 // concurrently. Nothing here throws.
@@ -52,6 +36,8 @@
 #include <optional>
 #include <string>
 #include <utility>
+
+#include "jvm/java_regex.h"
 
 namespace connectd::mirror {
 
@@ -88,11 +74,9 @@ class RegexFilter {
   bool Matches(const std::string& s) const;
 
  private:
-  struct Compiled;  // the std::wregex (kept out of this header: <regex> is heavy)
+  explicit RegexFilter(std::optional<jvm::JavaRegex> regex) : regex_(std::move(regex)) {}
 
-  explicit RegexFilter(std::shared_ptr<const Compiled> compiled) : compiled_(std::move(compiled)) {}
-
-  std::shared_ptr<const Compiled> compiled_;  // null: the empty list
+  std::optional<jvm::JavaRegex> regex_;  // none: the empty list
 };
 
 // TopicFilter is DefaultTopicFilter: "topics" (default ".*") minus "topics.exclude".

@@ -1,5 +1,5 @@
 // MirrorFlowsResource (connectd's own, not Kafka Connect's): the flow-health service's answers
-// (runtime/health/README.md), read-only, on every worker:
+// (runtime/mirror_maker/health/README.md), read-only, on every worker:
 //   GET /mirror/flows                    {"worker_id","time_ms","flows":[flow...]}
 //   GET /mirror/flows/{source}/{target}  one flow; 404 with Connect's error body if unknown
 //   GET /mirror/task-metrics             this worker's MirrorSource task metrics (JSON), which
@@ -7,8 +7,8 @@
 // The handlers only read what the service already holds; they never wait for Kafka.
 #include "absl/strings/str_cat.h"
 #include "rest/resources/resources.h"
-#include "runtime/health/flow_report_json.h"
-#include "runtime/health/mirror_task_metrics.h"
+#include "runtime/mirror_maker/health/flow_report_json.h"
+#include "runtime/mirror_maker/health/mirror_task_metrics.h"
 
 namespace connectd::rest {
 

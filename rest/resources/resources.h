@@ -26,9 +26,9 @@
 #include "rest/rest_server.h"
 #include "rest/router.h"
 #include "rest/scheduler.h"
-#include "runtime/health/flow_health_view.h"
 #include "runtime/herder_api/herder.h"
 #include "runtime/metrics/metrics.h"
+#include "runtime/mirror_maker/health/flow_health_view.h"
 
 namespace connectd::rest {
 

@@ -148,7 +148,7 @@ absl::Status CheckSignatureFormat(const herder::InternalRequestSignature& signat
 
 absl::Status VerifyInternalRequest(const std::optional<herder::InternalRequestSignature>& signature,
                                    const std::vector<std::string>& verification_algorithms,
-                                   const std::optional<SessionKey>& key) {
+                                   const std::optional<storage::SessionKey>& key) {
   if (!signature) return BadRequest("Internal request missing required signature");
   if (absl::Status format = CheckSignatureFormat(*signature); !format.ok()) return format;
   bool allowed = false;

@@ -32,8 +32,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "runtime/distributed/config_records.h"
 #include "runtime/herder_api/herder.h"
+#include "runtime/storage/config_records.h"
 
 namespace connectd::distributed {
 
@@ -69,7 +69,6 @@ absl::StatusOr<std::vector<std::pair<std::string, std::string>>> SignatureHeader
 absl::StatusOr<std::string> GenerateKey(std::string_view algorithm,
                                         std::optional<int> size_bits = std::nullopt);
 
-
 // What Java's InternalRequestSignature.fromHeaders checks before the herder sees a request:
 // the algorithm names a known Mac and the signature is valid Base64. 400 with Java's message
 // (the NoSuchAlgorithmException or IllegalArgumentException text) otherwise.
@@ -89,6 +88,6 @@ absl::Status CheckSignatureFormat(const herder::InternalRequestSignature& signat
 // key was generated with (as Java's Mac.init accepts any raw key).
 absl::Status VerifyInternalRequest(const std::optional<herder::InternalRequestSignature>& signature,
                                    const std::vector<std::string>& verification_algorithms,
-                                   const std::optional<SessionKey>& key);
+                                   const std::optional<storage::SessionKey>& key);
 
 }  // namespace connectd::distributed

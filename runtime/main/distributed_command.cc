@@ -9,14 +9,14 @@
 #include <boost/asio/io_context.hpp>
 
 #include "absl/strings/str_cat.h"
+#include "jvm/java_client_config.h"
 #include "rest/json_entities.h"
 #include "rest/rest_client.h"
 #include "rest/rest_config.h"
 #include "rest/rest_server.h"
 #include "runtime/common/logging.h"
+#include "runtime/distributed/distributed_herder.h"
 #include "runtime/distributed/request_signing.h"
-#include "runtime/herder/distributed_herder.h"
-#include "jvm/java_client_config.h"
 #include "runtime/main/flow_health_setup.h"
 #include "runtime/main/internal_requests.h"
 #include "runtime/main/worker_setup.h"
@@ -42,12 +42,12 @@ absl::StatusOr<distributed::ConnectProtocolMode> ProtocolMode(const std::string&
       " for configuration connect.protocol: String must be one of: eager, compatible, sessioned"));
 }
 
-distributed::KafkaBasedLog::Options LogOptions(const config::WorkerConfig& config,
-                                               const std::string& topic_key,
-                                               const std::string& partitions_key,
-                                               const std::string& replication_key) {
+storage::KafkaBasedLog::Options LogOptions(const config::WorkerConfig& config,
+                                           const std::string& topic_key,
+                                           const std::string& partitions_key,
+                                           const std::string& replication_key) {
   const config::ParsedConfig& parsed = config.parsed();
-  distributed::KafkaBasedLog::Options options;
+  storage::KafkaBasedLog::Options options;
   options.topic = *parsed.GetString(topic_key);
   options.topic_property = topic_key;
   // Connect's config and offsets producers never give up on a record (delivery.timeout.ms
@@ -55,11 +55,11 @@ distributed::KafkaBasedLog::Options LogOptions(const config::WorkerConfig& confi
   std::map<std::string, std::string> base;
   if (topic_key != "status.storage.topic") base["message.timeout.ms"] = "2147483647";
   options.producer = jvm::OverlayOn(
-      std::move(base), jvm::TranslateJavaClientConfig(config.ClientConfig("producer."),
-                                                        jvm::ClientRole::kProducer));
-  options.consumer = jvm::TranslateJavaClientConfig(config.ClientConfig("consumer."),
-                                                      jvm::ClientRole::kConsumer)
-                         .properties;
+      std::move(base),
+      jvm::TranslateJavaClientConfig(config.ClientConfig("producer."), jvm::ClientRole::kProducer));
+  options.consumer =
+      jvm::TranslateJavaClientConfig(config.ClientConfig("consumer."), jvm::ClientRole::kConsumer)
+          .properties;
   options.admin =
       jvm::TranslateJavaClientConfig(config.ClientConfig("admin."), jvm::ClientRole::kAdmin)
           .properties;
@@ -68,10 +68,10 @@ distributed::KafkaBasedLog::Options LogOptions(const config::WorkerConfig& confi
   return options;
 }
 
-absl::StatusOr<herder::DistributedHerder::Options> HerderOptions(const config::WorkerConfig& config,
-                                                                 const std::string& cluster_id) {
+absl::StatusOr<distributed::DistributedHerder::Options> HerderOptions(
+    const config::WorkerConfig& config, const std::string& cluster_id) {
   const config::ParsedConfig& parsed = config.parsed();
-  herder::DistributedHerder::Options options;
+  distributed::DistributedHerder::Options options;
   options.kafka_cluster_id = cluster_id;
   options.topic_tracking = parsed.GetBool("topic.tracking.enable");
   options.topic_tracking_reset = parsed.GetBool("topic.tracking.allow.reset");
@@ -129,11 +129,10 @@ absl::StatusOr<herder::DistributedHerder::Options> HerderOptions(const config::W
 // Asks the leader for a round of zombie fencing as Java's worker does: PUT
 // {leader}connectors/{c}/fence without a body, signed with the session key (over the empty body).
 std::function<void(const std::string&, const std::string&,
-                   const std::optional<distributed::SessionKey>&,
-                   std::function<void(absl::Status)>)>
+                   const std::optional<storage::SessionKey>&, std::function<void(absl::Status)>)>
 MakeFenceForwarder(rest::RestClient& client, std::string signature_algorithm) {
   return [&client, signature_algorithm](const std::string& leader_url, const std::string& connector,
-                                        const std::optional<distributed::SessionKey>& key,
+                                        const std::optional<storage::SessionKey>& key,
                                         std::function<void(absl::Status)> done) {
     SendSignedToLeader(client, leader_url, "", connector, "PUT", "fence", "", key,
                        signature_algorithm, std::move(done));
@@ -142,11 +141,11 @@ MakeFenceForwarder(rest::RestClient& client, std::string signature_algorithm) {
 
 // Hands task configs to the leader as Java's follower does: POST {leader}connectors/{c}/tasks,
 // signed with the session key.
-herder::DistributedHerder::TaskConfigForwarder MakeTaskConfigForwarder(
+distributed::DistributedHerder::TaskConfigForwarder MakeTaskConfigForwarder(
     rest::RestClient& client, std::string signature_algorithm) {
   return [&client, signature_algorithm](const std::string& leader_url, const std::string& connector,
                                         const std::vector<herder::ConfigMap>& configs,
-                                        const std::optional<distributed::SessionKey>& key,
+                                        const std::optional<storage::SessionKey>& key,
                                         std::function<void(absl::Status)> done) {
     SendSignedToLeader(client, leader_url, "", connector, "POST", "tasks",
                        rest::TaskConfigsJson(configs), key, signature_algorithm, std::move(done));
@@ -155,7 +154,7 @@ herder::DistributedHerder::TaskConfigForwarder MakeTaskConfigForwarder(
 
 }  // namespace
 
-absl::StatusOr<herder::DistributedHerder::Options> DistributedHerderOptions(
+absl::StatusOr<distributed::DistributedHerder::Options> DistributedHerderOptions(
     const config::WorkerConfig& config, const std::string& kafka_cluster_id) {
   return HerderOptions(config, kafka_cluster_id);
 }
@@ -175,7 +174,7 @@ int RunDistributed(const std::vector<std::string>& args, const std::string& exec
   LoadPlugins(worker_config, executable, plugins);
   absl::StatusOr<std::string> cluster_id = LookupClusterId(worker_config);
   if (!cluster_id.ok()) return Fail(std::string(cluster_id.status().message()));
-  absl::StatusOr<herder::DistributedHerder::Options> options =
+  absl::StatusOr<distributed::DistributedHerder::Options> options =
       HerderOptions(worker_config, *cluster_id);
   if (!options.ok()) return Fail(absl::StrCat(args[0], ": ", options.status().message()));
   absl::StatusOr<rest::RestConfig> rest_config = rest::ParseRestConfig(loaded->resolved);
@@ -191,7 +190,7 @@ int RunDistributed(const std::vector<std::string>& args, const std::string& exec
   options->on_fatal = StopOnFatalHerderError;
   const MetricsSettings metrics_settings = MetricsSettingsOf(worker_config.parsed());
   metrics::MetricsRegistry metrics(metrics_settings.window, metrics_settings.served_level);
-  auto herder = std::make_unique<herder::DistributedHerder>(
+  auto herder = std::make_unique<distributed::DistributedHerder>(
       *options, plugins, control,
       [&](worker::StatusListener& listener, worker::ConnectorEvents& events,
           const std::string& worker_id, worker::OffsetStoreFactory offsets) {
@@ -202,7 +201,7 @@ int RunDistributed(const std::vector<std::string>& args, const std::string& exec
       MakeTaskConfigForwarder(client, options->signature_algorithm));
   rest::RestServer::Options server_options;
   server_options.metrics = &metrics;
-  // Flow health (runtime/health): reads other workers' task metrics over REST.
+  // Flow health (runtime/mirror_maker/health): reads other workers' task metrics over REST.
   std::unique_ptr<health::FlowHealth> flow_health =
       MakeFlowHealth(*herder, metrics, loaded->providers, control, &*rest_config);
   server_options.flow_health = flow_health.get();

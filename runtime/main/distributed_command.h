@@ -12,14 +12,14 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/config/worker_config.h"
-#include "runtime/herder/distributed_herder.h"
+#include "runtime/distributed/distributed_herder.h"
 
 namespace connectd::main {
 
 // The DistributedHerder options of a distributed worker config (group membership, internal
 // topics, protocol, request signing) as `connectd distributed` builds them; `connectd
 // mirror-maker` builds each of its herders the same way. The message names the bad key.
-absl::StatusOr<herder::DistributedHerder::Options> DistributedHerderOptions(
+absl::StatusOr<distributed::DistributedHerder::Options> DistributedHerderOptions(
     const config::WorkerConfig& config, const std::string& kafka_cluster_id);
 
 int RunDistributed(const std::vector<std::string>& args, const std::string& executable);

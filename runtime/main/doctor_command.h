@@ -1,9 +1,10 @@
 // File: doctor_command.h
 //
 // `connectd doctor --url http://HOST:PORT [--json] [--flow A->B] [--config FILE]`: asks a
-// worker's REST API (GET /mirror/flows, runtime/health) what is wrong with each MirrorMaker flow
-// and prints a table (flow, verdict, emit age, replication age, latency, tasks, next step) and,
-// for every flow that is not HEALTHY, its evidence; `--json` prints the worker's JSON instead.
+// worker's REST API (GET /mirror/flows, runtime/mirror_maker/health) what is wrong with each
+// MirrorMaker flow and prints a table (flow, verdict, emit age, replication age, latency, tasks,
+// next step) and, for every flow that is not HEALTHY, its evidence; `--json` prints the worker's
+// JSON instead.
 // `--config` reads the REST client's TLS settings (ssl.* or listeners.https.ssl.*, as a worker
 // reads them) for https URLs.
 //

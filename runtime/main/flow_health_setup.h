@@ -1,6 +1,6 @@
 // File: flow_health_setup.h
 //
-// The flow-health service (runtime/health/flow_health.h) as `connectd standalone`,
+// The flow-health service (runtime/mirror_maker/health/flow_health.h) as `connectd standalone`,
 // `connectd distributed` and `connectd mirror-maker` run it: built before the REST server (which
 // serves GET /mirror/flows from it), started once the worker id is known, stopped after the
 // server.
@@ -17,9 +17,9 @@
 
 #include "rest/rest_config.h"
 #include "runtime/config/config_providers.h"
-#include "runtime/health/flow_health.h"
 #include "runtime/herder_api/herder.h"
 #include "runtime/metrics/metrics.h"
+#include "runtime/mirror_maker/health/flow_health.h"
 
 namespace boost::asio {
 class io_context;

@@ -25,7 +25,7 @@ namespace connectd::main {
 void SendSignedToLeader(rest::RestClient& client, const std::string& leader_url,
                         const std::string& namespace_path, const std::string& connector,
                         const std::string& method, const std::string& suffix, std::string body,
-                        const std::optional<distributed::SessionKey>& key,
+                        const std::optional<storage::SessionKey>& key,
                         const std::string& signature_algorithm,
                         std::function<void(absl::Status)> done);
 

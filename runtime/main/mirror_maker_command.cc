@@ -18,8 +18,8 @@
 #include "rest/router.h"
 #include "runtime/common/logging.h"
 #include "runtime/config/properties.h"
+#include "runtime/distributed/distributed_herder.h"
 #include "runtime/distributed/request_signing.h"
-#include "runtime/herder/distributed_herder.h"
 #include "runtime/main/distributed_command.h"
 #include "runtime/main/flow_health_setup.h"
 #include "runtime/main/internal_requests.h"
@@ -92,7 +92,7 @@ absl::StatusOr<Arguments> ParseArguments(const std::vector<std::string>& args) {
 void SendToLeader(rest::RestClient* client, const std::string& leader_url,
                   const std::string& namespace_path, const std::string& connector,
                   const std::string& method, const std::string& suffix, std::string body,
-                  const std::optional<distributed::SessionKey>& key,
+                  const std::optional<storage::SessionKey>& key,
                   const std::string& signature_algorithm, std::function<void(absl::Status)> done) {
   if (client == nullptr || leader_url.empty() || leader_url == kNoRestUrl) {
     return done(herder::ForwardRequiredError(kNoRestMessage, ""));
@@ -108,7 +108,7 @@ struct Flow {
   config::ConfigProviders providers;
   std::optional<config::WorkerConfig> worker_config;
   std::unique_ptr<mirror_maker::MirrorConnectorsWriter> writer;
-  std::unique_ptr<herder::DistributedHerder> herder;
+  std::unique_ptr<distributed::DistributedHerder> herder;
 };
 
 // Builds the herder of `pair` (not started). `client` is null without internal REST.
@@ -139,7 +139,7 @@ absl::StatusOr<std::unique_ptr<Flow>> MakeFlow(
     return absl::UnavailableError(
         absl::StrCat("cluster ", pair.target, ": ", cluster_id.status().message()));
   }
-  absl::StatusOr<herder::DistributedHerder::Options> options =
+  absl::StatusOr<distributed::DistributedHerder::Options> options =
       DistributedHerderOptions(*flow->worker_config, *cluster_id);
   if (!options.ok()) {
     return absl::InvalidArgumentError(
@@ -158,24 +158,24 @@ absl::StatusOr<std::unique_ptr<Flow>> MakeFlow(
   };
   const std::string algorithm = options->signature_algorithm;
   const std::string ns = flow->namespace_path;
-  options->forward_fence = [client, ns, algorithm](
-                               const std::string& leader_url, const std::string& connector,
-                               const std::optional<distributed::SessionKey>& key,
-                               std::function<void(absl::Status)> done) {
+  options->forward_fence = [client, ns, algorithm](const std::string& leader_url,
+                                                   const std::string& connector,
+                                                   const std::optional<storage::SessionKey>& key,
+                                                   std::function<void(absl::Status)> done) {
     SendToLeader(client, leader_url, ns, connector, "PUT", "fence", "", key, algorithm,
                  std::move(done));
   };
-  herder::DistributedHerder::TaskConfigForwarder forward_tasks =
+  distributed::DistributedHerder::TaskConfigForwarder forward_tasks =
       [client, ns, algorithm](const std::string& leader_url, const std::string& connector,
                               const std::vector<herder::ConfigMap>& configs,
-                              const std::optional<distributed::SessionKey>& key,
+                              const std::optional<storage::SessionKey>& key,
                               std::function<void(absl::Status)> done) {
         SendToLeader(client, leader_url, ns, connector, "POST", "tasks",
                      rest::TaskConfigsJson(configs), key, algorithm, std::move(done));
       };
 
   Flow* raw = flow.get();
-  flow->herder = std::make_unique<herder::DistributedHerder>(
+  flow->herder = std::make_unique<distributed::DistributedHerder>(
       *std::move(options), plugins, control,
       [raw, &plugins, &metrics](worker::StatusListener& listener, worker::ConnectorEvents& events,
                                 const std::string& worker_id, worker::OffsetStoreFactory offsets) {
@@ -283,7 +283,8 @@ int RunMirrorMaker(const std::vector<std::string>& args, const std::string& exec
   if (exit_code == 0 && rest_config) {
     rest::RestServer::Options server_options;
     server_options.rest_client = client;
-    // Flow health (runtime/health) over every herder, at GET /mirror/flows on this listener.
+    // Flow health (runtime/mirror_maker/health) over every herder, at GET /mirror/flows on this
+    // listener.
     flow_health = MakeFlowHealth(*flows.front()->herder, metrics, flows.front()->providers, control,
                                  &*rest_config);
     for (size_t i = 1; i < flows.size(); ++i) flow_health->AddHerder(*flows[i]->herder);

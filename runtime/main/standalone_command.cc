@@ -125,9 +125,9 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
   options.kafka_cluster_id = *cluster_id;
   options.topic_tracking = worker_config.parsed().GetBool("topic.tracking.enable");
   options.topic_tracking_reset = worker_config.parsed().GetBool("topic.tracking.allow.reset");
-  options.admin_config = jvm::TranslateJavaClientConfig(worker_config.ClientConfig("admin."),
-                                                          jvm::ClientRole::kAdmin)
-                             .properties;
+  options.admin_config =
+      jvm::TranslateJavaClientConfig(worker_config.ClientConfig("admin."), jvm::ClientRole::kAdmin)
+          .properties;
 
   // The herder exists first (the REST server answers through it), starts once the REST
   // server is bound and the worker id (advertised host:port) is known.
@@ -142,7 +142,7 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
       });
   rest::RestServer::Options server_options;
   server_options.metrics = &metrics;
-  // Flow health (runtime/health): every task of a standalone worker is local.
+  // Flow health (runtime/mirror_maker/health): every task of a standalone worker is local.
   std::unique_ptr<health::FlowHealth> flow_health =
       MakeFlowHealth(*herder, metrics, providers, control, nullptr);
   server_options.flow_health = flow_health.get();

@@ -1,20 +1,16 @@
 // File: java_pattern.h
 //
-// java.util.regex.Pattern as RegexRouter and TopicNameMatches use it: Matches (Matcher.matches)
-// and ReplaceFirst (Matcher.replaceFirst with Java's replacement syntax: $n and ${name} group
-// references, backslash escapes). Patterns go through MirrorMaker's Java-to-ECMAScript
-// translation (jvm/java_regex.h), which rejects the few Java constructs it
-// cannot reproduce rather than matching differently.
+// java.util.regex.Pattern as RegexRouter and TopicNameMatches use it, with the runtime's
+// absl::Status errors over jvm::JavaRegex (PCRE2 with Java's syntax and match limits).
 //
 // Thread safety: immutable after Compile; Matches/ReplaceFirst are const.
 #pragma once
 
-#include <memory>
-#include <regex>
 #include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "jvm/java_regex.h"
 
 namespace connectd::transforms {
 
@@ -24,15 +20,17 @@ class JavaPattern {
   // does not support it.
   static absl::StatusOr<JavaPattern> Compile(std::string_view pattern);
 
-  bool Matches(std::string_view text) const;
+  // Matcher.matches(); kResourceExhausted when the pattern exceeded its match limit on `text`.
+  absl::StatusOr<bool> Matches(std::string_view text) const;
   // The first match in `text` replaced by `replacement`; `text` unchanged without a match.
   // kInvalidArgument as Java's IllegalArgumentException / IndexOutOfBoundsException for a bad
-  // replacement ("No group 3", "Illegal group reference").
+  // replacement ("No group 3", "Illegal group reference"), or the match limit exceeded.
   absl::StatusOr<std::string> ReplaceFirst(std::string_view text,
                                            std::string_view replacement) const;
 
  private:
-  std::shared_ptr<const std::wregex> regex_;
+  explicit JavaPattern(jvm::JavaRegex regex) : regex_(std::move(regex)) {}
+  jvm::JavaRegex regex_;
 };
 
 }  // namespace connectd::transforms

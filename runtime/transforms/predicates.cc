@@ -33,7 +33,7 @@ class TopicNameMatches final : public Predicate {
     // A function of the topic alone, and a task sees few topics: remembered.
     auto known = matches_.find(record.topic);
     if (known != matches_.end()) return known->second;
-    const bool matches = pattern_->Matches(record.topic);
+    CONNECTD_ASSIGN_OR_RETURN(const bool matches, pattern_->Matches(record.topic));
     if (matches_.size() >= kMaxTopics) matches_.clear();
     matches_.emplace(record.topic, matches);
     return matches;

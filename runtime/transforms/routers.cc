@@ -39,7 +39,8 @@ class RegexRouter final : public Transformation {
       return record;
     }
     std::string routed = record.topic;
-    if (regex_->Matches(record.topic)) {
+    CONNECTD_ASSIGN_OR_RETURN(const bool matches, regex_->Matches(record.topic));
+    if (matches) {
       CONNECTD_ASSIGN_OR_RETURN(routed, regex_->ReplaceFirst(record.topic, replacement_));
     }
     if (routes_.size() >= kMaxRoutes) routes_.clear();

@@ -71,9 +71,21 @@ absl::StatusOr<std::optional<transforms::JavaPattern>> Patterns(const Config& co
   return std::optional<transforms::JavaPattern>(*std::move(pattern));
 }
 
+// A pattern that exceeds its match limit on `topic` counts as not matching (logged): the topic
+// then gets a later group's settings or the default group's.
+bool PatternMatches(const std::optional<transforms::JavaPattern>& pattern, const std::string& group,
+                    const std::string& topic) {
+  if (!pattern) return false;
+  absl::StatusOr<bool> matches = pattern->Matches(topic);
+  if (matches.ok()) return *matches;
+  CONNECTD_LOG(kWarn, kLogger) << "Topic creation group '" << group
+                               << "': " << matches.status().message();
+  return false;
+}
+
 bool Matches(const TopicCreation::Group& g, const std::string& topic) {
-  if (g.exclude && g.exclude->Matches(topic)) return false;
-  return g.include && g.include->Matches(topic);
+  if (PatternMatches(g.exclude, g.name, topic)) return false;
+  return PatternMatches(g.include, g.name, topic);
 }
 
 // Every topic name the cluster has (a metadata request for all topics: asking for one topic

@@ -245,9 +245,10 @@ absl::StatusOr<ExactlyOnceTaskOptions> Worker::ExactlyOnceOptionsFor(
     const herder::ConnectorTaskId& id, const herder::ConfigMap& connector_config,
     SourceTaskOptions& options) {
   const ExactlyOnceHooks& hooks = *exactly_once_;
-  absl::StatusOr<TransactionBoundary> boundary = ParseTransactionBoundary(connector_config);
+  absl::StatusOr<kafka::TransactionBoundary> boundary =
+      kafka::ParseTransactionBoundary(connector_config);
   if (!boundary.ok()) return boundary.status();
-  if (*boundary == TransactionBoundary::kConnector) {
+  if (*boundary == kafka::TransactionBoundary::kConnector) {
     // The plugin ABI has no TransactionContext: validation refuses this boundary already.
     return absl::InvalidArgumentError(
         "The connector does not support connector-defined transaction boundaries with the given "
@@ -257,13 +258,13 @@ absl::StatusOr<ExactlyOnceTaskOptions> Worker::ExactlyOnceOptionsFor(
   ExactlyOnceTaskOptions eos;
   eos.boundary = *boundary;
   eos.boundary_interval =
-      TransactionBoundaryInterval(connector_config, config_.offset_flush_interval_ms());
+      kafka::TransactionBoundaryInterval(connector_config, config_.offset_flush_interval_ms());
   const std::string connector_topic = Get(connector_config, "offsets.storage.topic");
   eos.offsets_topic = connector_topic.empty() ? hooks.worker_offsets_topic : connector_topic;
   std::vector<std::string> warnings;
-  options.producer = ExactlyOnceProducerConfig(
-      std::move(options.producer), TaskTransactionalId(hooks.group_id, id.connector, id.task),
-      &warnings);
+  options.producer = kafka::ExactlyOnceProducerConfig(
+      std::move(options.producer),
+      kafka::TaskTransactionalId(hooks.group_id, id.connector, id.task), &warnings);
   for (const std::string& warning : warnings) {
     CONNECTD_LOG(kWarn, kLogger) << "[" << id.connector << "|task-" << id.task << "] " << warning;
   }

@@ -12,10 +12,10 @@
 #include <string>
 
 #include "runtime/herder_api/herder_types.h"
+#include "runtime/herder_api/task_status.h"
 #include "runtime/metrics/metrics.h"
 #include "runtime/plugin/plugin_instances.h"
 #include "runtime/plugin/plugin_registry.h"
-#include "runtime/worker/task_status.h"
 
 namespace connectd::worker {
 

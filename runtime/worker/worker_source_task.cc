@@ -258,7 +258,8 @@ absl::Status WorkerSourceTask::Initialize() {
           producer_.get(), static_cast<int>(std::max<int64_t>(left.count(), 1)));
       if (error == nullptr) break;
       const bool retriable = rd_kafka_error_is_retriable(error);
-      absl::Status failed = TransactionError(error, "Failed to initialize the task's producer");
+      absl::Status failed =
+          kafka::TransactionError(error, "Failed to initialize the task's producer");
       if (!retriable || stopping() || std::chrono::steady_clock::now() >= deadline) return failed;
       WaitFor(std::chrono::milliseconds(100));
     }
@@ -659,7 +660,7 @@ absl::Status WorkerSourceTask::IterateTransactional() {
     if (!transaction_open_) {
       if (rd_kafka_error_t* error = rd_kafka_begin_transaction(producer_.get())) {
         eos_failed_ = true;
-        return TransactionError(error, "Failed to begin a transaction");
+        return kafka::TransactionError(error, "Failed to begin a transaction");
       }
       transaction_open_ = true;
     }
@@ -678,7 +679,7 @@ absl::Status WorkerSourceTask::IterateTransactional() {
   // Connect's batchDispatched: poll commits after every batch (an empty one just calls the
   // task's commit), interval once the interval has passed since the last commit.
   const auto now = std::chrono::steady_clock::now();
-  if (eos.boundary == TransactionBoundary::kInterval &&
+  if (eos.boundary == kafka::TransactionBoundary::kInterval &&
       now < last_transaction_commit_ + eos.boundary_interval) {
     return absl::OkStatus();
   }
@@ -706,7 +707,7 @@ absl::Status WorkerSourceTask::CommitTransaction() {
   };
   if (!transaction_open_) {
     if (rd_kafka_error_t* error = rd_kafka_begin_transaction(producer_.get())) {
-      return fail(TransactionError(error, "begin_transaction"));
+      return fail(kafka::TransactionError(error, "begin_transaction"));
     }
     transaction_open_ = true;
   }
@@ -738,7 +739,7 @@ absl::Status WorkerSourceTask::CommitTransaction() {
   rd_kafka_error_t* error = rd_kafka_commit_transaction(
       producer_.get(), static_cast<int>(eos.transaction_timeout.count()));
   rd_kafka_poll(producer_.get(), 0);
-  if (error != nullptr) return fail(TransactionError(error, "commit_transaction"));
+  if (error != nullptr) return fail(kafka::TransactionError(error, "commit_transaction"));
   if (!send_failure_.ok()) return fail(send_failure_);
   transaction_open_ = false;
   transaction_offsets_.clear();

@@ -43,10 +43,10 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/node_hash_set.h"
+#include "runtime/kafka/exactly_once.h"
 #include "runtime/kafka/rdkafka_handles.h"
 #include "runtime/plugin/plugin_instances.h"
 #include "runtime/plugin/plugin_registry.h"
-#include "runtime/worker/exactly_once.h"
 #include "runtime/worker/record_pipeline.h"
 #include "runtime/worker/source_offsets.h"
 #include "runtime/worker/task_metrics.h"
@@ -56,7 +56,7 @@
 namespace connectd::worker {
 
 struct ExactlyOnceTaskOptions {
-  TransactionBoundary boundary = TransactionBoundary::kPoll;
+  kafka::TransactionBoundary boundary = kafka::TransactionBoundary::kPoll;
   std::chrono::milliseconds boundary_interval{60000};  // kInterval only
   std::string offsets_topic;  // the connector's primary offsets topic (written in transactions)
   // Blocking checks on the task thread (Connect's pre/postProducerCheck); `stopping` says the

@@ -8,26 +8,6 @@ namespace {
 constexpr char kLogger[] = "connectd.worker.WorkerTask";
 }  // namespace
 
-std::string_view StateName(State state) {
-  switch (state) {
-    case State::kUnassigned:
-      return "UNASSIGNED";
-    case State::kRunning:
-      return "RUNNING";
-    case State::kPaused:
-      return "PAUSED";
-    case State::kFailed:
-      return "FAILED";
-    case State::kRestarting:
-      return "RESTARTING";
-    case State::kStopped:
-      return "STOPPED";
-    case State::kDestroyed:
-      return "DESTROYED";
-  }
-  return "UNASSIGNED";
-}
-
 WorkerTask::WorkerTask(herder::ConnectorTaskId id, StatusListener& listener,
                        herder::TargetState initial_state, metrics::MetricsRegistry& metrics)
     : id_(std::move(id)),

@@ -21,8 +21,8 @@
 
 #include "absl/status/status.h"
 #include "runtime/herder_api/herder_types.h"
+#include "runtime/herder_api/task_status.h"
 #include "runtime/metrics/metrics.h"
-#include "runtime/worker/task_status.h"
 
 namespace connectd::worker {
 

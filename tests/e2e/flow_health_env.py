@@ -1,4 +1,4 @@
-"""Shared setup of the flow-health end-to-end tests (issue #7, "Flow health"; runtime/health).
+"""Shared setup of the flow-health end-to-end tests (issue #7, "Flow health"; runtime/mirror_maker/health).
 
 One environment serves every fault case:
 - two Kafka clusters of its own, source S (alias A) and target T (alias B), started with

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <string>
 
-#include "runtime/worker/exactly_once.h"
+#include "runtime/kafka/exactly_once.h"
 
 int main(int argc, char** argv) {
   if (argc != 5) {
@@ -16,11 +16,11 @@ int main(int argc, char** argv) {
   }
   const std::string topic = argv[3];
   const std::string key = argv[4];
-  auto producer = connectd::worker::TransactionalProducer::Create({{"bootstrap.servers", argv[1]},
-                                                                   {"transactional.id", argv[2]},
-                                                                   {"enable.idempotence", "true"},
-                                                                   {"acks", "all"}},
-                                                                  std::chrono::seconds(60));
+  auto producer = connectd::kafka::TransactionalProducer::Create({{"bootstrap.servers", argv[1]},
+                                                                  {"transactional.id", argv[2]},
+                                                                  {"enable.idempotence", "true"},
+                                                                  {"acks", "all"}},
+                                                                 std::chrono::seconds(60));
   if (!producer.ok()) {
     std::cout << "failed: " << producer.status().message() << std::endl;
     return 1;

@@ -1,8 +1,8 @@
-// HeartbeatLeg (runtime/health/heartbeat_leg.h) on librdkafka's mock cluster: history read at
-// start counts as arrived at its own timestamp, later heartbeats as arrived when read (with
+// HeartbeatLeg (runtime/mirror_maker/health/heartbeat_leg.h) on librdkafka's mock cluster: history
+// read at start counts as arrived at its own timestamp, later heartbeats as arrived when read (with
 // their latency), other flows' keys are ignored, a heartbeat from the future is skew evidence,
 // and a broker that goes down shows up as the leg's error.
-#include "runtime/health/heartbeat_leg.h"
+#include "runtime/mirror_maker/health/heartbeat_leg.h"
 
 #include <chrono>
 #include <thread>

@@ -1,4 +1,4 @@
-// libFuzzer target: config-topic records (runtime/distributed/config_records.h) as a worker
+// libFuzzer target: config-topic records (runtime/storage/config_records.h) as a worker
 // consumes them: key and value bytes through ParseConfigRecord, Java's reading rules on top of
 // the JsonConverter reader (connect_json.h).
 // Input: key NUL value (no NUL after the key: a tombstone).
@@ -11,10 +11,10 @@
 #include <string_view>
 
 #include "jvm/utf8.h"
-#include "runtime/distributed/config_records.h"
+#include "runtime/storage/config_records.h"
 #include "tests/fuzz/targets/fuzz_check.h"
 
-namespace dist = connectd::distributed;
+namespace dist = connectd::storage;
 namespace jvm = connectd::jvm;
 using dist::ConfigRecordType;
 

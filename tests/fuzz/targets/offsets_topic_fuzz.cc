@@ -1,5 +1,5 @@
 // libFuzzer target: offsets-topic records (runtime/storage/offset_codec.h,
-// runtime/distributed/offsets_records.h) as a worker consumes them, and the offset index the
+// runtime/storage/offsets_records.h) as a worker consumes them, and the offset index the
 // backing stores keep.
 // Input: key NUL value (no NUL after the key: a tombstone).
 // Properties: a key or value that parses re-serializes to bytes that parse to the same thing
@@ -13,12 +13,12 @@
 #include <string_view>
 
 #include "jvm/utf8.h"
-#include "runtime/distributed/offsets_records.h"
 #include "runtime/storage/offset_codec.h"
+#include "runtime/storage/offsets_records.h"
 #include "tests/fuzz/targets/fuzz_check.h"
 
 namespace storage = connectd::storage;
-namespace dist = connectd::distributed;
+namespace dist = connectd::storage;
 namespace jvm = connectd::jvm;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

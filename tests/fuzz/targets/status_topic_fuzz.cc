@@ -1,4 +1,4 @@
-// libFuzzer target: status-topic records (runtime/distributed/status_records.h) as a worker
+// libFuzzer target: status-topic records (runtime/storage/status_records.h) as a worker
 // consumes them: the key through ParseStatusKey, the value through DecodeStatusValue and
 // DecodeTopicStatusValue, and the partition of an offsets-topic key (OffsetsTopicPartition).
 // Input: key NUL value.
@@ -12,11 +12,11 @@
 #include <string_view>
 
 #include "jvm/utf8.h"
-#include "runtime/distributed/offsets_records.h"
-#include "runtime/distributed/status_records.h"
+#include "runtime/storage/offsets_records.h"
+#include "runtime/storage/status_records.h"
 #include "tests/fuzz/targets/fuzz_check.h"
 
-namespace dist = connectd::distributed;
+namespace dist = connectd::storage;
 namespace jvm = connectd::jvm;
 
 namespace {
@@ -65,8 +65,7 @@ void Value(std::string_view value) {
     }
   }
   absl::StatusOr<dist::TopicStatusValue> topic = dist::DecodeTopicStatusValue(value);
-  if (topic.ok() && jvm::IsValidUtf8(topic->topic) &&
-      jvm::IsValidUtf8(topic->connector)) {
+  if (topic.ok() && jvm::IsValidUtf8(topic->topic) && jvm::IsValidUtf8(topic->connector)) {
     absl::StatusOr<dist::TopicStatusValue> again =
         dist::DecodeTopicStatusValue(dist::EncodeTopicStatusValue(*topic));
     FUZZ_CHECK(again.ok());

@@ -50,8 +50,8 @@ connectd_fuzz_target(NAME connector_json DEPS connectd_rest connectd_distributed
 connectd_fuzz_target(NAME mm2_config DEPS connectd_mirror_maker connectd_config)
 # Record codecs: bytes other clusters write.
 connectd_fuzz_target(NAME mirror_records DEPS connectd_mirror_client connectd_distributed)
-connectd_fuzz_target(NAME config_topic DEPS connectd_distributed)
-connectd_fuzz_target(NAME status_topic DEPS connectd_distributed)
-connectd_fuzz_target(NAME offsets_topic DEPS connectd_distributed connectd_storage)
+connectd_fuzz_target(NAME config_topic DEPS connectd_storage_records)
+connectd_fuzz_target(NAME status_topic DEPS connectd_storage_records)
+connectd_fuzz_target(NAME offsets_topic DEPS connectd_storage_records)
 connectd_fuzz_target(NAME connect_protocol DEPS connectd_distributed)
 connectd_fuzz_target(NAME kafka_protocol DEPS connectd_kafka_protocol)

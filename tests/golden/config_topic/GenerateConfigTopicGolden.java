@@ -9,7 +9,7 @@
 //       tests/golden/config_topic/GenerateConfigTopicGolden.java tests/golden/config_topic
 // Output: config_topic.tsv with two kinds of rows:
 //   encode.<case>\t<value hex>                  fromConnectData bytes (cases described below and
-//                                                in tests/unit/runtime/distributed/config_records_test.cc)
+//                                                in tests/unit/runtime/storage/config_records_test.cc)
 //   decode.<case>\t<input hex>\t<rendering>     toConnectData(input) rendered by render() below,
 //                                                or ERROR when it throws (DataException)
 import java.io.PrintWriter;

@@ -2,7 +2,7 @@
 // are read back in partition order by the writer and by a later reader from the beginning,
 // tombstones stay tombstones, ReadToEnd sees everything written before it, and a topic that is
 // not compacted is refused with Connect's message.
-#include "runtime/distributed/kafka_based_log.h"
+#include "runtime/storage/kafka_based_log.h"
 
 #include <map>
 #include <mutex>
@@ -13,7 +13,7 @@
 #include "tests/common/kafka_test_clients.h"
 #include "tests/common/kafka_test_env.h"
 
-namespace connectd::distributed {
+namespace connectd::storage {
 namespace {
 
 using ::testing::HasSubstr;
@@ -55,7 +55,8 @@ class KafkaBasedLogTest : public ::testing::Test {
 TEST_F(KafkaBasedLogTest, WritesAreReadBackByTheWriterAndByLaterReaders) {
   const std::string topic = testing::UniqueName("connect-configs");
   Seen first;
-  auto log = KafkaBasedLog::Start(Options(topic, 3), [&first](const LogRecord& r) { first.Add(r); });
+  auto log =
+      KafkaBasedLog::Start(Options(topic, 3), [&first](const LogRecord& r) { first.Add(r); });
   ASSERT_TRUE(log.ok()) << log.status();
   EXPECT_EQ((*log)->partitions(), 3);
   EXPECT_TRUE(first.Get().empty());
@@ -128,4 +129,4 @@ TEST_F(KafkaBasedLogTest, AnUnreachableClusterFailsStartWithinItsTimeout) {
 }
 
 }  // namespace
-}  // namespace connectd::distributed
+}  // namespace connectd::storage

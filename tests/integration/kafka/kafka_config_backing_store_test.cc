@@ -2,7 +2,7 @@
 // config with an initial target state, task configs and their commit, a target-state change, a
 // removal) another worker's store reads, with listener calls only for what happens after it
 // started; a config topic with several partitions is refused.
-#include "runtime/distributed/kafka_config_backing_store.h"
+#include "runtime/storage/kafka_config_backing_store.h"
 
 #include <mutex>
 
@@ -12,7 +12,7 @@
 #include "tests/common/kafka_test_clients.h"
 #include "tests/common/kafka_test_env.h"
 
-namespace connectd::distributed {
+namespace connectd::storage {
 namespace {
 
 using ::testing::HasSubstr;
@@ -61,8 +61,8 @@ class KafkaConfigBackingStoreTest : public ::testing::Test {
 TEST_F(KafkaConfigBackingStoreTest, AnotherWorkerReadsWhatOneWrites) {
   KafkaConfigBackingStore leader(options_, nullptr);
   ASSERT_TRUE(leader.Start().ok());
-  ConfigProperties config = {{"connector.class", "FileStreamSource"}, {"tasks.max", "2"},
-                             {"name", "src"}};
+  ConfigProperties config = {
+      {"connector.class", "FileStreamSource"}, {"tasks.max", "2"}, {"name", "src"}};
   ASSERT_TRUE(leader.PutConnectorConfig("src", config, herder::TargetState::kPaused).ok());
   ASSERT_TRUE(leader
                   .PutTaskConfigs("src", {{{"task.class", "T"}, {"file", "/in-0"}},
@@ -99,8 +99,8 @@ TEST_F(KafkaConfigBackingStoreTest, AnotherWorkerReadsWhatOneWrites) {
 }
 
 TEST_F(KafkaConfigBackingStoreTest, RefusesAConfigTopicWithSeveralPartitions) {
-  ASSERT_TRUE(testing::CreateTopic(bootstrap_, options_.topic, 3, {{"cleanup.policy", "compact"}})
-                  .ok());
+  ASSERT_TRUE(
+      testing::CreateTopic(bootstrap_, options_.topic, 3, {{"cleanup.policy", "compact"}}).ok());
   KafkaConfigBackingStore store(options_, nullptr);
   absl::Status started = store.Start();
   EXPECT_EQ(started.code(), absl::StatusCode::kFailedPrecondition);
@@ -109,4 +109,4 @@ TEST_F(KafkaConfigBackingStoreTest, RefusesAConfigTopicWithSeveralPartitions) {
 }
 
 }  // namespace
-}  // namespace connectd::distributed
+}  // namespace connectd::storage

@@ -1,7 +1,7 @@
 // KafkaOffsetBackingStore against a real Kafka 4.4 broker: offsets written by one worker's store
 // are read by another's (Java's key and value bytes), tombstones remove them, a store started
 // later sees everything, and Get sees what another store wrote after it started.
-#include "runtime/distributed/kafka_offset_backing_store.h"
+#include "runtime/storage/kafka_offset_backing_store.h"
 
 #include <future>
 
@@ -10,7 +10,7 @@
 #include "runtime/storage/offset_codec.h"
 #include "tests/common/kafka_test_env.h"
 
-namespace connectd::distributed {
+namespace connectd::storage {
 namespace {
 
 class KafkaOffsetBackingStoreTest : public ::testing::Test {
@@ -87,4 +87,4 @@ TEST_F(KafkaOffsetBackingStoreTest, UseBeforeStartFails) {
 }
 
 }  // namespace
-}  // namespace connectd::distributed
+}  // namespace connectd::storage

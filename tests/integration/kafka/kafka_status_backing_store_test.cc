@@ -1,13 +1,13 @@
 // KafkaStatusBackingStore against a real Kafka 4.4 broker: statuses one worker writes are read by
 // another; a safe write (UNASSIGNED on shutdown) does not overwrite a newer status written by
 // another worker; DESTROYED removes the status; active-topic records come and go.
-#include "runtime/distributed/kafka_status_backing_store.h"
+#include "runtime/storage/kafka_status_backing_store.h"
 
 #include <gtest/gtest.h>
 
 #include "tests/common/kafka_test_env.h"
 
-namespace connectd::distributed {
+namespace connectd::storage {
 namespace {
 
 class KafkaStatusBackingStoreTest : public ::testing::Test {
@@ -84,4 +84,4 @@ TEST_F(KafkaStatusBackingStoreTest, WorkersShareStatusesWithConnectsRules) {
 }
 
 }  // namespace
-}  // namespace connectd::distributed
+}  // namespace connectd::storage

@@ -1,6 +1,7 @@
-// Request forwarding (HerderRequestHandler.completeOrForwardRequest) between RestServers on loopback in this process:
-// a worker whose FakeHerder answers ForwardRequiredError hands the request to another worker (a
-// second RestServer, or a CaptureServer that shows exactly what was sent).
+// Request forwarding (HerderRequestHandler.completeOrForwardRequest) between RestServers on
+// loopback in this process: a worker whose FakeHerder answers ForwardRequiredError hands the
+// request to another worker (a second RestServer, or a CaptureServer that shows exactly what was
+// sent).
 #include <gtest/gtest.h>
 
 #include "rest/forwarding.h"
@@ -298,7 +299,7 @@ TEST_F(InternalEndpointsTest, UnknownAlgorithmOrBadBase64Is400BeforeTheHerder) {
 }
 
 TEST_F(InternalEndpointsTest, HerderVerificationStatusesReachTheClient) {
-  distributed::SessionKey key{std::string(32, 'k'), "HmacSHA256", 0};
+  storage::SessionKey key{std::string(32, 'k'), "HmacSHA256", 0};
   answer_ = [key](const std::optional<herder::InternalRequestSignature>& sig) {
     return distributed::VerifyInternalRequest(sig, {"HmacSHA256"}, key);
   };

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/health/flow_health_view.h"
 #include "runtime/metrics/metrics.h"
+#include "runtime/mirror_maker/health/flow_health_view.h"
 #include "tests/unit/rest/rest_test_env.h"
 
 namespace connectd::rest::testing {
@@ -66,8 +66,9 @@ TEST(MirrorFlowsResourceTest, ListsFlowsAnswersOneAnd404sAnUnknownOne) {
 
   HttpResult metrics = env.Get("/mirror/task-metrics");
   ASSERT_EQ(metrics.status, 200) << metrics.body;
-  EXPECT_EQ(metrics.body,
-            R"({"worker_id":"127.0.0.1:8083","partitions":[],"producer_throttle_ms":{},"consumer_throttle_ms":{},"remote_topic_errors":[]})");
+  EXPECT_EQ(
+      metrics.body,
+      R"({"worker_id":"127.0.0.1:8083","partitions":[],"producer_throttle_ms":{},"consumer_throttle_ms":{},"remote_topic_errors":[]})");
 }
 
 TEST(MirrorFlowsResourceTest, NotServedWithoutAFlowHealthService) {

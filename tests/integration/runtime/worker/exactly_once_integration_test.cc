@@ -8,8 +8,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "runtime/distributed/kafka_config_backing_store.h"
-#include "runtime/worker/exactly_once.h"
+#include "runtime/kafka/exactly_once.h"
+#include "runtime/storage/kafka_config_backing_store.h"
 #include "tests/common/kafka_test_clients.h"
 #include "tests/common/kafka_test_env.h"
 
@@ -50,8 +50,8 @@ class ExactlyOnceIntegrationTest : public ::testing::Test {
 TEST_F(ExactlyOnceIntegrationTest, FencingTheOldGenerationFailsItsNextCommit) {
   const std::string topic = testing::UniqueName("eos-data");
   ASSERT_TRUE(testing::CreateTopic(bootstrap_, topic, 1).ok());
-  const std::string id = TaskTransactionalId(testing::UniqueName("group"), "src", 0);
-  auto zombie = TransactionalProducer::Create(Producer(id), std::chrono::seconds(30));
+  const std::string id = kafka::TaskTransactionalId(testing::UniqueName("group"), "src", 0);
+  auto zombie = kafka::TransactionalProducer::Create(Producer(id), std::chrono::seconds(30));
   ASSERT_TRUE(zombie.ok()) << zombie.status();
   ASSERT_TRUE((*zombie)
                   ->SendInTransaction({{topic, std::string("k"), std::string("before")}},
@@ -59,7 +59,8 @@ TEST_F(ExactlyOnceIntegrationTest, FencingTheOldGenerationFailsItsNextCommit) {
                   .ok());
 
   ASSERT_TRUE(
-      FenceProducers({{"bootstrap.servers", bootstrap_}}, {id}, std::chrono::seconds(30)).ok());
+      kafka::FenceProducers({{"bootstrap.servers", bootstrap_}}, {id}, std::chrono::seconds(30))
+          .ok());
 
   absl::Status late = (*zombie)->SendInTransaction(
       {{topic, std::string("k"), std::string("zombie")}}, std::chrono::seconds(30));
@@ -68,7 +69,7 @@ TEST_F(ExactlyOnceIntegrationTest, FencingTheOldGenerationFailsItsNextCommit) {
   EXPECT_THAT(CommittedValues(topic, 1), ::testing::ElementsAre("before"));
 
   // The new generation's producer with the same id works.
-  auto next = TransactionalProducer::Create(Producer(id), std::chrono::seconds(30));
+  auto next = kafka::TransactionalProducer::Create(Producer(id), std::chrono::seconds(30));
   ASSERT_TRUE(next.ok()) << next.status();
   ASSERT_TRUE((*next)
                   ->SendInTransaction({{topic, std::string("k"), std::string("after")}},
@@ -78,15 +79,15 @@ TEST_F(ExactlyOnceIntegrationTest, FencingTheOldGenerationFailsItsNextCommit) {
 }
 
 TEST_F(ExactlyOnceIntegrationTest, ANewLeaderFencesTheOldLeadersConfigWriter) {
-  distributed::KafkaBasedLog::Options options;
+  storage::KafkaBasedLog::Options options;
   options.topic = testing::UniqueName("eos-configs");
   options.producer = options.admin = {{"bootstrap.servers", bootstrap_}};
   options.consumer = {{"bootstrap.servers", bootstrap_}, {"isolation.level", "read_committed"}};
   options.replication_factor = 1;
   const std::string group = testing::UniqueName("group");
-  auto leader_config = Producer(LeaderTransactionalId(group));
+  auto leader_config = Producer(kafka::LeaderTransactionalId(group));
 
-  distributed::KafkaConfigBackingStore old_leader(options, nullptr);
+  storage::KafkaConfigBackingStore old_leader(options, nullptr);
   old_leader.UseTransactionalLeader(leader_config);
   ASSERT_TRUE(old_leader.Start().ok());
   ASSERT_TRUE(old_leader.ClaimWritePrivileges().ok());
@@ -96,7 +97,7 @@ TEST_F(ExactlyOnceIntegrationTest, ANewLeaderFencesTheOldLeadersConfigWriter) {
       old_leader.PutTaskConfigs("src", {{{"task.class", "T"}}, {{"task.class", "T"}}}).ok());
   EXPECT_TRUE(old_leader.Snapshot().PendingFencing("src"));
 
-  distributed::KafkaConfigBackingStore new_leader(options, nullptr);
+  storage::KafkaConfigBackingStore new_leader(options, nullptr);
   new_leader.UseTransactionalLeader(leader_config);
   ASSERT_TRUE(new_leader.Start().ok());
   ASSERT_EQ(new_leader.Snapshot().TaskCount("src"), 2);  // committed writes, read_committed
@@ -110,7 +111,7 @@ TEST_F(ExactlyOnceIntegrationTest, ANewLeaderFencesTheOldLeadersConfigWriter) {
   EXPECT_TRUE(old_leader.PutTargetState("src", herder::TargetState::kPaused).ok());
 
   ASSERT_TRUE(new_leader.PutTaskCountRecord("src", 2).ok());
-  distributed::ClusterConfigState state = new_leader.Snapshot();
+  storage::ClusterConfigState state = new_leader.Snapshot();
   EXPECT_EQ(state.TaskCountRecord("src"), 2);
   EXPECT_FALSE(state.PendingFencing("src"));
 

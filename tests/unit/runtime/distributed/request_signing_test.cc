@@ -95,7 +95,7 @@ class VerifyTest : public ::testing::Test {
                                           const std::string& algorithm = "HmacSHA256") {
     return {algorithm, *Sign(key_.key, algorithm, body), body};
   }
-  SessionKey key_{std::string(32, '\x42'), "HmacSHA256", 1700000000000};
+  storage::SessionKey key_{std::string(32, '\x42'), "HmacSHA256", 1700000000000};
   std::vector<std::string> algorithms_{"HmacSHA256"};
 };
 
@@ -149,7 +149,7 @@ TEST_F(VerifyTest, RefusesWithJavasStatusesAndMessages) {
   EXPECT_TRUE(absl::IsPermissionDenied(invalid));
   EXPECT_EQ(invalid.message(), "Internal request contained invalid signature.");
 
-  SessionKey other = key_;
+  storage::SessionKey other = key_;
   other.key = std::string(32, '\x43');
   EXPECT_EQ(herder::HttpStatusOf(VerifyInternalRequest(Signed("[]"), algorithms_, other)), 403);
   // A truncated MAC is a mismatch, not an error.

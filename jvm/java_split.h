@@ -1,0 +1,29 @@
+// File: java_split.h
+//
+// JavaSplit: Java's String.split with a one-character literal separator, which Connect uses to
+// parse internal-topic keys (task-{c}-{n}, status-task-{c}-{n}): split at every separator,
+// then drop trailing empty parts ("a-b-" -> [a, b], "a--1" -> [a, "", 1]).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+namespace connectd::jvm {
+
+inline std::vector<std::string_view> JavaSplit(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t at = text.find(separator, start);
+    if (at == std::string_view::npos) {
+      parts.push_back(text.substr(start));
+      break;
+    }
+    parts.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+  while (!parts.empty() && parts.back().empty()) parts.pop_back();
+  return parts;
+}
+
+}  // namespace connectd::jvm

@@ -1,0 +1,274 @@
+#include "runtime/mirror_maker/health/mirror_task_metrics.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <tuple>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+
+namespace connectd::health {
+namespace {
+
+constexpr char kDomain[] = "kafka.connect.mirror";
+constexpr char kConnectdDomain[] = "connectd.mirror";  // connectd's connector-level metrics
+constexpr char kGroup[] = "MirrorSourceConnector";
+
+std::string Tag(const metrics::Tags& tags, const std::string& key) {
+  for (const auto& [k, v] : tags) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
+}  // namespace
+
+namespace {
+
+// Gathers MirrorSource's metrics per partition (a partition's metrics share its tags).
+class PartitionMetricsBuilder {
+ public:
+  void Add(const metrics::MetricName& name, double value) {
+    joined_.clear();
+    for (const auto& [k, v] : name.tags) absl::StrAppend(&joined_, k, "\x1f", v, "\x1e");
+    auto [it, added] = index_of_.try_emplace(joined_, out_.size());
+    if (added) {
+      out_.push_back(MirrorPartitionMetrics{Tag(name.tags, "source"),
+                                            Tag(name.tags, "target"),
+                                            Tag(name.tags, "topic"),
+                                            std::atoi(Tag(name.tags, "partition").c_str()),
+                                            {}});
+    }
+    out_[it->second].values[name.name] = value;
+  }
+  std::vector<MirrorPartitionMetrics> Build() && {
+    std::sort(out_.begin(), out_.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.source, a.target, a.topic, a.partition) <
+             std::tie(b.source, b.target, b.topic, b.partition);
+    });
+    return std::move(out_);
+  }
+
+ private:
+  absl::flat_hash_map<std::string, size_t> index_of_;  // joined tags -> position in out_
+  std::vector<MirrorPartitionMetrics> out_;
+  std::string joined_;
+};
+
+}  // namespace
+
+std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(
+    const std::vector<metrics::MetricValue>& snapshot) {
+  PartitionMetricsBuilder builder;
+  for (const metrics::MetricValue& metric : snapshot) {
+    if (metric.name.domain == kDomain && metric.name.group == kGroup) {
+      builder.Add(metric.name, metric.value);
+    }
+  }
+  return std::move(builder).Build();
+}
+
+std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(const metrics::MetricsRegistry& registry,
+                                                      int64_t now_ms) {
+  PartitionMetricsBuilder builder;
+  registry.Visit(
+      now_ms, kDomain, kGroup,
+      [&builder](const metrics::MetricName& name, double value) { builder.Add(name, value); });
+  return std::move(builder).Build();
+}
+
+namespace {
+
+// The clients of `domain`/`group` whose metric `max` (a throttle time) is positive, by client id.
+ClientThrottle ThrottledClients(const metrics::MetricsRegistry& registry, int64_t now_ms,
+                                std::string_view domain, std::string_view group,
+                                std::string_view max) {
+  ClientThrottle out;
+  registry.Visit(now_ms, domain, group, [&out, max](const metrics::MetricName& name, double value) {
+    if (name.name == max && std::isfinite(value) && value > 0) {
+      out[Tag(name.tags, "client-id")] = value;
+    }
+  });
+  return out;
+}
+
+}  // namespace
+
+ClientThrottle ProducerThrottleMs(const metrics::MetricsRegistry& registry, int64_t now_ms) {
+  return ThrottledClients(registry, now_ms, "kafka.producer", "producer-metrics",
+                          "produce-throttle-time-max");
+}
+
+ClientThrottle ConsumerThrottleMs(const metrics::MetricsRegistry& registry, int64_t now_ms) {
+  return ThrottledClients(registry, now_ms, "kafka.consumer", "consumer-fetch-manager-metrics",
+                          "fetch-throttle-time-max");
+}
+
+std::vector<RemoteTopicError> RemoteTopicErrors(const metrics::MetricsRegistry& registry,
+                                                int64_t now_ms) {
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, RemoteTopicError> out;
+  registry.Visit(
+      now_ms, kConnectdDomain, kGroup, [&out](const metrics::MetricName& name, double value) {
+        if (name.name.rfind("admin-error-", 0) != 0) return;
+        RemoteTopicError& e = out[{Tag(name.tags, "source"), Tag(name.tags, "target"),
+                                   Tag(name.tags, "topic"), Tag(name.tags, "operation")}];
+        e.source = Tag(name.tags, "source");
+        e.target = Tag(name.tags, "target");
+        e.topic = Tag(name.tags, "topic");
+        e.operation = Tag(name.tags, "operation");
+        const int64_t whole = std::isfinite(value) ? static_cast<int64_t>(value) : 0;
+        if (name.name == "admin-error-code") e.code = static_cast<int>(whole);
+        if (name.name == "admin-error-count") e.count = whole;
+        if (name.name == "admin-error-first-ms") e.first_ms = whole;
+        if (name.name == "admin-error-last-ms") e.last_ms = whole;
+      });
+  std::vector<RemoteTopicError> errors;
+  for (auto& [key, e] : out) errors.push_back(std::move(e));
+  return errors;
+}
+
+WorkerMirrorMetrics ReadWorkerMirrorMetrics(const metrics::MetricsRegistry& registry,
+                                            int64_t now_ms) {
+  return WorkerMirrorMetrics{
+      MirrorTaskMetrics(registry, now_ms), ProducerThrottleMs(registry, now_ms),
+      ConsumerThrottleMs(registry, now_ms), RemoteTopicErrors(registry, now_ms)};
+}
+
+std::string WorkerMirrorMetricsJson(const WorkerMirrorMetrics& metrics,
+                                    const std::string& worker_id) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.StartObject();
+  w.Key("worker_id");
+  w.String(worker_id.c_str());
+  w.Key("partitions");
+  w.StartArray();
+  for (const MirrorPartitionMetrics& p : metrics.partitions) {
+    w.StartObject();
+    w.Key("source");
+    w.String(p.source.c_str());
+    w.Key("target");
+    w.String(p.target.c_str());
+    w.Key("topic");
+    w.String(p.topic.c_str());
+    w.Key("partition");
+    w.Int(p.partition);
+    w.Key("metrics");
+    w.StartObject();
+    for (const auto& [name, value] : p.values) {
+      w.Key(name.c_str());
+      if (std::isfinite(value)) {
+        w.Double(value);
+      } else {
+        w.Null();
+      }
+    }
+    w.EndObject();
+    w.EndObject();
+  }
+  w.EndArray();
+  for (const auto& [key, throttle] :
+       {std::pair{"producer_throttle_ms", &metrics.producer_throttle},
+        std::pair{"consumer_throttle_ms", &metrics.consumer_throttle}}) {
+    w.Key(key);
+    w.StartObject();
+    for (const auto& [client_id, ms] : *throttle) {
+      w.Key(client_id.c_str());
+      w.Double(ms);
+    }
+    w.EndObject();
+  }
+  w.Key("remote_topic_errors");
+  w.StartArray();
+  for (const RemoteTopicError& e : metrics.remote_topic_errors) {
+    w.StartObject();
+    w.Key("source");
+    w.String(e.source.c_str());
+    w.Key("target");
+    w.String(e.target.c_str());
+    w.Key("topic");
+    w.String(e.topic.c_str());
+    w.Key("operation");
+    w.String(e.operation.c_str());
+    w.Key("code");
+    w.Int(e.code);
+    w.Key("count");
+    w.Int64(e.count);
+    w.Key("first_ms");
+    w.Int64(e.first_ms);
+    w.Key("last_ms");
+    w.Int64(e.last_ms);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return buffer.GetString();
+}
+
+absl::StatusOr<WorkerMirrorMetrics> ParseWorkerMirrorMetricsJson(std::string_view json) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("partitions") ||
+      !doc["partitions"].IsArray()) {
+    return absl::InvalidArgumentError("not a mirror task metrics document");
+  }
+  WorkerMirrorMetrics out;
+  for (const rapidjson::Value& p : doc["partitions"].GetArray()) {
+    if (!p.IsObject() || !p.HasMember("source") || !p["source"].IsString() ||
+        !p.HasMember("target") || !p["target"].IsString() || !p.HasMember("topic") ||
+        !p["topic"].IsString() || !p.HasMember("partition") || !p["partition"].IsInt() ||
+        !p.HasMember("metrics") || !p["metrics"].IsObject()) {
+      return absl::InvalidArgumentError("malformed partition entry in mirror task metrics");
+    }
+    MirrorPartitionMetrics m{p["source"].GetString(),
+                             p["target"].GetString(),
+                             p["topic"].GetString(),
+                             p["partition"].GetInt(),
+                             {}};
+    for (const auto& member : p["metrics"].GetObject()) {
+      m.values[member.name.GetString()] = member.value.IsNumber()
+                                              ? member.value.GetDouble()
+                                              : std::numeric_limits<double>::quiet_NaN();
+    }
+    out.partitions.push_back(std::move(m));
+  }
+  for (const auto& [key, throttle] : {std::pair{"producer_throttle_ms", &out.producer_throttle},
+                                      std::pair{"consumer_throttle_ms", &out.consumer_throttle}}) {
+    if (!doc.HasMember(key) || !doc[key].IsObject()) continue;
+    for (const auto& member : doc[key].GetObject()) {
+      if (member.value.IsNumber()) (*throttle)[member.name.GetString()] = member.value.GetDouble();
+    }
+  }
+  if (doc.HasMember("remote_topic_errors") && doc["remote_topic_errors"].IsArray()) {
+    for (const rapidjson::Value& e : doc["remote_topic_errors"].GetArray()) {
+      auto text = [&e](const char* key) -> std::string {
+        return e.IsObject() && e.HasMember(key) && e[key].IsString() ? e[key].GetString() : "";
+      };
+      auto whole = [&e](const char* key) -> int64_t {
+        return e.IsObject() && e.HasMember(key) && e[key].IsInt64() ? e[key].GetInt64() : 0;
+      };
+      RemoteTopicError error{text("source"),
+                             text("target"),
+                             text("topic"),
+                             text("operation"),
+                             static_cast<int>(whole("code")),
+                             whole("count"),
+                             whole("first_ms"),
+                             whole("last_ms")};
+      if (error.topic.empty()) {
+        return absl::InvalidArgumentError("malformed remote topic error in mirror task metrics");
+      }
+      out.remote_topic_errors.push_back(std::move(error));
+    }
+  }
+  return out;
+}
+
+}  // namespace connectd::health

@@ -1,0 +1,128 @@
+// File: kafka_based_log.h
+//
+// KafkaBasedLog: Connect's KafkaBasedLog for the internal topics (configs, statuses, offsets).
+// A producer writes records; a consumer assigned to every partition reads the topic from the
+// beginning, forever, on the log's own thread, and hands each record to the `consumed`
+// callback in partition order. ReadToEnd completes once everything that was in the topic when
+// it was called has been consumed (end offsets are fetched at the call), which is how a worker
+// knows its view is current before acting.
+//
+//   auto log = KafkaBasedLog::Start(options, [](const LogRecord& r) { store.Apply(r); });
+//   (*log)->Send("connector-src", json, [](absl::Status s) { ... });
+//   absl::Status current = (*log)->ReadToEndSync(std::chrono::seconds(30));
+//
+// Start creates the topic if missing (compacted, with the given partitions and replication
+// factor), refuses an existing topic whose cleanup.policy is not exactly `compact` when asked
+// to (Connect's check), and reads to the end before returning.
+//
+// Keys are partitioned with Kafka's murmur2 (librdkafka's murmur2_random), as Java's producer
+// does, so equal keys land on the partition Java would choose.
+//
+// Threads: `consumed` and Send/ReadToEnd callbacks run on the log's thread; never block there
+// for long. Public methods are thread-safe.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "runtime/kafka/rdkafka_handles.h"
+
+namespace connectd::storage {
+
+struct LogRecord {
+  int32_t partition = 0;
+  int64_t offset = 0;
+  std::optional<std::string> key;
+  std::optional<std::string> value;  // nullopt: a tombstone
+  int64_t timestamp_ms = -1;
+};
+
+class KafkaBasedLog {
+ public:
+  struct Options {
+    std::string topic;
+    std::string topic_property = "config.storage.topic";  // the worker key naming it (messages)
+    // librdkafka properties (bootstrap.servers, security ...) of the three clients.
+    std::map<std::string, std::string> producer;
+    std::map<std::string, std::string> consumer;
+    std::map<std::string, std::string> admin;
+    int32_t partitions = 1;
+    int16_t replication_factor = -1;                   // -1: the broker's default
+    std::map<std::string, std::string> topic_configs;  // cleanup.policy=compact is always set
+    bool require_compaction = true;
+    std::chrono::milliseconds start_timeout{60000};
+  };
+  using Consumed = std::function<void(const LogRecord&)>;
+
+  // Creates or checks the topic, starts the clients and the log thread, reads to the end.
+  static absl::StatusOr<std::unique_ptr<KafkaBasedLog>> Start(Options options, Consumed consumed);
+  ~KafkaBasedLog();
+
+  // Writes a record (nullopt value: a tombstone); `done` runs once acknowledged or failed.
+  void Send(std::optional<std::string> key, std::optional<std::string> value,
+            std::function<void(absl::Status)> done = nullptr);
+  // Waits until every record sent so far is acknowledged.
+  absl::Status Flush(std::chrono::milliseconds timeout);
+
+  // `done` runs (on the log thread) when everything in the topic at the time of the call has
+  // been consumed, or with an error if the end offsets cannot be read.
+  void ReadToEnd(std::function<void(absl::Status)> done);
+  absl::Status ReadToEndSync(std::chrono::milliseconds timeout);
+
+  // Stops the thread and closes the clients (idempotent).
+  void Stop();
+
+  int32_t partitions() const { return partitions_; }
+
+ private:
+  KafkaBasedLog(Options options, Consumed consumed);
+  absl::Status EnsureTopic();
+  absl::Status StartClients();
+  void Run();
+  // Completes the pending reads whose end offsets have all been reached (log thread).
+  void CompleteReachedReads();
+  // End offsets of every partition now; on the log thread.
+  absl::StatusOr<std::vector<int64_t>> EndOffsets();
+
+  static void DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* message, void*);
+
+  const Options options_;
+  const Consumed consumed_;
+  int32_t partitions_ = 0;
+  kafka::RdKafkaPtr producer_;
+  kafka::RdKafkaPtr consumer_;
+  kafka::QueuePtr consumer_queue_;  // yielded by ReadToEnd to wake the reader's poll
+  std::thread thread_;
+  std::atomic<bool> stopping_{false};
+  // Records sent whose delivery report the reader thread has not served yet: while any are,
+  // it polls in short steps, since a report does not wake its consumer poll (a config write
+  // waited up to 50 ms for its acknowledgement, several times per connector at start-up).
+  std::atomic<int> awaiting_reports_{0};
+
+  std::mutex mu_;
+  std::vector<std::function<void(absl::Status)>> read_requests_;  // guarded by mu_
+
+  // Log thread only: reads waiting for these end offsets.
+  struct PendingRead {
+    std::vector<int64_t> end;
+    std::vector<std::function<void(absl::Status)>> done;
+    std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+    bool reported = false;  // the slow read was logged
+  };
+  std::vector<PendingRead> pending_reads_;
+  std::vector<int64_t> next_offsets_;  // next offset to consume per partition
+};
+
+}  // namespace connectd::storage
