@@ -345,9 +345,10 @@ void DistributedHerder::UpdateSnapshot() {
       StartConnector(c);  // in its current target state; reconfigures its tasks if STARTED
     } else if (old_target != new_target && OwnsConnector(c)) {
       worker_->SetConnectorTargetState(c, new_target);
-      if (old_target == herder::TargetState::kStopped &&
-          new_target == herder::TargetState::kStarted) {
-        ReconfigureConnectorTasks(c);  // a stopped connector's tasks are generated again
+      if (new_target == herder::TargetState::kStarted) {
+        // As Java on every transition to STARTED: a stopped connector's tasks are generated
+        // again, and so are those of one created PAUSED (it never ran to make them).
+        ReconfigureConnectorTasks(c);
       }
     }
     if (old_target != new_target && new_target != herder::TargetState::kStopped) {

@@ -412,13 +412,15 @@ absl::Status StandaloneHerder::ResumeConnector(const std::string& name) {
     bool was_stopped = it->second.target == TargetState::kStopped;
     it->second.target = TargetState::kStarted;
     worker_->SetConnectorTargetState(name, TargetState::kStarted);
-    if (was_stopped) {
-      UpdateTasks(name);  // a stopped connector's tasks are regenerated
-      return;
+    if (!was_stopped) {
+      for (const ConnectorTaskId& id : worker_->TaskIds(name)) {
+        worker_->SetTaskTargetState(id, TargetState::kStarted);
+      }
     }
-    for (const ConnectorTaskId& id : worker_->TaskIds(name)) {
-      worker_->SetTaskTargetState(id, TargetState::kStarted);
-    }
+    // As Java on every transition to STARTED: the connector's tasks are (re)generated. A
+    // stopped connector has none, nor has one created PAUSED (it never ran to make them); for
+    // a paused one whose configs did not change this is a no-op.
+    UpdateTasks(name);
   });
   return absl::OkStatus();
 }

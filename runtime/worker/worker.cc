@@ -5,6 +5,7 @@
 #include "runtime/common/logging.h"
 #include "runtime/config/connector_config.h"
 #include "runtime/kafka/client_config.h"
+#include "runtime/worker/exactly_once_worker_source_task.h"
 #include "runtime/worker/worker_sink_task.h"
 #include "runtime/worker/worker_source_task.h"
 
@@ -206,6 +207,10 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
         if (!store.ok()) return store.status();
         offsets = *std::move(store);
       }
+    }
+    if (options.exactly_once) {
+      return std::unique_ptr<WorkerTask>(new ExactlyOnceWorkerSourceTask(
+          id, listener_, state, plugin, std::move(options), std::move(offsets)));
     }
     return std::unique_ptr<WorkerTask>(
         new WorkerSourceTask(id, listener_, state, plugin, std::move(options), std::move(offsets)));

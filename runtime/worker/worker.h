@@ -25,9 +25,9 @@
 #include "runtime/herder_api/task_status.h"
 #include "runtime/plugin/plugin_registry.h"
 #include "runtime/plugin/plugin_stages.h"
+#include "runtime/worker/abstract_worker_source_task.h"
 #include "runtime/worker/source_offsets.h"
 #include "runtime/worker/worker_connector.h"
-#include "runtime/worker/worker_source_task.h"
 #include "runtime/worker/worker_task.h"
 
 namespace connectd::worker {

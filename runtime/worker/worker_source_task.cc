@@ -1,576 +1,68 @@
 #include "runtime/worker/worker_source_task.h"
 
-#include <thread>
-#include <vector>
+#include <cstring>
 
-#include "absl/strings/str_cat.h"
 #include "runtime/common/logging.h"
-#include "runtime/common/strings.h"
-#include "runtime/kafka/client_config.h"
-#include "runtime/kafka/metadata_wait.h"
-#include "runtime/plugin/data_abi.h"
-#include "runtime/storage/offset_codec.h"
 
 namespace connectd::worker {
 namespace {
-
-// How long the first record to a topic waits at most for the topic's metadata.
-constexpr int kWarmMetadataTimeoutMs = 2000;
 constexpr char kLogger[] = "connectd.worker.WorkerSourceTask";
-
-std::string_view View(connectd_str s) {
-  return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
-}
-
-// A record the producer refused as too large, named as an operator needs it: where it comes
-// from, where it goes, how big it is and which key allows it (Java's RecordTooLargeException
-// names only the size and max.request.size).
-absl::Status RecordTooLarge(rd_kafka_t* producer, const connectd_source_record& r,
-                            std::string_view topic, bool by_broker) {
-  size_t headers = 0;
-  for (size_t i = 0; i < r.header_count; ++i) {
-    headers += r.headers[i].key.size + r.headers[i].value.size;
-  }
-  char limit[32] = "?";
-  size_t limit_size = sizeof(limit);
-  rd_kafka_conf_get(rd_kafka_conf(producer), "message.max.bytes", limit, &limit_size);
-  return absl::InvalidArgumentError(absl::StrCat(
-      "The record of source partition ", AsAbsl(View(r.source_partition)), " at source offset ",
-      AsAbsl(View(r.source_offset)), " for topic ", AsAbsl(topic),
-      r.partition == CONNECTD_ANY_PARTITION ? std::string()
-                                            : absl::StrCat(" partition ", r.partition),
-      " is ", r.key.size + r.value.size + headers, " bytes (key ", r.key.size, ", value ",
-      r.value.size, ", headers ", headers, "): ",
-      by_broker ? std::string("the target broker refused it as larger than the topic's "
-                              "max.message.bytes (or the broker's message.max.bytes): raise "
-                              "that topic config")
-                : absl::StrCat("larger than the producer's max.request.size (", limit,
-                               " bytes): raise producer.override.max.request.size on the "
-                               "connector (or producer.max.request.size on the worker), and "
-                               "the target topic's max.message.bytes if it is lower")));
-}
 }  // namespace
-
-// One record between poll and its delivery report. Owns copies of the record's bytes, or holds
-// the plugin's memory until release (zero-copy); `view` is what commitRecord sees. The topic
-// points into the task's interned topics; a tracked record's source partition and offset point
-// into its SubmittedRecords entry, so the hot path copies only the offset text.
-struct WorkerSourceTask::InFlight {
-  WorkerSourceTask* task = nullptr;
-  SubmittedRecords::Entry* entry = nullptr;  // null: no source offset, or exactly-once
-  connectd_source_record view{};
-  std::string owned_partition, owned_offset;  // untracked records only
-  std::optional<std::string> owned_key, owned_value;
-  std::vector<std::string> owned_header_keys;
-  std::vector<std::optional<std::string>> owned_header_values;
-  std::vector<connectd_header> headers;
-  // The key or value as Connect data (ABI 1.5), which replaces its bytes; null for a record of
-  // bytes alone (MirrorMaker's: the hot path allocates nothing for it).
-  std::unique_ptr<SourceData> data;
-  // After the pipeline: what is produced (`produced` views `transformed`).
-  std::optional<KafkaRecord> transformed;
-  std::vector<connectd_header> transformed_headers;
-  std::optional<connectd_source_record> produced;
-
-  ~InFlight() {
-    if (view.release != nullptr) view.release(view.release_opaque);
-  }
-};
-
-// The host side of SourceTask.poll: turns each appended record into an InFlight, submitted (in
-// poll order) to the task's SubmittedRecords unless the task is exactly-once.
-class WorkerSourceTask::Batch : public plugin::SourceBatchHost {
- public:
-  explicit Batch(WorkerSourceTask& task) : task_(task) {}
-
-  connectd_status Append(const connectd_source_record& r) override {
-    // `r` is whole: host_api zeroes what an older plugin's struct lacks.
-    if (r.struct_size < offsetof(connectd_source_record, release) || r.topic.size == 0) {
-      if (r.release) r.release(r.release_opaque);
-      return CONNECTD_STATUS_INVALID_ARGUMENT;
-    }
-    auto f = std::make_unique<InFlight>();
-    bool zero_copy = r.release != nullptr;
-    f->view = r;
-    f->view.struct_size = sizeof(connectd_source_record);
-    f->view.key_schema = f->view.value_schema = nullptr;
-    f->view.key_data = f->view.value_data = nullptr;
-    if (r.key_data != nullptr || r.value_data != nullptr) {
-      f->data = std::make_unique<SourceData>();
-      absl::Status read = ReadData(r, *f->data);
-      if (!read.ok()) {
-        CONNECTD_LOG(kError, kLogger) << "Task " << task_.id().connector << "-" << task_.id().task
-                                      << " handed over malformed data: " << read.message();
-        return CONNECTD_STATUS_INVALID_ARGUMENT;  // `f` releases the record
-      }
-    }
-    // Copied in every case (ABI 1.2): needed after the poll call returns.
-    const std::string_view topic = task_.Intern(View(r.topic));
-    f->view.topic = {topic.data(), topic.size()};
-    if (!task_.options_.exactly_once && r.source_partition.size > 0 && r.source_offset.size > 0) {
-      f->entry = task_.submitted_.Submit(View(r.source_partition), View(r.source_offset));
-      const std::string_view partition = f->entry->partition();
-      const std::string_view offset = f->entry->offset.view();
-      f->view.source_partition = {partition.data(), partition.size()};
-      f->view.source_offset = {offset.data(), offset.size()};
-    } else {
-      f->owned_partition.assign(View(r.source_partition));
-      f->owned_offset.assign(View(r.source_offset));
-      f->view.source_partition = {f->owned_partition.data(), f->owned_partition.size()};
-      f->view.source_offset = {f->owned_offset.data(), f->owned_offset.size()};
-    }
-    if (!zero_copy) {
-      f->view.release = nullptr;
-      if (r.key.data) {
-        f->owned_key.emplace(static_cast<const char*>(r.key.data), r.key.size);
-        f->view.key = {f->owned_key->data(), f->owned_key->size()};
-      }
-      if (r.value.data) {
-        f->owned_value.emplace(static_cast<const char*>(r.value.data), r.value.size);
-        f->view.value = {f->owned_value->data(), f->owned_value->size()};
-      }
-      f->owned_header_keys.reserve(r.header_count);
-      f->owned_header_values.reserve(r.header_count);
-      for (size_t i = 0; i < r.header_count; ++i) {
-        f->owned_header_keys.emplace_back(View(r.headers[i].key));
-        if (r.headers[i].value.data) {
-          f->owned_header_values.emplace_back(std::string(
-              static_cast<const char*>(r.headers[i].value.data), r.headers[i].value.size));
-        } else {
-          f->owned_header_values.emplace_back(std::nullopt);
-        }
-      }
-      for (size_t i = 0; i < r.header_count; ++i) {
-        const auto& value = f->owned_header_values[i];
-        f->headers.push_back(
-            {{f->owned_header_keys[i].data(), f->owned_header_keys[i].size()},
-             value ? connectd_bytes{value->data(), value->size()} : connectd_bytes{nullptr, 0}});
-      }
-      f->view.headers = f->headers.data();
-    }
-    records.push_back(std::move(f));
-    return CONNECTD_STATUS_OK;
-  }
-  std::vector<std::unique_ptr<InFlight>> records;
-
- private:
-  // Copies the plugin's Connect data (valid only during this call).
-  static absl::Status ReadData(const connectd_source_record& r, SourceData& data) {
-    plugin::DataReader reader;
-    if (r.key_data != nullptr) {
-      absl::Status read = ReadOne(reader, r.key_schema, *r.key_data, data.key);
-      if (!read.ok()) return read;
-    }
-    if (r.value_data != nullptr) return ReadOne(reader, r.value_schema, *r.value_data, data.value);
-    return absl::OkStatus();
-  }
-  static absl::Status ReadOne(plugin::DataReader& reader, const connectd_schema* schema,
-                              const connectd_value& value,
-                              std::optional<converters::SchemaAndValue>& out) {
-    absl::StatusOr<data::SchemaPtr> read_schema = reader.ReadSchema(schema);
-    if (!read_schema.ok()) return read_schema.status();
-    absl::StatusOr<data::Value> read_value = reader.ReadValue(value);
-    if (!read_value.ok()) return read_value.status();
-    out = converters::SchemaAndValue{*std::move(read_schema), *std::move(read_value)};
-    return absl::OkStatus();
-  }
-
-  WorkerSourceTask& task_;
-};
 
 WorkerSourceTask::WorkerSourceTask(herder::ConnectorTaskId id, StatusListener& listener,
                                    herder::TargetState initial_state,
                                    const plugin::ConnectorPlugin& plugin, SourceTaskOptions options,
                                    std::shared_ptr<ConnectorOffsetStore> offsets)
-    : WorkerTask(std::move(id), listener, initial_state, *options.metrics),
-      plugin_(plugin),
-      options_(std::move(options)),
-      offsets_(std::move(offsets)),
-      task_metrics_(metrics_scope_, this->id()),
-      error_metrics_(metrics_scope_, this->id()) {}
+    : AbstractWorkerSourceTask(std::move(id), listener, initial_state, plugin, std::move(options),
+                               std::move(offsets)) {}
 
-WorkerSourceTask::~WorkerSourceTask() = default;
-
-std::optional<std::string> WorkerSourceTask::Offset(std::string_view source_partition) {
-  absl::StatusOr<std::optional<std::string>> offset = offsets_->Offset(source_partition);
-  if (offset.ok()) return *std::move(offset);
-  CONNECTD_LOG(kError, kLogger) << "Failed to fetch the offset of " << source_partition << ": "
-                                << offset.status().message();
-  std::lock_guard lock(offset_read_mu_);
-  if (offset_read_failure_.ok()) offset_read_failure_ = offset.status();
-  return std::nullopt;
-}
-
-absl::Status WorkerSourceTask::OffsetReadFailure() {
-  std::lock_guard lock(offset_read_mu_);
-  if (offset_read_failure_.ok()) return absl::OkStatus();
-  return absl::Status(offset_read_failure_.code(),
-                      absl::StrCat("Failed to fetch offsets: ", offset_read_failure_.message()));
-}
-
-absl::Status WorkerSourceTask::Initialize() {
-  if (options_.pipeline) {
-    options_.pipeline->SetStopCheck([this] { return stopping(); });
-    options_.pipeline->SetErrorMetrics(&error_metrics_);
-  }
-  std::vector<std::string> warnings;
-  absl::StatusOr<kafka::ConfPtr> conf = kafka::MakeConfWithWarnings(options_.producer, warnings);
-  if (!conf.ok()) return conf.status();
-  for (const std::string& warning : warnings) CONNECTD_LOG(kWarn, kLogger) << warning;
-  rd_kafka_conf_set_dr_msg_cb(conf->get(), &WorkerSourceTask::DeliveryCallback);
-  rd_kafka_conf_set_throttle_cb(conf->get(), &WorkerSourceTask::ThrottleCallback);
-  rd_kafka_conf_set_opaque(conf->get(), this);
-  const auto client_id = options_.producer.find("client.id");
-  producer_throttle_ = metrics_scope_.AddSensor(
-      "kafka.producer", "producer-metrics",
-      {{"client-id", client_id != options_.producer.end() ? client_id->second : ""}},
-      {{"produce-throttle-time-avg", "The average time in ms a request was throttled by a broker",
-        metrics::StatKind::kAvg},
-       {"produce-throttle-time-max", "The maximum time in ms a request was throttled by a broker",
-        metrics::StatKind::kMax}},
-      metrics::NowMs());
-  absl::StatusOr<kafka::RdKafkaPtr> producer =
-      kafka::MakeClient(RD_KAFKA_PRODUCER, *std::move(conf));
-  if (!producer.ok()) return producer.status();
-  producer_ = *std::move(producer);
-  {
-    std::lock_guard lock(cancel_mu_);
-    if (cancelled_) return absl::CancelledError("the task was abandoned while starting");
-    cancellable_producer_ = producer_.get();
-  }
-
-  if (options_.exactly_once) {
-    // Connect's prepareToInitializeTask: fence older generations, claim the transactional id
-    // (which fences any zombie of this very task), then make sure the configs are still ours.
-    const ExactlyOnceTaskOptions& eos = *options_.exactly_once;
-    if (eos.pre_producer_check) {
-      if (absl::Status fenced = eos.pre_producer_check([this] { return stopping(); });
-          !fenced.ok()) {
-        return fenced;
-      }
-    }
-    if (stopping()) return absl::OkStatus();
-    const auto deadline = std::chrono::steady_clock::now() + eos.transaction_timeout;
-    while (true) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now());
-      rd_kafka_error_t* error = rd_kafka_init_transactions(
-          producer_.get(), static_cast<int>(std::max<int64_t>(left.count(), 1)));
-      if (error == nullptr) break;
-      const bool retriable = rd_kafka_error_is_retriable(error);
-      absl::Status failed =
-          kafka::TransactionError(error, "Failed to initialize the task's producer");
-      if (!retriable || stopping() || std::chrono::steady_clock::now() >= deadline) return failed;
-      WaitFor(std::chrono::milliseconds(100));
-    }
-    if (eos.post_producer_check) {
-      if (absl::Status verified = eos.post_producer_check([this] { return stopping(); });
-          !verified.ok()) {
-        return verified;
-      }
-    }
-    last_transaction_commit_ = std::chrono::steady_clock::now();
-  }
-
-  absl::StatusOr<std::unique_ptr<plugin::SourceTaskInstance>> instance =
-      plugin::SourceTaskInstance::Create(plugin_, this);
-  if (!instance.ok()) return instance.status();
-  {
-    std::lock_guard lock(instance_mu_);
-    instance_ = std::shared_ptr<plugin::SourceTaskInstance>(std::move(*instance));
-  }
-  if (stopping()) return absl::OkStatus();
-  absl::Status started = instance_->Start(options_.task_config);
-  next_commit_ = std::chrono::steady_clock::now() + options_.offset_flush_interval;
-  if (!started.ok()) return started;
-  return OffsetReadFailure();
-}
-
-void WorkerSourceTask::RecordPolled(const Batch& batch,
-                                    std::chrono::steady_clock::time_point poll_start) {
-  const auto records = static_cast<int64_t>(batch.records.size());
-  records_polled_ += records;
-  task_metrics_.RecordPoll(records, std::chrono::duration_cast<std::chrono::milliseconds>(
-                                        std::chrono::steady_clock::now() - poll_start)
-                                        .count());
-}
-
-// Acknowledgements are counted per record by the delivery callback and published once per
-// iteration, so the metric costs nothing per record.
-void WorkerSourceTask::RecordAcknowledged() {
-  const int64_t acked = records_acked_.load();
-  if (acked != acked_published_) {
-    task_metrics_.RecordWrite(acked - acked_published_);
-    acked_published_ = acked;
-  }
+absl::Status WorkerSourceTask::PrepareToInitializeTask() {
+  next_commit_ = std::chrono::steady_clock::now() + options().offset_flush_interval;
+  return absl::OkStatus();
 }
 
 absl::Status WorkerSourceTask::Iterate() {
-  if (options_.exactly_once) return IterateTransactional();
   // Acknowledgements first, and short plugin polls while records are in flight, so commitRecord
   // follows the target's acks closely (Java calls it from the producer's thread as each ack
   // arrives; a task told to stop ignores late commitRecord calls).
-  rd_kafka_poll(producer_.get(), 0);
+  rd_kafka_poll(producer(), 0);
   const std::chrono::milliseconds timeout =
-      in_flight_ > 0 ? std::min(options_.poll_timeout, kAckPollInterval) : options_.poll_timeout;
+      in_flight() > 0 ? std::min(options().poll_timeout, kAckPollInterval) : options().poll_timeout;
   RecordAcknowledged();
-  Batch batch(*this);
-  const auto poll_start = std::chrono::steady_clock::now();
-  absl::Status polled = instance_->Poll(static_cast<int32_t>(timeout.count()), &batch);
-  if (!polled.ok() && polled.code() != absl::StatusCode::kUnavailable) return polled;
-  if (!polled.ok()) {
-    CONNECTD_LOG(kWarn, kLogger) << "Retriable error in poll: " << polled.message();
-  }
-  RecordPolled(batch, poll_start);
-  if (absl::Status read = OffsetReadFailure(); !read.ok()) return read;
-  for (auto& record : batch.records) {
+  absl::StatusOr<std::vector<std::unique_ptr<InFlight>>> records = Poll(timeout);
+  if (!records.ok()) return records.status();
+  for (auto& record : *records) {
     absl::Status sent = Send(std::move(record));
     if (!sent.ok()) return sent;
   }
-  rd_kafka_poll(producer_.get(), 0);
-  if (!send_failure_.ok()) return send_failure_;
+  rd_kafka_poll(producer(), 0);
+  if (!send_failure().ok()) return send_failure();
   if (std::chrono::steady_clock::now() >= next_commit_) {
     CommitOffsets();
-    next_commit_ = std::chrono::steady_clock::now() + options_.offset_flush_interval;
+    next_commit_ = std::chrono::steady_clock::now() + options().offset_flush_interval;
   }
   return absl::OkStatus();
 }
 
-std::string_view WorkerSourceTask::Intern(std::string_view topic) {
-  auto it = topics_.find(absl::string_view(topic.data(), topic.size()));
-  if (it == topics_.end()) it = topics_.emplace(topic).first;
-  return std::string_view(it->data(), it->size());
+SubmittedRecords::Entry* WorkerSourceTask::SubmitOffset(std::string_view partition,
+                                                        std::string_view offset) {
+  return submitted_.Submit(partition, offset);
 }
 
-absl::StatusOr<bool> WorkerSourceTask::Transform(InFlight& f) {
-  const connectd_source_record& v = f.view;
-  KafkaRecord in;
-  in.topic = std::string(View(v.topic));
-  if (v.partition != CONNECTD_ANY_PARTITION) in.partition = v.partition;
-  if (v.key.data) in.key.emplace(static_cast<const char*>(v.key.data), v.key.size);
-  if (v.value.data) in.value.emplace(static_cast<const char*>(v.value.data), v.value.size);
-  in.timestamp_ms = v.timestamp_ms;
-  for (size_t i = 0; i < v.header_count; ++i) {
-    const connectd_header& h = v.headers[i];
-    in.headers.emplace_back(std::string(View(h.key)),
-                            h.value.data
-                                ? std::optional<std::string>(std::string(
-                                      static_cast<const char*>(h.value.data), h.value.size))
-                                : std::nullopt);
-  }
-  PipelineOutcome outcome =
-      options_.pipeline->FromSource(std::move(in), f.data ? std::move(*f.data) : SourceData{});
-  if (outcome.error) {
-    const ProcessingError& error = *outcome.error;
-    error_metrics_.RecordError();
-    if (!options_.pipeline->errors().tolerate_all) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("Tolerance exceeded in error handler: executing stage '",
-                       AsAbsl(StageName(error.stage)), "' with class '", error.executing_class,
-                       "' failed: ", error.exception_class, ": ", error.message));
-    }
-    if (options_.pipeline->errors().log_enable) {
-      CONNECTD_LOG(kError, kLogger)
-          << "Error encountered in task " << id_.connector << "-" << id_.task
-          << ". Executing stage '" << StageName(error.stage) << "' with class '"
-          << error.executing_class << "'. " << error.exception_class << ": " << error.message;
-      error_metrics_.RecordErrorLogged();
-    }
-    error_metrics_.RecordSkipped();
-  }
-  if (!outcome.record) {
-    // Dropped: acknowledged as it is (Connect commits a filtered record's offset too).
-    if (instance_->has_commit_record()) {
-      absl::Status committed = instance_->CommitRecord(f.view, nullptr);
-      if (!committed.ok()) {
-        CONNECTD_LOG(kWarn, kLogger)
-            << "Exception thrown while calling task.commitRecord(): " << committed.message();
-      }
-    }
-    if (options_.exactly_once && v.source_partition.size > 0 && v.source_offset.size > 0) {
-      transaction_offsets_[std::string(View(v.source_partition))] =
-          std::string(View(v.source_offset));
-    }
-    if (f.entry) submitted_.Ack(f.entry);
-    f.entry = nullptr;
-    return false;
-  }
-  f.transformed = std::move(outcome.record);
-  KafkaRecord& out = *f.transformed;
-  connectd_source_record p = f.view;
-  const std::string_view topic = Intern(out.topic);
-  p.topic = {topic.data(), topic.size()};
-  p.partition = out.partition ? *out.partition : CONNECTD_ANY_PARTITION;
-  p.key = out.key ? connectd_bytes{out.key->data(), out.key->size()} : connectd_bytes{nullptr, 0};
-  p.value =
-      out.value ? connectd_bytes{out.value->data(), out.value->size()} : connectd_bytes{nullptr, 0};
-  p.timestamp_ms = out.timestamp_ms;
-  for (const auto& [k, hv] : out.headers) {
-    f.transformed_headers.push_back(
-        {{k.data(), k.size()},
-         hv ? connectd_bytes{hv->data(), hv->size()} : connectd_bytes{nullptr, 0}});
-  }
-  p.headers = f.transformed_headers.data();
-  p.header_count = f.transformed_headers.size();
-  f.produced = p;
-  return true;
+void WorkerSourceTask::RecordDropped(InFlight& record) {
+  if (record.entry) submitted_.Ack(record.entry);
+  record.entry = nullptr;
 }
 
-absl::Status WorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
-  record->task = this;
-  const bool has_data = record->data != nullptr;
-  if (has_data && !options_.pipeline) {
-    return absl::FailedPreconditionError(
-        "a record carries Connect data but the task has no converters");
-  }
-  if (options_.pipeline && (!options_.pipeline->PassThrough() || has_data)) {
-    absl::StatusOr<bool> produce = Transform(*record);
-    if (!produce.ok()) return produce.status();
-    if (!*produce) return absl::OkStatus();
-  }
-  const connectd_source_record& r = record->produced ? *record->produced : record->view;
-  // Submitted in Batch::Append; exactly-once: the offset joins the open transaction once the
-  // producer took the record (Connect's recordDispatched), below.
-  const std::string_view topic = View(r.topic);  // interned: NUL-terminated
-  if (topic.data() != last_produced_topic_ && !produced_topics_.contains(topic.data())) {
-    // The first record to this topic (after transforms): create it first when the connector
-    // asks for that.
-    if (options_.topic_creation) {
-      absl::Status created = options_.topic_creation->Ensure(producer_.get(), std::string(topic));
-      if (!created.ok()) return created;
-    }
-    // Its partitions now, so that this record goes out at once (rdkafka_handles.h).
-    kafka::WarmTopicMetadata(producer_.get(), std::string(topic), kWarmMetadataTimeoutMs);
-    produced_topics_.insert(topic.data());
-    listener_.OnTopicUsed(id_.connector, std::string(topic));
-  }
-  last_produced_topic_ = topic.data();
-  kafka::PartitionMetadataWait metadata_wait;
-  while (true) {
-    rd_kafka_headers_t* headers = nullptr;
-    if (r.header_count > 0) {
-      headers = rd_kafka_headers_new(r.header_count);
-      for (size_t i = 0; i < r.header_count; ++i) {
-        rd_kafka_header_add(
-            headers, r.headers[i].key.data, static_cast<ssize_t>(r.headers[i].key.size),
-            r.headers[i].value.data,
-            r.headers[i].value.data ? static_cast<ssize_t>(r.headers[i].value.size) : 0);
-      }
-    }
-    // No copy flag: librdkafka reads the key and value in place until the delivery report.
-    rd_kafka_resp_err_t err = rd_kafka_producev(
-        producer_.get(), RD_KAFKA_V_TOPIC(topic.data()),
-        RD_KAFKA_V_PARTITION(r.partition == CONNECTD_ANY_PARTITION ? RD_KAFKA_PARTITION_UA
-                                                                   : r.partition),
-        RD_KAFKA_V_KEY(r.key.data, r.key.size),
-        RD_KAFKA_V_VALUE(const_cast<void*>(r.value.data), r.value.size),
-        RD_KAFKA_V_TIMESTAMP(r.timestamp_ms < 0 ? 0 : r.timestamp_ms), RD_KAFKA_V_HEADERS(headers),
-        RD_KAFKA_V_OPAQUE(record.get()), RD_KAFKA_V_END);
-    if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
-      if (options_.exactly_once && r.source_partition.size > 0 && r.source_offset.size > 0) {
-        transaction_offsets_[std::string(View(r.source_partition))] =
-            std::string(View(r.source_offset));
-      }
-      ++in_flight_;
-      record.release();  // owned by librdkafka until OnDelivery
-      return absl::OkStatus();
-    }
-    if (headers) rd_kafka_headers_destroy(headers);
-    if (kafka::IsMissingFromMetadata(err)) {
-      // A remote topic just created, or whose partitions just grew, may not be in the
-      // producer's metadata yet. Java's producer waits for it (waitOnMetadata, up to
-      // max.block.ms, which Connect sets to Long.MAX_VALUE for source tasks); so does this.
-      if (absl::Status waited = metadata_wait.Wait(producer_.get(), topic, r.partition, err,
-                                                   [this] { return stopping(); });
-          !waited.ok()) {
-        return waited;
-      }
-      if (!send_failure_.ok()) return send_failure_;
-      continue;
-    }
-    if (err == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE) {
-      return RecordTooLarge(producer_.get(), r, topic, /*by_broker=*/false);
-    }
-    if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
-      return kafka::ToStatus(err,
-                             absl::StrCat("failed to send a record to topic ", std::string(topic)));
-    }
-    rd_kafka_poll(producer_.get(), 100);  // queue full: serve delivery reports, then retry
-    if (!send_failure_.ok()) return send_failure_;
-    // The target may be unreachable for good: a task asked to stop sends no more (the rest of
-    // the batch is never acknowledged, so its offsets are not committed).
-    if (stopping()) return absl::CancelledError("the task is stopping");
-  }
-}
-
-void WorkerSourceTask::Cancel() {
-  std::lock_guard lock(cancel_mu_);
-  cancelled_ = true;
-  if (cancellable_producer_ == nullptr) return;
-  CONNECTD_LOG(kWarn, kLogger) << "Dropping the records task " << id_.connector << "-" << id_.task
-                               << " has not delivered yet";
-  rd_kafka_purge(cancellable_producer_, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
-}
-
-void WorkerSourceTask::ThrottleCallback(rd_kafka_t*, const char*, int32_t, int throttle_time_ms,
-                                        void* opaque) {
-  auto* self = static_cast<WorkerSourceTask*>(opaque);
-  if (self->producer_throttle_ != nullptr) {
-    self->producer_throttle_->Record(static_cast<double>(throttle_time_ms), metrics::NowMs());
-  }
-}
-
-void WorkerSourceTask::DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* message,
-                                        void* opaque) {
-  static_cast<WorkerSourceTask*>(opaque)->OnDelivery(message);
-}
-
-void WorkerSourceTask::OnDelivery(const rd_kafka_message_t* message) {
-  if (message->_private == nullptr) {
-    // An offsets record of a transaction: its failure fails commit_transaction.
-    if (message->err) {
-      CONNECTD_LOG(kWarn, kLogger)
-          << "Failed to write an offsets record: " << rd_kafka_err2str(message->err);
-    }
-    return;
-  }
-  std::unique_ptr<InFlight> record(static_cast<InFlight*>(message->_private));
-  --in_flight_;
-  if (message->err) {
-    if (message->err == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE && send_failure_.ok()) {
-      send_failure_ =
-          RecordTooLarge(producer_.get(), record->produced ? *record->produced : record->view,
-                         rd_kafka_topic_name(message->rkt), /*by_broker=*/true);
-    } else if (message->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE &&
-               message->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT && send_failure_.ok()) {
-      send_failure_ = kafka::ToStatus(
-          message->err,
-          absl::StrCat("Unrecoverable exception from producer send callback for topic ",
-                       rd_kafka_topic_name(message->rkt)));
-    }
-    return;  // not acknowledged: its offset is never committed
-  }
-  ++records_acked_;
-  if (options_.exactly_once) {
-    // commitRecord waits for the transaction's commit (Connect's committableRecords).
-    const char* topic = rd_kafka_topic_name(message->rkt);
-    transaction_delivered_.push_back({std::move(record), topic, message->partition, message->offset,
-                                      rd_kafka_message_timestamp(message, nullptr)});
-    return;
-  }
-  if (instance_->has_commit_record()) {
-    const char* topic = rd_kafka_topic_name(message->rkt);
-    connectd_record_metadata metadata{sizeof(connectd_record_metadata),
-                                      {topic, std::strlen(topic)},
-                                      message->partition,
-                                      message->offset,
-                                      rd_kafka_message_timestamp(message, nullptr)};
-    absl::Status committed = instance_->CommitRecord(record->view, &metadata);
-    if (!committed.ok()) {
-      CONNECTD_LOG(kWarn, kLogger)
-          << "Exception thrown while calling task.commitRecord(): " << committed.message();
-    }
-  }
+void WorkerSourceTask::RecordSent(std::unique_ptr<InFlight> record,
+                                  const rd_kafka_message_t& message) {
+  const char* topic = rd_kafka_topic_name(message.rkt);
+  const connectd_record_metadata metadata{sizeof(connectd_record_metadata),
+                                          {topic, std::strlen(topic)},
+                                          message.partition,
+                                          message.offset,
+                                          rd_kafka_message_timestamp(&message, nullptr)};
+  CommitRecord(record->view, &metadata);
   // Last: draining the entry moves its offset out from under record->view.
   if (record->entry) submitted_.Ack(record->entry);
 }
@@ -580,248 +72,22 @@ void WorkerSourceTask::CommitOffsets() {
   // Like Java, SourceTask.commit() runs every interval even when no offset moved: tasks use it
   // as a periodic hook (MirrorSource fires its delayed offset syncs there).
   if (!offsets.empty()) {
-    absl::Status committed = offsets_->Commit(offsets, options_.offset_flush_timeout);
+    absl::Status committed = this->offsets().Commit(offsets, options().offset_flush_timeout);
     if (!committed.ok()) {
       CONNECTD_LOG(kError, kLogger) << "Failed to commit offsets: " << committed.message();
       submitted_.Restore(std::move(offsets));
       return;
     }
-    ++offset_commits_;
+    CountOffsetCommit();
     CONNECTD_LOG(kDebug, kLogger) << "Committed offsets for " << offsets.size() << " partitions";
   }
-  absl::Status plugin_commit = instance_->Commit();
-  if (!plugin_commit.ok()) {
-    CONNECTD_LOG(kError, kLogger) << "Exception thrown while calling task.commit(): "
-                                  << plugin_commit.message();
-  }
+  CommitTask();
 }
 
-void WorkerSourceTask::ForgetProducer() {
-  std::lock_guard lock(cancel_mu_);
-  cancellable_producer_ = nullptr;
-}
-
-void WorkerSourceTask::Close() {
-  if (producer_ && options_.exactly_once) {
-    // Connect's finalOffsetCommit: commit what the open transaction holds unless the task
-    // failed; whatever is not committed is aborted (its offsets were never written).
-    if (instance_ && !eos_failed_ && send_failure_.ok()) {
-      if (absl::Status committed = CommitTransaction(); !committed.ok()) {
-        CONNECTD_LOG(kError, kLogger) << committed.message();
-      }
-    }
-    AbortTransaction();
-    rd_kafka_purge(producer_.get(), RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
-    rd_kafka_poll(producer_.get(), 0);
-    transaction_delivered_.clear();
-    ForgetProducer();
-    producer_.reset();
-  } else if (producer_) {
-    // Deliver what was sent, commit what was acknowledged, drop (uncommitted) the rest.
-    rd_kafka_flush(producer_.get(), static_cast<int>(options_.offset_flush_timeout.count()));
-    if (instance_) CommitOffsets();
-    rd_kafka_purge(producer_.get(), RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
-    rd_kafka_poll(producer_.get(), 0);
-    ForgetProducer();
-    producer_.reset();
-  }
-  std::lock_guard lock(instance_mu_);
-  instance_.reset();  // destroyed here unless a hanging stop() still holds it
-}
-
-// ---- Exactly-once (KIP-618) -------------------------------------------------------------------
-
-absl::Status WorkerSourceTask::IterateTransactional() {
-  const ExactlyOnceTaskOptions& eos = *options_.exactly_once;
-  if (!eos_failure_.ok()) return eos_failure_;  // e.g. the commit on pause failed
-  rd_kafka_poll(producer_.get(), 0);
-  RecordAcknowledged();
-  Batch batch(*this);
-  const auto poll_start = std::chrono::steady_clock::now();
-  absl::Status polled =
-      instance_->Poll(static_cast<int32_t>(options_.poll_timeout.count()), &batch);
-  if (!polled.ok() && polled.code() != absl::StatusCode::kUnavailable) return polled;
-  if (!polled.ok()) {
-    CONNECTD_LOG(kWarn, kLogger) << "Retriable error in poll: " << polled.message();
-  }
-  RecordPolled(batch, poll_start);
-  if (absl::Status read = OffsetReadFailure(); !read.ok()) {
-    eos_failed_ = true;
-    return read;
-  }
-  for (auto& record : batch.records) {
-    if (View(record->view.topic) == eos.offsets_topic) {
-      // A transaction left open on the offsets topic would block this task's own offset reads.
-      eos_failed_ = true;
-      return absl::FailedPreconditionError(
-          "Source tasks may not produce to their own offsets topics when exactly-once support "
-          "is enabled");
-    }
-    if (!transaction_open_) {
-      if (rd_kafka_error_t* error = rd_kafka_begin_transaction(producer_.get())) {
-        eos_failed_ = true;
-        return kafka::TransactionError(error, "Failed to begin a transaction");
-      }
-      transaction_open_ = true;
-    }
-    absl::Status sent = Send(std::move(record));
-    if (!sent.ok()) {
-      eos_failed_ = true;
-      return absl::Status(sent.code(),
-                          absl::StrCat("Unrecoverable exception trying to send: ", sent.message()));
-    }
-  }
-  rd_kafka_poll(producer_.get(), 0);
-  if (!send_failure_.ok()) {
-    eos_failed_ = true;
-    return send_failure_;
-  }
-  // Connect's batchDispatched: poll commits after every batch (an empty one just calls the
-  // task's commit), interval once the interval has passed since the last commit.
-  const auto now = std::chrono::steady_clock::now();
-  if (eos.boundary == kafka::TransactionBoundary::kInterval &&
-      now < last_transaction_commit_ + eos.boundary_interval) {
-    return absl::OkStatus();
-  }
-  last_transaction_commit_ = now;
-  return CommitTransaction();
-}
-
-absl::Status WorkerSourceTask::CommitTransaction() {
-  const auto started = std::chrono::steady_clock::now();
-  if (!transaction_open_ && transaction_offsets_.empty()) {
-    // Nothing of the framework's to commit: no transaction, only the task's commit hook.
-    if (absl::Status s = instance_->Commit(); !s.ok()) {
-      CONNECTD_LOG(kError, kLogger)
-          << "Exception thrown while calling task.commit(): " << s.message();
-    }
-    return absl::OkStatus();
-  }
-  auto fail = [this](absl::Status cause) {
-    eos_failed_ = true;
-    AbortTransaction();
-    eos_failure_ = absl::Status(cause.code(),
-                                absl::StrCat("Failed to flush offsets and/or records for task ",
-                                             id_.connector, "-", id_.task, ": ", cause.message()));
-    return eos_failure_;
-  };
-  if (!transaction_open_) {
-    if (rd_kafka_error_t* error = rd_kafka_begin_transaction(producer_.get())) {
-      return fail(kafka::TransactionError(error, "begin_transaction"));
-    }
-    transaction_open_ = true;
-  }
-  // The offsets, in the same transaction, to the connector's offsets topic (Java's key/value
-  // bytes; murmur2 partitioning by the producer, as Java's offsets writer).
-  const ExactlyOnceTaskOptions& eos = *options_.exactly_once;
-  for (const auto& [partition, offset] : transaction_offsets_) {
-    absl::StatusOr<std::string> key = storage::SerializeOffsetKey(id_.connector, partition);
-    if (!key.ok()) return fail(key.status());
-    absl::StatusOr<std::optional<std::string>> value =
-        storage::SerializeOffsetValue(std::optional<std::string_view>(offset));
-    if (!value.ok()) return fail(value.status());
-    void* value_data = *value ? const_cast<char*>((*value)->data()) : nullptr;
-    const size_t value_size = *value ? (*value)->size() : 0;
-    while (true) {
-      rd_kafka_resp_err_t err = rd_kafka_producev(
-          producer_.get(), RD_KAFKA_V_TOPIC(eos.offsets_topic.c_str()),
-          RD_KAFKA_V_KEY(key->data(), key->size()), RD_KAFKA_V_VALUE(value_data, value_size),
-          RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_OPAQUE(nullptr), RD_KAFKA_V_END);
-      if (err == RD_KAFKA_RESP_ERR_NO_ERROR) break;
-      if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
-        return fail(kafka::ToStatus(err, "writing offsets to " + eos.offsets_topic));
-      }
-      rd_kafka_poll(producer_.get(), 100);
-    }
-  }
-  // Blocks until every record of the transaction is acknowledged; their delivery reports are
-  // served meanwhile (this thread).
-  rd_kafka_error_t* error = rd_kafka_commit_transaction(
-      producer_.get(), static_cast<int>(eos.transaction_timeout.count()));
-  rd_kafka_poll(producer_.get(), 0);
-  if (error != nullptr) return fail(kafka::TransactionError(error, "commit_transaction"));
-  if (!send_failure_.ok()) return fail(send_failure_);
-  transaction_open_ = false;
-  transaction_offsets_.clear();
-  ++offset_commits_;
-  CONNECTD_LOG(kDebug, kLogger) << "Committed a transaction of " << transaction_delivered_.size()
-                                << " records in "
-                                << std::chrono::duration_cast<std::chrono::milliseconds>(
-                                       std::chrono::steady_clock::now() - started)
-                                       .count()
-                                << " ms";
-  std::vector<Delivered> committed = std::move(transaction_delivered_);
-  transaction_delivered_.clear();
-  if (instance_->has_commit_record()) {
-    for (const Delivered& d : committed) {
-      connectd_record_metadata metadata{sizeof(connectd_record_metadata),
-                                        {d.topic.data(), d.topic.size()},
-                                        d.partition,
-                                        d.offset,
-                                        d.timestamp_ms};
-      absl::Status s = instance_->CommitRecord(d.record->view, &metadata);
-      if (!s.ok()) {
-        CONNECTD_LOG(kWarn, kLogger)
-            << "Exception thrown while calling task.commitRecord(): " << s.message();
-      }
-    }
-  }
-  if (absl::Status s = instance_->Commit(); !s.ok()) {
-    CONNECTD_LOG(kError, kLogger) << "Exception thrown while calling task.commit(): "
-                                  << s.message();
-  }
-  return absl::OkStatus();
-}
-
-void WorkerSourceTask::AbortTransaction() {
-  transaction_offsets_.clear();
-  transaction_delivered_.clear();
-  if (!transaction_open_ || !producer_) return;
-  transaction_open_ = false;
-  // Java's abortTransaction blocks up to max.block.ms (60 s): a target that is down for a while
-  // (a broker restart) is waited for, so the transaction ends with abort markers rather than in
-  // an unknown state. A timed-out attempt is resumed by calling again; the task's cancellation
-  // (an abandoned task) cuts the wait short.
-  constexpr auto kAbortPatience = std::chrono::seconds(60);
-  const auto deadline = std::chrono::steady_clock::now() + kAbortPatience;
-  while (rd_kafka_error_t* error = rd_kafka_abort_transaction(producer_.get(), 5000)) {
-    const bool retriable = rd_kafka_error_is_retriable(error);
-    const std::string message = rd_kafka_error_string(error);
-    rd_kafka_error_destroy(error);
-    bool cancelled;
-    {
-      std::lock_guard lock(cancel_mu_);
-      cancelled = cancelled_;
-    }
-    if (!retriable || cancelled || std::chrono::steady_clock::now() >= deadline) {
-      // Fenced or fatal: the broker aborts the transaction itself (the new owner's
-      // InitProducerId, or the transaction timeout).
-      CONNECTD_LOG(kWarn, kLogger) << "Could not abort the transaction: " << message;
-      return;
-    }
-    CONNECTD_LOG(kInfo, kLogger) << "Aborting the transaction again: " << message;
-  }
-}
-
-void WorkerSourceTask::OnPause() {
-  // Connect commits on pause so a paused task holds no transaction open (and is not fenced by
-  // the transaction timeout meanwhile).
-  if (!options_.exactly_once || !producer_ || !instance_ || eos_failed_) return;
-  if (absl::Status committed = CommitTransaction(); !committed.ok()) {
-    CONNECTD_LOG(kError, kLogger) << committed.message();
-  }
-}
-
-void WorkerSourceTask::SignalPluginStop() {
-  std::shared_ptr<plugin::SourceTaskInstance> instance;
-  {
-    std::lock_guard lock(instance_mu_);
-    instance = instance_;
-  }
-  if (!instance) return;
-  // The plugin's stop() may block; it runs on its own thread, which keeps the instance alive,
-  // so a hanging plugin cannot hold the caller (the herder) hostage.
-  std::thread([instance] { instance->Stop(); }).detach();
+void WorkerSourceTask::FinalOffsetCommit() {
+  // Deliver what was sent, commit what was acknowledged; the rest is dropped uncommitted.
+  rd_kafka_flush(producer(), static_cast<int>(options().offset_flush_timeout.count()));
+  if (has_instance()) CommitOffsets();
 }
 
 }  // namespace connectd::worker
