@@ -10,7 +10,7 @@ import unittest
 import unittest.mock
 import uuid
 
-from connectd_e2e import StandaloneWorker, http, wait_until
+from connectd_e2e import JavaStandaloneWorker, StandaloneWorker, http, kafka_bootstrap, wait_until
 
 
 def lines_of(path):
@@ -275,3 +275,44 @@ class StandaloneKillTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
+
+
+class InitialStateParityTest(unittest.TestCase):
+    """KIP-980's initial_state against Kafka's own standalone worker: a connector created PAUSED
+    shows the same statuses on both, and resuming it gives it its tasks on both."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="connectd-e2e-")
+        self.java = JavaStandaloneWorker(self.dir, {
+            "bootstrap.servers": kafka_bootstrap(),
+            "key.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+            "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+            "offset.storage.file.filename": os.path.join(self.dir, "java-offsets")})
+        self.addCleanup(self.java.kill9)
+        self.java.start()
+        self.connectd = StandaloneWorker(workdir=self.dir).start()
+        self.addCleanup(self.connectd.stop)
+
+    def test_created_paused_then_resumed_like_java(self):
+        name = "hb-" + uuid.uuid4().hex[:8]
+        config = {"connector.class": "org.apache.kafka.connect.mirror.MirrorHeartbeatConnector",
+                  "source.cluster.alias": "A", "target.cluster.alias": "B",
+                  "source.cluster.bootstrap.servers": kafka_bootstrap(),
+                  "target.cluster.bootstrap.servers": kafka_bootstrap(),
+                  "heartbeats.topic.replication.factor": "1",
+                  "emit.heartbeats.interval.seconds": "1", "tasks.max": "1"}
+        for worker in (self.java, self.connectd):
+            status, body, _ = http("POST", worker.url + "/connectors",
+                                   {"name": name, "config": config, "initial_state": "PAUSED"})
+            self.assertEqual(status, 201, body)
+        wait_until(lambda: self.java.state(name) is not None and self.java.state(name)[0] == "PAUSED",
+                   timeout=30, what="Java's connector PAUSED")
+        time.sleep(2)  # whatever either worker would still do while paused
+        paused = self.java.state(name)
+        self.assertEqual(self.connectd.state(name), paused)
+
+        for worker in (self.java, self.connectd):
+            status, _, text = http("PUT", worker.url + f"/connectors/{name}/resume")
+            self.assertEqual(status, 202, text)
+        self.java.wait_state(name, "RUNNING", ["RUNNING"], timeout=60)
+        self.connectd.wait_state(name, "RUNNING", ["RUNNING"], timeout=60)
