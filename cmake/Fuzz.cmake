@@ -33,7 +33,7 @@ add_library(connectd_fuzz_parsers STATIC
     runtime/storage/status_records.cc runtime/storage/offsets_records.cc
     runtime/storage/status_state.cc runtime/distributed/connect_protocol.cc
     runtime/storage/offset_codec.cc jvm/java_text.cc jvm/java_hash_order.cc jvm/utf8.cc
-    jvm/java_base64.cc
+    jvm/java_base64.cc jvm/java_regex.cc
     runtime/kafka/protocol/wire.cc runtime/kafka/protocol/messages.cc
     runtime/kafka/protocol/sasl.cc
     connectors/mirror_client/records.cc)
@@ -41,7 +41,7 @@ target_include_directories(connectd_fuzz_parsers PUBLIC ${PROJECT_SOURCE_DIR}
                                                         ${PROJECT_SOURCE_DIR}/include)
 target_link_libraries(connectd_fuzz_parsers PUBLIC
     connectd_rapidjson absl::status absl::statusor absl::strings absl::str_format absl::cord
-    OpenSSL::Crypto Threads::Threads)
+    OpenSSL::Crypto Threads::Threads PkgConfig::PCRE2)
 # As in runtime/CMakeLists.txt: Double.toString's rounding needs no fused multiply-add.
 set_source_files_properties(jvm/java_text.cc PROPERTIES COMPILE_OPTIONS -ffp-contract=off)
 connectd_set_warnings(connectd_fuzz_parsers)

@@ -885,7 +885,7 @@ std::optional<JavaRegex> JavaRegex::Compile(std::string_view pattern, std::strin
   if (compiled->code == nullptr) {
     // The translation only emits what PCRE2 takes, except lookbehind it cannot bound.
     if (error != nullptr) {
-      *error = Pcre2Message(code) + " (valid in Java, not supported by connectd)";
+      *error = "PCRE2: " + Pcre2Message(code) + " (valid in Java, not supported by connectd)";
     }
     return std::nullopt;
   }

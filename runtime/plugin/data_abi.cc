@@ -208,6 +208,7 @@ const connectd_schema* DataWriter::WriteSchema(const data::SchemaPtr& s) {
   if (auto it = schemas_.find(s.get()); it != schemas_.end()) return it->second;
   connectd_schema& out = schema_store_.emplace_back();
   schemas_[s.get()] = &out;
+  written_schemas_.push_back(s);
   out.struct_size = sizeof(connectd_schema);
   out.type = static_cast<int32_t>(s->type);
   out.optional = s->optional ? 1 : 0;

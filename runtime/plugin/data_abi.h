@@ -46,6 +46,7 @@ class DataWriter {
   DataWriter(const DataWriter&) = delete;
   DataWriter& operator=(const DataWriter&) = delete;
 
+  // The ABI view of `schema`, valid as long as this writer (which keeps `schema` alive).
   const connectd_schema* WriteSchema(const data::SchemaPtr& schema);
   connectd_value WriteValue(const data::Value& value);
   // `out` views `record` and this writer.
@@ -58,7 +59,10 @@ class DataWriter {
   std::deque<std::vector<connectd_value>> value_store_;
   std::deque<connectd_value> single_store_;
   std::vector<connectd_connect_header> headers_;
+  // Written schemas by address. Each is kept alive here: the views point into it, and a schema
+  // freed while cached could leave its address to another one.
   std::map<const data::Schema*, const connectd_schema*> schemas_;
+  std::vector<data::SchemaPtr> written_schemas_;
 };
 
 // The views of a record that is already bytes (Schema.OPTIONAL_BYTES data over the same memory,

@@ -46,6 +46,7 @@ endif()
 
 # Config parsers.
 connectd_fuzz_target(NAME properties DEPS connectd_config)
+connectd_fuzz_target(NAME java_regex DEPS connectd_jvm)
 connectd_fuzz_target(NAME connector_json DEPS connectd_rest connectd_distributed)
 connectd_fuzz_target(NAME mm2_config DEPS connectd_mirror_maker connectd_config)
 # Record codecs: bytes other clusters write.
