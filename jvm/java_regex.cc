@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <set>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -363,10 +363,9 @@ class Translator {
         ++pos_;
         std::u32string name;
         if (!ParseGroupName(&name)) return false;
-        ++groups_;
-        out_ += "(?<";
-        for (char32_t n : name) out_.push_back(static_cast<char>(n));
-        out_.push_back('>');
+        // A plain group: Java's names have no length limit, PCRE2's 32 code units.
+        group_names_[name] = ++groups_;
+        out_.push_back('(');
       } else {
         // Inline flags: (?idmsuxU-idmsuxU) or (?idmsuxU-idmsuxU:X).
         bool on = true;
@@ -417,7 +416,7 @@ class Translator {
         return Fail("named capturing group is missing trailing '>'");
       }
     }
-    if (!group_names_.insert(*name).second) {
+    if (group_names_.count(*name) != 0) {
       return Fail("named capturing group <" + Ascii(*name) + "> is already defined");
     }
     return true;
@@ -532,10 +531,11 @@ class Translator {
       for (++pos_; !AtEnd() && Peek() != '>'; ++pos_) name.push_back(p_[pos_]);
       if (AtEnd()) return Fail("named capturing group is missing trailing '>'");
       ++pos_;
-      if (group_names_.count(name) == 0) {
+      auto named = group_names_.find(name);
+      if (named == group_names_.end()) {
         return Fail("named capturing group <" + Ascii(name) + "> does not exist");
       }
-      EmitBackReference("\\k<" + Ascii(name) + ">", 0, flags);
+      EmitBackReference("\\g{" + std::to_string(named->second) + "}", named->second, flags);
       return true;
     }
     std::optional<char32_t> literal;
@@ -805,7 +805,15 @@ class Translator {
   int groups_ = 0;
   std::string out_;
   std::string error_;
-  std::set<std::u32string> group_names_;
+  std::map<std::u32string, int> group_names_;  // Java's group names -> their numbers
+
+ public:
+  // The named groups' numbers, by name (UTF-8), after Run.
+  std::map<std::string, int> GroupNumbers() const {
+    std::map<std::string, int> out;
+    for (const auto& [name, number] : group_names_) out[Ascii(name)] = number;
+    return out;
+  }
 };
 
 // ---- PCRE2 ----------------------------------------------------------------------------------
@@ -850,6 +858,7 @@ struct JavaRegex::Compiled {
   ~Compiled() { pcre2_code_free(code); }
   pcre2_code* code = nullptr;
   int groups = 0;
+  std::map<std::string, int> group_numbers;  // Java's group names
 
   // pcre2_match with the limits, falling back from JIT to the interpreter when JIT's own stack
   // runs out (the interpreter's heap limit is the larger bound).
@@ -865,20 +874,24 @@ struct JavaRegex::Compiled {
   }
 };
 
-std::optional<std::string> TranslateJavaRegex(std::u32string_view java_pattern,
-                                              std::string* error) {
+std::optional<std::string> TranslateJavaRegex(std::u32string_view java_pattern, std::string* error,
+                                              std::map<std::string, int>* group_numbers) {
   const std::u32string unquoted = RemoveQuoting(java_pattern);
   Translator first(unquoted, -1);
   if (!first.Run(error)) return std::nullopt;
-  return Translator(unquoted, first.groups()).Run(error);
+  Translator second(unquoted, first.groups());
+  std::optional<std::string> out = second.Run(error);
+  if (out && group_numbers != nullptr) *group_numbers = second.GroupNumbers();
+  return out;
 }
 
 std::optional<JavaRegex> JavaRegex::Compile(std::string_view pattern, std::string* error) {
-  std::optional<std::string> translated = TranslateJavaRegex(DecodeUtf8(pattern), error);
+  auto compiled = std::make_shared<Compiled>();
+  std::optional<std::string> translated =
+      TranslateJavaRegex(DecodeUtf8(pattern), error, &compiled->group_numbers);
   if (!translated) return std::nullopt;
   int code = 0;
   PCRE2_SIZE offset = 0;
-  auto compiled = std::make_shared<Compiled>();
   compiled->code =
       pcre2_compile(reinterpret_cast<PCRE2_SPTR>(translated->data()), translated->size(),
                     PCRE2_UTF | PCRE2_NEVER_BACKSLASH_C, &code, &offset, nullptr);
@@ -951,10 +964,11 @@ std::optional<std::string> JavaRegex::ReplaceFirst(std::string_view text,
         if (!valid || close == std::string_view::npos) {
           return fail("named capturing group is missing trailing '}'");
         }
-        const int group = pcre2_substring_number_from_name(
-            compiled_->code, reinterpret_cast<PCRE2_SPTR>(name.c_str()));
-        if (group < 0) return fail("No group with name {" + name + "}");
-        append_group(group, out);
+        auto group = compiled_->group_numbers.find(name);
+        if (group == compiled_->group_numbers.end()) {
+          return fail("No group with name {" + name + "}");
+        }
+        append_group(group->second, out);
         i = close;
         continue;
       }

@@ -196,6 +196,9 @@ constexpr ReplaceCase kReplaceCases[] = {
     {"(a)", "a", "$", "ERROR Illegal group reference: group index is missing"},
     {"(a)", "a", "${y}", "ERROR No group with name {y}"},
     {"(a)", "a", "\\", "ERROR character to be escaped is missing"},
+    // Java's group names have no length limit (PCRE2's do: connectd numbers them itself).
+    {"(?<averyveryveryveryveryveryverylongname1>a)\\k<averyveryveryveryveryveryverylongname1>",
+     "aa", "${averyveryveryveryveryveryverylongname1}!", "a!"},
     {"b", "abc", "x", "axc"},
     {"", "abc", "x", "xabc"},
     {"(?<=a)b", "abab", "X", "aXab"},
