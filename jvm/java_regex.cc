@@ -417,12 +417,12 @@ class Translator {
       }
     }
     if (group_names_.count(*name) != 0) {
-      return Fail("named capturing group <" + Ascii(*name) + "> is already defined");
+      return Fail("named capturing group <" + Utf8(*name) + "> is already defined");
     }
     return true;
   }
 
-  static std::string Ascii(const std::u32string& s) {
+  static std::string Utf8(const std::u32string& s) {
     std::string out;
     for (char32_t c : s) AppendUtf8(c, out);
     return out;
@@ -533,7 +533,7 @@ class Translator {
       ++pos_;
       auto named = group_names_.find(name);
       if (named == group_names_.end()) {
-        return Fail("named capturing group <" + Ascii(name) + "> does not exist");
+        return Fail("named capturing group <" + Utf8(name) + "> does not exist");
       }
       EmitBackReference("\\g{" + std::to_string(named->second) + "}", named->second, flags);
       return true;
@@ -811,7 +811,7 @@ class Translator {
   // The named groups' numbers, by name (UTF-8), after Run.
   std::map<std::string, int> GroupNumbers() const {
     std::map<std::string, int> out;
-    for (const auto& [name, number] : group_names_) out[Ascii(name)] = number;
+    for (const auto& [name, number] : group_names_) out[Utf8(name)] = number;
     return out;
   }
 };

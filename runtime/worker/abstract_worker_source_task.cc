@@ -17,10 +17,6 @@ namespace {
 constexpr int kWarmMetadataTimeoutMs = 2000;
 constexpr char kLogger[] = "connectd.worker.AbstractWorkerSourceTask";
 
-std::string_view View(connectd_str s) {
-  return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
-}
-
 // A record the producer refused as too large, named as an operator needs it: where it comes
 // from, where it goes, how big it is and which key allows it (Java's RecordTooLargeException
 // names only the size and max.request.size).
@@ -34,8 +30,9 @@ absl::Status RecordTooLarge(rd_kafka_t* producer, const connectd_source_record& 
   size_t limit_size = sizeof(limit);
   rd_kafka_conf_get(rd_kafka_conf(producer), "message.max.bytes", limit, &limit_size);
   return absl::InvalidArgumentError(absl::StrCat(
-      "The record of source partition ", AsAbsl(View(r.source_partition)), " at source offset ",
-      AsAbsl(View(r.source_offset)), " for topic ", AsAbsl(topic),
+      "The record of source partition ", AsAbsl(AbstractWorkerSourceTask::View(r.source_partition)),
+      " at source offset ", AsAbsl(AbstractWorkerSourceTask::View(r.source_offset)), " for topic ",
+      AsAbsl(topic),
       r.partition == CONNECTD_ANY_PARTITION ? std::string()
                                             : absl::StrCat(" partition ", r.partition),
       " is ", r.key.size + r.value.size + headers, " bytes (key ", r.key.size, ", value ",

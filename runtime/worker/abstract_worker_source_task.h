@@ -79,6 +79,11 @@ class AbstractWorkerSourceTask : public WorkerTask, private plugin::SourceTaskCo
   int64_t records_acked() const { return records_acked_.load(); }
   int64_t offset_commits() const { return offset_commits_.load(); }
 
+  // An ABI string as a view (empty for null).
+  static std::string_view View(connectd_str s) {
+    return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
+  }
+
  protected:
   AbstractWorkerSourceTask(herder::ConnectorTaskId id, StatusListener& listener,
                            herder::TargetState initial_state, const plugin::ConnectorPlugin& plugin,
@@ -131,9 +136,6 @@ class AbstractWorkerSourceTask : public WorkerTask, private plugin::SourceTaskCo
   virtual void FinalOffsetCommit() = 0;
 
   // ---- For the subclasses -----------------------------------------------------------------
-  static std::string_view View(connectd_str s) {
-    return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
-  }
   // The plugin's poll for at most `timeout` (a retriable failure is logged and yields nothing);
   // fails when an offset lookup of the plugin failed ("Failed to fetch offsets").
   absl::StatusOr<std::vector<std::unique_ptr<InFlight>>> Poll(std::chrono::milliseconds timeout);

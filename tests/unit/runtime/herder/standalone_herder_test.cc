@@ -4,7 +4,6 @@
 // its tasks, task configs, HTTP statuses of refusals, pause/resume/stop/restart and deletion.
 #include "runtime/herder/standalone_herder.h"
 
-#include <atomic>
 #include <chrono>
 #include <future>
 #include <map>
@@ -29,15 +28,6 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 // ---- In-memory test connectors ----------------------------------------------------------------
-
-class IdleSourceTask : public sdk::SourceTask {
- public:
-  void start(const sdk::Props&) override {}
-  void poll(sdk::SourceBatch&) override {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  void stop() override {}
-};
 
 // Fails at start when its config says so: a FAILED task with the exception as its trace.
 class FailingSourceTask : public sdk::SourceTask {
