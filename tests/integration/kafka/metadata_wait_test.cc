@@ -64,7 +64,15 @@ class MetadataWaitTest : public ::testing::Test {
         kafka::MakeClient(RD_KAFKA_PRODUCER, *std::move(conf));
     ASSERT_TRUE(producer.ok()) << producer.status();
     producer_ = *std::move(producer);
-    ASSERT_EQ(kafka::WarmTopicMetadata(producer_.get(), topic_, 10000), 1);
+    // A topic just created reaches every broker's metadata a moment later (KRaft): ask until it
+    // is there, as a task's metadata wait would.
+    int32_t partitions = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (partitions == 0 && std::chrono::steady_clock::now() < deadline) {
+      partitions = kafka::WarmTopicMetadata(producer_.get(), topic_, 1000);
+      if (partitions == 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_EQ(partitions, 1);
   }
 
   static void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void*) {
