@@ -76,11 +76,14 @@ absl::Status DistributedHerder::Start() {
     offset_log.consumer["isolation.level"] = "read_committed";
     config_log.consumer["isolation.level"] = "read_committed";
   }
-  offset_store_ = std::make_unique<storage::KafkaOffsetBackingStore>(offset_log);
+  offset_store_ = std::make_unique<storage::KafkaOffsetBackingStore>(
+      offset_log, std::chrono::seconds(30), options_.open_log);
   offset_store_->SetReadToEndOnLookup(ExactlyOnceEnabled());
-  status_store_ = std::make_unique<storage::KafkaStatusBackingStore>(options_.status_log);
+  status_store_ =
+      std::make_unique<storage::KafkaStatusBackingStore>(options_.status_log, options_.open_log);
   config_store_ = std::make_unique<storage::KafkaConfigBackingStore>(
-      config_log, static_cast<storage::ConfigStateListener*>(this));
+      config_log, static_cast<storage::ConfigStateListener*>(this), std::chrono::seconds(30),
+      options_.open_log);
   if (options_.exactly_once != config::ExactlyOnceSourceSupport::kDisabled) {
     // KafkaConfigBackingStore.fencableProducerProps.
     std::map<std::string, std::string> leader = options_.config_log.producer;
@@ -143,7 +146,9 @@ absl::Status DistributedHerder::Start() {
   if (!coordinator.ok()) return coordinator.status();
   coordinator_ = *std::move(coordinator);
 
-  member_ = distributed::GroupMember::Create(control_, options_.group, coordinator_.get());
+  member_ = options_.join_group
+                ? options_.join_group(control_, coordinator_.get())
+                : distributed::GroupMember::Create(control_, options_.group, coordinator_.get());
   thread_ = std::thread([this] {
     log::LogContext context("herder");
     io_.run();

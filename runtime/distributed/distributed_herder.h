@@ -92,6 +92,14 @@ class DistributedHerder : public herder::Herder,
                        std::function<void(absl::Status)> done)>
         forward_fence;
 
+    // Where the internal topics live and how the group is met. Null: Kafka (the three logs
+    // above; GroupMember with `group` on the control context). Tests give in-memory topics and
+    // a fake group (tests/unit/runtime/distributed/). Exactly-once support needs Kafka.
+    storage::TopicLogOpener open_log;
+    std::function<std::shared_ptr<distributed::GroupMembership>(
+        boost::asio::io_context& control, distributed::GroupMemberListener* listener)>
+        join_group;
+
     // Called on the herder thread after each applied rebalance round with whether this worker
     // leads the group (Java's DistributedHerder.rebalanceSuccess(), the hook MirrorMaker's
     // MirrorHerder uses to write its connector configs). Must not block; it may call this
@@ -298,7 +306,7 @@ class DistributedHerder : public herder::Herder,
   std::unique_ptr<storage::KafkaStatusBackingStore> status_store_;
   std::unique_ptr<storage::KafkaConfigBackingStore> config_store_;
   std::unique_ptr<distributed::WorkerCoordinator> coordinator_;
-  std::shared_ptr<distributed::GroupMember> member_;
+  std::shared_ptr<distributed::GroupMembership> member_;
 
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;

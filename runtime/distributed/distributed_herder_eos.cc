@@ -184,7 +184,8 @@ worker::ExactlyOnceHooks DistributedHerder::MakeExactlyOnceHooks() {
     log.topic = topic;
     log.topic_property = "offsets.storage.topic";
     log.consumer["isolation.level"] = "read_committed";
-    auto store = std::make_unique<storage::KafkaOffsetBackingStore>(log);
+    auto store = std::make_unique<storage::KafkaOffsetBackingStore>(log, std::chrono::seconds(30),
+                                                                    options_.open_log);
     store->SetReadToEndOnLookup(true);
     if (absl::Status started = store->Start(); !started.ok()) return started;
     return std::shared_ptr<worker::ConnectorOffsetStore>(std::make_shared<ConnectorTopicOffsets>(

@@ -84,20 +84,34 @@ class GroupMemberListener {
   virtual void OnCoordinatorUnreachable(std::chrono::milliseconds /*waited*/) {}
 };
 
-class GroupMember : public std::enable_shared_from_this<GroupMember> {
+// One worker's membership as its herder drives it: GroupMember on Kafka's coordinator; tests
+// give a fake group (tests/unit/runtime/distributed/fake_group.h). The listener's callbacks
+// run on one strand at a time, never concurrently.
+class GroupMembership {
+ public:
+  virtual ~GroupMembership() = default;
+  // Starts joining. Call once.
+  virtual void Start() = 0;
+  // Asks for a new rebalance round (a rejoin as soon as the current round ends).
+  virtual void RequestRejoin(std::string reason) = 0;
+  // Leaves the group; `done` runs once left, after the last listener callback.
+  virtual void Stop(std::function<void()> done) = 0;
+};
+
+class GroupMember final : public GroupMembership, public std::enable_shared_from_this<GroupMember> {
  public:
   enum class State { kUnjoined, kJoining, kStable, kStopped };
 
   static std::shared_ptr<GroupMember> Create(boost::asio::io_context& io, GroupMemberConfig config,
                                              GroupMemberListener* listener);
-  ~GroupMember();
+  ~GroupMember() override;
 
   // Starts finding the coordinator and joining. Call once.
-  void Start();
+  void Start() override;
   // Asks for a new rebalance round (a rejoin as soon as the current round ends).
-  void RequestRejoin(std::string reason);
+  void RequestRejoin(std::string reason) override;
   // Leaves the group (LeaveGroup) and closes connections; `done` runs on the strand after.
-  void Stop(std::function<void()> done);
+  void Stop(std::function<void()> done) override;
 
   // Snapshot for status output (any thread).
   struct Snapshot {

@@ -7,6 +7,7 @@
 #include "runtime/common/status_macros.h"
 #include "runtime/common/strings.h"
 #include "runtime/data/decimal.h"
+#include "runtime/plugin/abi_strings.h"
 
 namespace connectd::plugin {
 namespace {
@@ -15,10 +16,6 @@ using data::Type;
 using data::Value;
 
 bool Garbage(const void* data, size_t size) { return data == nullptr && size > 0; }
-
-std::string_view View(connectd_str s) {
-  return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
-}
 
 absl::Status Malformed(std::string_view what) {
   return absl::InvalidArgumentError(

@@ -7,13 +7,10 @@
 #include <string_view>
 
 #include "runtime/common/logging.h"
+#include "runtime/plugin/abi_strings.h"
 
 namespace connectd::plugin {
 namespace {
-
-std::string_view View(connectd_str s) {
-  return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
-}
 
 log::Level ToLevel(int32_t level) {
   switch (level) {

@@ -423,3 +423,17 @@ void KafkaBasedLog::Stop() {
 }
 
 }  // namespace connectd::storage
+
+namespace connectd::storage {
+
+absl::StatusOr<std::unique_ptr<TopicLog>> OpenTopicLog(const TopicLogOpener& open,
+                                                       const KafkaBasedLog::Options& options,
+                                                       TopicLog::Consumed consumed) {
+  if (open) return open(options, std::move(consumed));
+  absl::StatusOr<std::unique_ptr<KafkaBasedLog>> log =
+      KafkaBasedLog::Start(options, std::move(consumed));
+  if (!log.ok()) return log.status();
+  return std::unique_ptr<TopicLog>(*std::move(log));
+}
+
+}  // namespace connectd::storage

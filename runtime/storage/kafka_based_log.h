@@ -38,18 +38,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "runtime/kafka/rdkafka_handles.h"
+#include "runtime/storage/topic_log.h"
 
 namespace connectd::storage {
 
-struct LogRecord {
-  int32_t partition = 0;
-  int64_t offset = 0;
-  std::optional<std::string> key;
-  std::optional<std::string> value;  // nullopt: a tombstone
-  int64_t timestamp_ms = -1;
-};
-
-class KafkaBasedLog {
+class KafkaBasedLog final : public TopicLog {
  public:
   struct Options {
     std::string topic;
@@ -64,27 +57,19 @@ class KafkaBasedLog {
     bool require_compaction = true;
     std::chrono::milliseconds start_timeout{60000};
   };
-  using Consumed = std::function<void(const LogRecord&)>;
-
   // Creates or checks the topic, starts the clients and the log thread, reads to the end.
   static absl::StatusOr<std::unique_ptr<KafkaBasedLog>> Start(Options options, Consumed consumed);
-  ~KafkaBasedLog();
+  ~KafkaBasedLog() override;
 
-  // Writes a record (nullopt value: a tombstone); `done` runs once acknowledged or failed.
+  // TopicLog
   void Send(std::optional<std::string> key, std::optional<std::string> value,
-            std::function<void(absl::Status)> done = nullptr);
-  // Waits until every record sent so far is acknowledged.
-  absl::Status Flush(std::chrono::milliseconds timeout);
-
-  // `done` runs (on the log thread) when everything in the topic at the time of the call has
-  // been consumed, or with an error if the end offsets cannot be read.
-  void ReadToEnd(std::function<void(absl::Status)> done);
-  absl::Status ReadToEndSync(std::chrono::milliseconds timeout);
-
+            std::function<void(absl::Status)> done = nullptr) override;
+  absl::Status Flush(std::chrono::milliseconds timeout) override;
+  void ReadToEnd(std::function<void(absl::Status)> done) override;
+  absl::Status ReadToEndSync(std::chrono::milliseconds timeout) override;
   // Stops the thread and closes the clients (idempotent).
-  void Stop();
-
-  int32_t partitions() const { return partitions_; }
+  void Stop() override;
+  int32_t partitions() const override { return partitions_; }
 
  private:
   KafkaBasedLog(Options options, Consumed consumed);
@@ -124,5 +109,15 @@ class KafkaBasedLog {
   std::vector<PendingRead> pending_reads_;
   std::vector<int64_t> next_offsets_;  // next offset to consume per partition
 };
+
+// Opens the log of one internal topic for a store: KafkaBasedLog::Start unless a test gives an
+// in-memory topic. The stores take one; null means Kafka.
+using TopicLogOpener = std::function<absl::StatusOr<std::unique_ptr<TopicLog>>(
+    const KafkaBasedLog::Options& options, TopicLog::Consumed consumed)>;
+
+// Opens `options.topic` with `open`, or on Kafka when `open` is null.
+absl::StatusOr<std::unique_ptr<TopicLog>> OpenTopicLog(const TopicLogOpener& open,
+                                                       const KafkaBasedLog::Options& options,
+                                                       TopicLog::Consumed consumed);
 
 }  // namespace connectd::storage

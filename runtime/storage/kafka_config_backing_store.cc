@@ -12,15 +12,19 @@ constexpr char kLogger[] = "org.apache.kafka.connect.storage.KafkaConfigBackingS
 
 KafkaConfigBackingStore::KafkaConfigBackingStore(KafkaBasedLog::Options log_options,
                                                  ConfigStateListener* listener,
-                                                 std::chrono::milliseconds write_timeout)
-    : log_options_(std::move(log_options)), write_timeout_(write_timeout), tracker_(listener) {}
+                                                 std::chrono::milliseconds write_timeout,
+                                                 TopicLogOpener open_log)
+    : log_options_(std::move(log_options)),
+      write_timeout_(write_timeout),
+      open_log_(std::move(open_log)),
+      tracker_(listener) {}
 
 KafkaConfigBackingStore::~KafkaConfigBackingStore() { Stop(); }
 
 absl::Status KafkaConfigBackingStore::Start() {
   KafkaBasedLog::Options options = log_options_;
   options.partitions = 1;
-  auto log = KafkaBasedLog::Start(options, [this](const LogRecord& record) {
+  auto log = OpenTopicLog(open_log_, options, [this](const LogRecord& record) {
     if (!record.key) return;
     std::lock_guard lock(mu_);
     std::optional<std::string_view> value;

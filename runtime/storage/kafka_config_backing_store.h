@@ -30,8 +30,10 @@ namespace connectd::storage {
 
 class KafkaConfigBackingStore {
  public:
+  // `open_log` null: the topic on Kafka (see TopicLogOpener).
   KafkaConfigBackingStore(KafkaBasedLog::Options log_options, ConfigStateListener* listener,
-                          std::chrono::milliseconds write_timeout = std::chrono::seconds(30));
+                          std::chrono::milliseconds write_timeout = std::chrono::seconds(30),
+                          TopicLogOpener open_log = nullptr);
   ~KafkaConfigBackingStore();
 
   // Before Start(), with exactly.once.source.support preparing or enabled: privileged writes
@@ -79,9 +81,10 @@ class KafkaConfigBackingStore {
 
   const KafkaBasedLog::Options log_options_;
   const std::chrono::milliseconds write_timeout_;
+  const TopicLogOpener open_log_;
   mutable std::mutex mu_;
   ConfigStateTracker tracker_;  // guarded by mu_
-  std::unique_ptr<KafkaBasedLog> log_;
+  std::unique_ptr<TopicLog> log_;
   std::optional<std::map<std::string, std::string>> transactional_config_;  // set before Start
   std::mutex leader_mu_;
   std::unique_ptr<kafka::TransactionalProducer> leader_producer_;  // guarded by leader_mu_

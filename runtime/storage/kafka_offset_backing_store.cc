@@ -8,15 +8,18 @@
 namespace connectd::storage {
 
 KafkaOffsetBackingStore::KafkaOffsetBackingStore(KafkaBasedLog::Options log_options,
-                                                 std::chrono::milliseconds read_timeout)
-    : log_options_(std::move(log_options)), read_timeout_(read_timeout) {}
+                                                 std::chrono::milliseconds read_timeout,
+                                                 TopicLogOpener open_log)
+    : log_options_(std::move(log_options)),
+      read_timeout_(read_timeout),
+      open_log_(std::move(open_log)) {}
 
 KafkaOffsetBackingStore::~KafkaOffsetBackingStore() { Stop(); }
 
 absl::Status KafkaOffsetBackingStore::Start() {
   absl::Status started = memory_.Start();
   if (!started.ok()) return started;
-  auto log = KafkaBasedLog::Start(log_options_, [this](const LogRecord& record) {
+  auto log = OpenTopicLog(open_log_, log_options_, [this](const LogRecord& record) {
     if (!record.key) return;  // Connect ignores keyless records in this topic
     memory_.Set({{*record.key, record.value}}, nullptr);
   });

@@ -24,10 +24,12 @@ namespace connectd::storage {
 
 class KafkaOffsetBackingStore final : public storage::OffsetBackingStore {
  public:
-  // `log_options` names the topic and its clients (partitions: offset.storage.partitions).
+  // `log_options` names the topic and its clients (partitions: offset.storage.partitions);
+  // `open_log` null: the topic on Kafka (see TopicLogOpener).
   explicit KafkaOffsetBackingStore(
       KafkaBasedLog::Options log_options,
-      std::chrono::milliseconds read_timeout = std::chrono::seconds(30));
+      std::chrono::milliseconds read_timeout = std::chrono::seconds(30),
+      TopicLogOpener open_log = nullptr);
   ~KafkaOffsetBackingStore() override;
 
   // Exactly-once tasks (KIP-618): every FindOffset first reads the topic to its end, as Java's
@@ -47,8 +49,9 @@ class KafkaOffsetBackingStore final : public storage::OffsetBackingStore {
  private:
   const KafkaBasedLog::Options log_options_;
   const std::chrono::milliseconds read_timeout_;
+  const TopicLogOpener open_log_;
   storage::MemoryOffsetBackingStore memory_;
-  std::unique_ptr<KafkaBasedLog> log_;
+  std::unique_ptr<TopicLog> log_;
   bool read_to_end_on_lookup_ = false;
 };
 

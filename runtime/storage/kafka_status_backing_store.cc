@@ -7,15 +7,16 @@ namespace {
 constexpr char kLogger[] = "org.apache.kafka.connect.storage.KafkaStatusBackingStore";
 }  // namespace
 
-KafkaStatusBackingStore::KafkaStatusBackingStore(KafkaBasedLog::Options log_options)
-    : log_options_(std::move(log_options)) {}
+KafkaStatusBackingStore::KafkaStatusBackingStore(KafkaBasedLog::Options log_options,
+                                                 TopicLogOpener open_log)
+    : log_options_(std::move(log_options)), open_log_(std::move(open_log)) {}
 
 KafkaStatusBackingStore::~KafkaStatusBackingStore() { Stop(); }
 
 absl::Status KafkaStatusBackingStore::Start() {
   KafkaBasedLog::Options options = log_options_;
   options.producer["retries"] = "0";  // Java's: the store decides about resending itself
-  auto log = KafkaBasedLog::Start(options, [this](const LogRecord& record) {
+  auto log = OpenTopicLog(open_log_, options, [this](const LogRecord& record) {
     if (!record.key) return;
     std::optional<std::string_view> value;
     if (record.value) value = *record.value;

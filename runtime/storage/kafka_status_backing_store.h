@@ -30,7 +30,9 @@ namespace connectd::storage {
 class KafkaStatusBackingStore {
  public:
   // `log_options.partitions` is status.storage.partitions (Connect's default 5).
-  explicit KafkaStatusBackingStore(KafkaBasedLog::Options log_options);
+  // `open_log` null: the topic on Kafka (see TopicLogOpener).
+  explicit KafkaStatusBackingStore(KafkaBasedLog::Options log_options,
+                                   TopicLogOpener open_log = nullptr);
   ~KafkaStatusBackingStore();
 
   absl::Status Start();
@@ -57,9 +59,10 @@ class KafkaStatusBackingStore {
   void Send(StatusWrite write);
 
   const KafkaBasedLog::Options log_options_;
+  const TopicLogOpener open_log_;
   mutable std::mutex mu_;
   StatusCache cache_;  // guarded by mu_
-  std::unique_ptr<KafkaBasedLog> log_;
+  std::unique_ptr<TopicLog> log_;
 };
 
 }  // namespace connectd::storage

@@ -11,6 +11,9 @@
 #include "runtime/plugin/data_abi.h"
 
 namespace connectd::worker {
+
+using plugin::View;
+
 namespace {
 
 // How long the first record to a topic waits at most for the topic's metadata.
@@ -30,9 +33,8 @@ absl::Status RecordTooLarge(rd_kafka_t* producer, const connectd_source_record& 
   size_t limit_size = sizeof(limit);
   rd_kafka_conf_get(rd_kafka_conf(producer), "message.max.bytes", limit, &limit_size);
   return absl::InvalidArgumentError(absl::StrCat(
-      "The record of source partition ", AsAbsl(AbstractWorkerSourceTask::View(r.source_partition)),
-      " at source offset ", AsAbsl(AbstractWorkerSourceTask::View(r.source_offset)), " for topic ",
-      AsAbsl(topic),
+      "The record of source partition ", AsAbsl(plugin::View(r.source_partition)),
+      " at source offset ", AsAbsl(plugin::View(r.source_offset)), " for topic ", AsAbsl(topic),
       r.partition == CONNECTD_ANY_PARTITION ? std::string()
                                             : absl::StrCat(" partition ", r.partition),
       " is ", r.key.size + r.value.size + headers, " bytes (key ", r.key.size, ", value ",

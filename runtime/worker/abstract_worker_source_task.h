@@ -33,6 +33,7 @@
 #include "absl/container/node_hash_set.h"
 #include "runtime/kafka/exactly_once.h"
 #include "runtime/kafka/rdkafka_handles.h"
+#include "runtime/plugin/abi_strings.h"
 #include "runtime/plugin/plugin_instances.h"
 #include "runtime/plugin/plugin_registry.h"
 #include "runtime/worker/record_pipeline.h"
@@ -78,11 +79,6 @@ class AbstractWorkerSourceTask : public WorkerTask, private plugin::SourceTaskCo
   int64_t records_polled() const { return records_polled_.load(); }
   int64_t records_acked() const { return records_acked_.load(); }
   int64_t offset_commits() const { return offset_commits_.load(); }
-
-  // An ABI string as a view (empty for null).
-  static std::string_view View(connectd_str s) {
-    return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
-  }
 
  protected:
   AbstractWorkerSourceTask(herder::ConnectorTaskId id, StatusListener& listener,

@@ -5,6 +5,9 @@
 #include "runtime/storage/offset_codec.h"
 
 namespace connectd::worker {
+
+using plugin::View;
+
 namespace {
 constexpr char kLogger[] = "connectd.worker.ExactlyOnceWorkerSourceTask";
 }  // namespace

@@ -15,102 +15,26 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "connectd/sdk/sdk.h"
 #include "rest/error_mapping.h"
 #include "runtime/plugin/host_api.h"
 #include "runtime/storage/memory_offset_backing_store.h"
 #include "runtime/worker/backing_store_offsets.h"
+#include "tests/unit/runtime/herder/herder_test_support.h"
 
 namespace connectd::herder {
 namespace {
 
+using test_support::Await;
+using test_support::AwaitDone;
+using test_support::IdleSourceRegistry;
+using test_support::States;
+using test_support::StatesOf;
+using test_support::WaitFor;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-// ---- In-memory test connectors ----------------------------------------------------------------
-
-// Fails at start when its config says so: a FAILED task with the exception as its trace.
-class FailingSourceTask : public sdk::SourceTask {
- public:
-  void start(const sdk::Props& props) override {
-    if (props.count("fail.task") != 0) throw sdk::ConnectException("the task cannot start");
-  }
-  void poll(sdk::SourceBatch&) override {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  void stop() override {}
-};
-
-class IdleSourceConnector : public sdk::SourceConnector {
- public:
-  static constexpr char kClassName[] = "org.example.IdleSourceConnector";
-  static constexpr char kVersion[] = "1.2.3";
-  using TaskType = FailingSourceTask;
-  static sdk::ConfigDef configDef() {
-    return sdk::ConfigDef().define(sdk::ConfigKey("topic", sdk::ConfigKey::kString)
-                                       .importance(sdk::ConfigKey::kHigh)
-                                       .doc("Where records would go"));
-  }
-  void start(const sdk::Props& props) override { props_ = props; }
-  std::vector<sdk::Props> taskConfigs(int max_tasks) override {
-    std::vector<sdk::Props> configs;
-    for (int i = 0; i < max_tasks; ++i) {
-      sdk::Props config = props_;
-      config["task.number"] = std::to_string(i);
-      configs.push_back(std::move(config));
-    }
-    return configs;
-  }
-  void stop() override {}
-
- private:
-  sdk::Props props_;
-};
-
-// ---- Helpers ----------------------------------------------------------------------------------
-
-template <typename T>
-absl::StatusOr<T> Await(const std::function<void(Callback<T>)>& call) {
-  auto promise = std::make_shared<std::promise<absl::StatusOr<T>>>();
-  std::future<absl::StatusOr<T>> future = promise->get_future();
-  call([promise](absl::StatusOr<T> result) { promise->set_value(std::move(result)); });
-  if (future.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
-    return absl::DeadlineExceededError("the herder did not answer within 20 s");
-  }
-  return future.get();
-}
-
-absl::Status AwaitDone(const std::function<void(DoneCallback)>& call) {
-  auto promise = std::make_shared<std::promise<absl::Status>>();
-  std::future<absl::Status> future = promise->get_future();
-  call([promise](absl::Status status) { promise->set_value(std::move(status)); });
-  if (future.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
-    return absl::DeadlineExceededError("the herder did not answer within 20 s");
-  }
-  return future.get();
-}
-
-// "RUNNING/RUNNING,RUNNING": the connector's state, then its tasks' in id order.
-std::string States(const ConnectorStateInfo& info) {
-  std::string out = info.connector.state + "/";
-  for (size_t i = 0; i < info.tasks.size(); ++i) {
-    if (i > 0) out += ",";
-    out += info.tasks[i].state.state;
-  }
-  return out;
-}
-
 class StandaloneHerderTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    connectd_error_host_ptr* error = nullptr;
-    const connectd_plugin_descriptor* descriptor = sdk::internal::PluginEntry<IdleSourceConnector>(
-        plugin::HostApi(), error, "herder-test", "1.2.3");
-    ASSERT_NE(descriptor, nullptr);
-    registry_ = new plugin::PluginRegistry();
-    ASSERT_TRUE(registry_->AddDescriptor(descriptor, "memory").ok());
-  }
-
   void SetUp() override {
     absl::StatusOr<config::WorkerConfig> config = config::WorkerConfig::Create(
         {{"bootstrap.servers", "127.0.0.1:1"},  // never reached: the tasks send nothing
@@ -126,12 +50,13 @@ class StandaloneHerderTest : public ::testing::Test {
     };
     StandaloneHerder::Options options;
     herder_ = std::make_unique<StandaloneHerder>(
-        options, *registry_, offsets,
+        options, *IdleSourceRegistry(), offsets,
         [this, offsets](worker::StatusListener& listener, worker::ConnectorEvents& events,
                         const std::string& worker_id) {
           absl::StatusOr<config::ConfigProviders> providers = config::ConfigProviders::Create({});
-          return std::make_unique<worker::Worker>(*config_, *registry_, *std::move(providers),
-                                                  offsets, listener, events, worker_id, metrics_);
+          return std::make_unique<worker::Worker>(*config_, *IdleSourceRegistry(),
+                                                  *std::move(providers), offsets, listener, events,
+                                                  worker_id, metrics_);
         });
     herder_->SetWorkerId("127.0.0.1:8083");  // what the bound REST listener gives it
     herder_->Start();
@@ -149,15 +74,7 @@ class StandaloneHerderTest : public ::testing::Test {
 
   // Waits until the connector's states read `expected` (see States); the last answer otherwise.
   std::string WaitForStates(const std::string& name, const std::string& expected) {
-    std::string seen;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (std::chrono::steady_clock::now() < deadline) {
-      absl::StatusOr<ConnectorStateInfo> info = herder_->ConnectorStatus(name);
-      seen = info.ok() ? States(*info) : std::string(info.status().message());
-      if (seen == expected) return seen;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return seen;
+    return WaitFor([&] { return StatesOf(*herder_, name); }, expected);
   }
 
   static ConfigMap Source(int tasks) {
@@ -165,13 +82,11 @@ class StandaloneHerderTest : public ::testing::Test {
         {"connector.class", "IdleSource"}, {"tasks.max", std::to_string(tasks)}, {"topic", "t"}};
   }
 
-  static plugin::PluginRegistry* registry_;
   std::unique_ptr<config::WorkerConfig> config_;
   std::shared_ptr<storage::MemoryOffsetBackingStore> offsets_;
   metrics::MetricsRegistry metrics_;
   std::unique_ptr<StandaloneHerder> herder_;
 };
-plugin::PluginRegistry* StandaloneHerderTest::registry_ = nullptr;
 
 TEST_F(StandaloneHerderTest, CreatedConnectorRunsItsTasks) {
   absl::StatusOr<Created> created = Put("src", Source(2));
