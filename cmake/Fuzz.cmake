@@ -29,7 +29,9 @@ add_library(connectd_fuzz_parsers STATIC
     runtime/mirror_maker/mirror_maker_config.cc
     runtime/herder_api/herder_types.cc
     rest/json_entities.cc
-    runtime/data/connect_json.cc runtime/storage/config_records.cc
+    runtime/data/connect_json.cc runtime/data/schema.cc runtime/data/value.cc
+    runtime/data/decimal.cc runtime/data/values.cc runtime/data/simple_date_format.cc
+    runtime/converters/json_converter.cc runtime/storage/config_records.cc
     runtime/storage/status_records.cc runtime/storage/offsets_records.cc
     runtime/storage/status_state.cc runtime/distributed/connect_protocol.cc
     runtime/storage/offset_codec.cc jvm/java_text.cc jvm/java_hash_order.cc jvm/utf8.cc
@@ -41,6 +43,7 @@ target_include_directories(connectd_fuzz_parsers PUBLIC ${PROJECT_SOURCE_DIR}
                                                         ${PROJECT_SOURCE_DIR}/include)
 target_link_libraries(connectd_fuzz_parsers PUBLIC
     connectd_rapidjson absl::status absl::statusor absl::strings absl::str_format absl::cord
+    absl::flat_hash_map
     OpenSSL::Crypto Threads::Threads PkgConfig::PCRE2)
 # As in runtime/CMakeLists.txt: Double.toString's rounding needs no fused multiply-add.
 set_source_files_properties(jvm/java_text.cc PROPERTIES COMPILE_OPTIONS -ffp-contract=off)

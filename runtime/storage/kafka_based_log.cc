@@ -164,24 +164,9 @@ absl::Status KafkaBasedLog::StartClients() {
   producer_ = *std::move(p);
   kafka::WarmTopicMetadata(producer_.get(), options_.topic, kQueryTimeoutMs);
 
-  std::map<std::string, std::string> consumer = options_.consumer;
-  consumer["enable.auto.commit"] = "false";
-  consumer["enable.partition.eof"] = "true";  // how the log sees the end past markers
-  consumer.emplace("auto.offset.reset", "earliest");
-  consumer.emplace("group.id", "connectd-kafka-based-log");  // never joined: assign() only
-  // Internal topics are mostly idle: a short broker-side wait lets ReadToEnd notice new records
-  // in ~0.1 s instead of Java's 0.5 s (fetch.max.wait.ms), for a few more idle fetches.
-  consumer.emplace("fetch.wait.max.ms", "100");
-  consumer.emplace("fetch.error.backoff.ms", "20");
-  // A just-created internal topic whose leader the first metadata missed is asked for again
-  // after 50 ms rather than 250 ms (both clients).
-  consumer.emplace("topic.metadata.refresh.fast.interval.ms", "50");
-  auto cconf = kafka::MakeConf(consumer);
-  if (!cconf.ok()) return cconf.status();
-  auto c = kafka::MakeClient(RD_KAFKA_CONSUMER, *std::move(cconf));
+  auto c = MakeConsumer();
   if (!c.ok()) return c.status();
   consumer_ = *std::move(c);
-  rd_kafka_poll_set_consumer(consumer_.get());
   consumer_queue_.reset(rd_kafka_queue_get_consumer(consumer_.get()));
 
   absl::StatusOr<int32_t> count = PartitionCount(consumer_.get(), options_.topic);
@@ -227,6 +212,27 @@ absl::Status KafkaBasedLog::StartClients() {
   return absl::OkStatus();
 }
 
+absl::StatusOr<kafka::RdKafkaPtr> KafkaBasedLog::MakeConsumer() const {
+  std::map<std::string, std::string> consumer = options_.consumer;
+  consumer["enable.auto.commit"] = "false";
+  consumer["enable.partition.eof"] = "true";  // how the log sees the end past markers
+  consumer.emplace("auto.offset.reset", "earliest");
+  consumer.emplace("group.id", "connectd-kafka-based-log");  // never joined: assign() only
+  // Internal topics are mostly idle: a short broker-side wait lets ReadToEnd notice new records
+  // in ~0.1 s instead of Java's 0.5 s (fetch.max.wait.ms), for a few more idle fetches.
+  consumer.emplace("fetch.wait.max.ms", "100");
+  consumer.emplace("fetch.error.backoff.ms", "20");
+  // A just-created internal topic whose leader the first metadata missed is asked for again
+  // after 50 ms rather than 250 ms (both clients).
+  consumer.emplace("topic.metadata.refresh.fast.interval.ms", "50");
+  auto conf = kafka::MakeConf(consumer);
+  if (!conf.ok()) return conf.status();
+  auto c = kafka::MakeClient(RD_KAFKA_CONSUMER, *std::move(conf));
+  if (!c.ok()) return c.status();
+  rd_kafka_poll_set_consumer(c->get());
+  return c;
+}
+
 void KafkaBasedLog::DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque) {
   static_cast<KafkaBasedLog*>(opaque)->awaiting_reports_.fetch_sub(1);
   auto* done = static_cast<std::function<void(absl::Status)>*>(message->_private);
@@ -262,10 +268,8 @@ absl::Status KafkaBasedLog::Flush(std::chrono::milliseconds timeout) {
 }
 
 void KafkaBasedLog::ReadToEnd(std::function<void(absl::Status)> done) {
-  {
-    std::lock_guard lock(mu_);
-    read_requests_.push_back(std::move(done));
-  }
+  std::lock_guard lock(mu_);
+  read_requests_.push_back(std::move(done));
   // The reader may be waiting in its poll: it takes the request now rather than after it.
   if (consumer_queue_) rd_kafka_queue_yield(consumer_queue_.get());
 }
@@ -280,7 +284,8 @@ absl::Status KafkaBasedLog::ReadToEndSync(std::chrono::milliseconds timeout) {
   return future.get();
 }
 
-absl::StatusOr<std::vector<int64_t>> KafkaBasedLog::EndOffsets() {
+absl::StatusOr<std::vector<int64_t>> KafkaBasedLog::EndOffsets(int timeout_ms,
+                                                               bool one_round_trip) {
   std::vector<int64_t> ends(static_cast<size_t>(partitions_), 0);
   // One ListOffsets round trip for every partition (timestamp -1: the latest offset; the
   // consumer's isolation level applies, as with Java's admin ListOffsets), instead of one
@@ -293,7 +298,7 @@ absl::StatusOr<std::vector<int64_t>> KafkaBasedLog::EndOffsets() {
         RD_KAFKA_OFFSET_END;
   }
   const rd_kafka_resp_err_t listed =
-      rd_kafka_offsets_for_times(consumer_.get(), latest.get(), kQueryTimeoutMs);
+      rd_kafka_offsets_for_times(consumer_.get(), latest.get(), timeout_ms);
   bool leaderless = IsLeaderless(listed);
   size_t answered = 0;
   for (int i = 0; i < latest->cnt; ++i) {
@@ -307,7 +312,7 @@ absl::StatusOr<std::vector<int64_t>> KafkaBasedLog::EndOffsets() {
     }
   }
   if (answered == static_cast<size_t>(partitions_)) return ends;
-  if (leaderless) {
+  if (leaderless || one_round_trip) {
     // A topic created a moment ago whose partitions do not all have a leader yet: the whole
     // round again shortly (one request), rather than a slower query per partition.
     return absl::UnavailableError("topic " + options_.topic + " has partitions without a leader");
@@ -316,7 +321,7 @@ absl::StatusOr<std::vector<int64_t>> KafkaBasedLog::EndOffsets() {
     if (known[static_cast<size_t>(p)]) continue;
     int64_t low = 0, high = 0;
     rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(
-        consumer_.get(), options_.topic.c_str(), p, &low, &high, kQueryTimeoutMs);
+        consumer_.get(), options_.topic.c_str(), p, &low, &high, timeout_ms);
     if (err) return kafka::ToStatus(err, "end offsets of topic " + options_.topic);
     ends[static_cast<size_t>(p)] = high;
   }
@@ -331,7 +336,7 @@ void KafkaBasedLog::Run() {
       requests.swap(read_requests_);
     }
     if (!requests.empty()) {
-      absl::StatusOr<std::vector<int64_t>> ends = EndOffsets();
+      absl::StatusOr<std::vector<int64_t>> ends = EndOffsets(kQueryTimeoutMs);
       if (!ends.ok() && ends.status().code() == absl::StatusCode::kUnavailable) {
         // E.g. a topic created a moment ago has no leader yet: ask again on the next round
         // (the caller's own timeout bounds the wait).
@@ -346,36 +351,38 @@ void KafkaBasedLog::Run() {
       }
     }
     rd_kafka_poll(producer_.get(), 0);  // delivery reports
-    kafka::MessagePtr message(
-        rd_kafka_consumer_poll(consumer_.get(), awaiting_reports_.load() > 0 ? 2 : 50));
-    if (message) {
-      const size_t p = static_cast<size_t>(message->partition);
-      if (message->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        if (p < next_offsets_.size())
-          next_offsets_[p] = std::max(next_offsets_[p], message->offset);
-      } else if (message->err) {
-        CONNECTD_LOG(kWarn, kLogger) << "Error reading topic " << options_.topic << ": "
-                                     << rd_kafka_message_errstr(message.get());
-      } else {
-        LogRecord record;
-        record.partition = message->partition;
-        record.offset = message->offset;
-        if (message->key)
-          record.key.emplace(static_cast<const char*>(message->key), message->key_len);
-        if (message->payload) {
-          record.value.emplace(static_cast<const char*>(message->payload), message->len);
-        }
-        record.timestamp_ms = rd_kafka_message_timestamp(message.get(), nullptr);
-        consumed_(record);
-        if (p < next_offsets_.size()) next_offsets_[p] = message->offset + 1;
-      }
-    }
+    PollOnce();
     CompleteReachedReads();
+    CheckForStall();  // after the message is gone: it may replace the consumer that gave it
   }
   for (auto& read : pending_reads_) {
     for (auto& done : read.done) done(absl::CancelledError("log stopped"));
   }
   pending_reads_.clear();
+}
+
+void KafkaBasedLog::PollOnce() {
+  kafka::MessagePtr message(
+      rd_kafka_consumer_poll(consumer_.get(), awaiting_reports_.load() > 0 ? 2 : 50));
+  if (!message) return;
+  const size_t p = static_cast<size_t>(message->partition);
+  if (message->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+    if (p < next_offsets_.size()) next_offsets_[p] = std::max(next_offsets_[p], message->offset);
+  } else if (message->err) {
+    CONNECTD_LOG(kWarn, kLogger) << "Error reading topic " << options_.topic << ": "
+                                 << rd_kafka_message_errstr(message.get());
+  } else {
+    LogRecord record;
+    record.partition = message->partition;
+    record.offset = message->offset;
+    if (message->key) record.key.emplace(static_cast<const char*>(message->key), message->key_len);
+    if (message->payload) {
+      record.value.emplace(static_cast<const char*>(message->payload), message->len);
+    }
+    record.timestamp_ms = rd_kafka_message_timestamp(message.get(), nullptr);
+    consumed_(record);
+    if (p < next_offsets_.size()) next_offsets_[p] = message->offset + 1;
+  }
 }
 
 void KafkaBasedLog::CompleteReachedReads() {
@@ -407,6 +414,70 @@ void KafkaBasedLog::CompleteReachedReads() {
     for (auto& done : it->done) done(absl::OkStatus());
     it = pending_reads_.erase(it);
   }
+}
+
+void KafkaBasedLog::CheckForStall() {
+  const auto now = std::chrono::steady_clock::now();
+  if (now < next_stall_check_) return;
+  next_stall_check_ = now + options_.stall_check_interval;
+  // One short round trip: with the broker unreachable there is nothing to tell (and the loop
+  // must not wait long: delivery reports and reads are served here too).
+  constexpr int kStallQueryTimeoutMs = 1000;
+  absl::StatusOr<std::vector<int64_t>> ends = EndOffsets(kStallQueryTimeoutMs, true);
+  if (!ends.ok()) return;
+  std::vector<int32_t> stalled = stall_detector_.Check(next_offsets_, *ends);
+  if (stalled.empty()) return;
+  std::string where;
+  for (int32_t p : stalled) {
+    absl::StrAppend(&where, where.empty() ? "" : ", ", p, " at ", next_offsets_[p], " of ",
+                    (*ends)[static_cast<size_t>(p)]);
+  }
+  CONNECTD_LOG(kWarn, kLogger) << "Reading topic " << options_.topic << ": partitions " << where
+                               << " made no progress for " << options_.stall_check_interval.count()
+                               << " ms while the broker has more; reading them with a new "
+                                  "consumer from where the log stands";
+  ReplaceConsumer(stalled);
+}
+
+void KafkaBasedLog::ReplaceConsumer(const std::vector<int32_t>& stalled) {
+  absl::StatusOr<kafka::RdKafkaPtr> fresh = MakeConsumer();
+  kafka::TopicPartitionListPtr assignment(rd_kafka_topic_partition_list_new(partitions_));
+  for (int32_t p = 0; p < partitions_; ++p) {
+    rd_kafka_topic_partition_list_add(assignment.get(), options_.topic.c_str(), p)->offset =
+        next_offsets_[static_cast<size_t>(p)];
+  }
+  rd_kafka_resp_err_t err =
+      fresh.ok() ? rd_kafka_assign(fresh->get(), assignment.get()) : RD_KAFKA_RESP_ERR_NO_ERROR;
+  if (!fresh.ok() || err) {
+    CONNECTD_LOG(kWarn, kLogger) << "Reading topic " << options_.topic << ": no new consumer for "
+                                 << "stalled partitions (" << stalled.size() << "): "
+                                 << (fresh.ok() ? rd_kafka_err2str(err)
+                                                : std::string(fresh.status().message()))
+                                 << "; trying again at the next check";
+    return;
+  }
+  kafka::QueuePtr queue(rd_kafka_queue_get_consumer(fresh->get()));
+  kafka::RdKafkaPtr old;
+  kafka::QueuePtr old_queue;
+  {
+    std::lock_guard lock(mu_);
+    old_queue = std::move(consumer_queue_);
+    consumer_queue_ = std::move(queue);
+    old = std::move(consumer_);
+    consumer_ = *std::move(fresh);
+  }
+  old_queue.reset();  // before its client
+  rd_kafka_consumer_close(old.get());
+  stall_detector_.Reset();
+}
+
+void KafkaBasedLog::PauseFetchingForTest() {
+  std::lock_guard lock(mu_);
+  kafka::TopicPartitionListPtr all(rd_kafka_topic_partition_list_new(partitions_));
+  for (int32_t p = 0; p < partitions_; ++p) {
+    rd_kafka_topic_partition_list_add(all.get(), options_.topic.c_str(), p);
+  }
+  rd_kafka_pause_partitions(consumer_.get(), all.get());
 }
 
 void KafkaBasedLog::Stop() {

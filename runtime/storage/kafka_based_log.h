@@ -15,6 +15,12 @@
 // factor), refuses an existing topic whose cleanup.policy is not exactly `compact` when asked
 // to (Connect's check), and reads to the end before returning.
 //
+// The reader watches itself: every `stall_check_interval` it compares where it stands with the
+// end of each partition, and a partition behind its end that has not moved over two checks
+// (ReadStallDetector) gets the reader a new consumer, assigned where the log stands, so nothing
+// is read twice or skipped (librdkafka's consumer can stop fetching a partition after a broker
+// restart; see read_stall.h). Logged as a warning naming the partitions.
+//
 // Keys are partitioned with Kafka's murmur2 (librdkafka's murmur2_random), as Java's producer
 // does, so equal keys land on the partition Java would choose.
 //
@@ -38,6 +44,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "runtime/kafka/rdkafka_handles.h"
+#include "runtime/storage/read_stall.h"
 #include "runtime/storage/topic_log.h"
 
 namespace connectd::storage {
@@ -56,6 +63,8 @@ class KafkaBasedLog final : public TopicLog {
     std::map<std::string, std::string> topic_configs;  // cleanup.policy=compact is always set
     bool require_compaction = true;
     std::chrono::milliseconds start_timeout{60000};
+    // How often the reader checks itself for a stalled partition (see above).
+    std::chrono::milliseconds stall_check_interval{5000};
   };
   // Creates or checks the topic, starts the clients and the log thread, reads to the end.
   static absl::StatusOr<std::unique_ptr<KafkaBasedLog>> Start(Options options, Consumed consumed);
@@ -71,15 +80,27 @@ class KafkaBasedLog final : public TopicLog {
   void Stop() override;
   int32_t partitions() const override { return partitions_; }
 
+  // Tests only: the current consumer stops fetching every partition, as a stalled one does.
+  void PauseFetchingForTest();
+
  private:
   KafkaBasedLog(Options options, Consumed consumed);
   absl::Status EnsureTopic();
   absl::Status StartClients();
+  // A consumer of the log's topic with the log's settings, not yet assigned.
+  absl::StatusOr<kafka::RdKafkaPtr> MakeConsumer() const;
   void Run();
+  // Waits briefly for one record (or end-of-partition event) and hands it over (log thread).
+  void PollOnce();
+  // Every stall_check_interval: a stalled partition gets the reader a new consumer (log thread).
+  void CheckForStall();
+  void ReplaceConsumer(const std::vector<int32_t>& stalled);
   // Completes the pending reads whose end offsets have all been reached (log thread).
   void CompleteReachedReads();
-  // End offsets of every partition now; on the log thread.
-  absl::StatusOr<std::vector<int64_t>> EndOffsets();
+  // End offsets of every partition now; on the log thread. `one_round_trip`: only the one
+  // ListOffsets request (kUnavailable if it does not answer every partition), no slower
+  // per-partition fallback.
+  absl::StatusOr<std::vector<int64_t>> EndOffsets(int timeout_ms, bool one_round_trip = false);
 
   static void DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* message, void*);
 
@@ -87,8 +108,8 @@ class KafkaBasedLog final : public TopicLog {
   const Consumed consumed_;
   int32_t partitions_ = 0;
   kafka::RdKafkaPtr producer_;
-  kafka::RdKafkaPtr consumer_;
-  kafka::QueuePtr consumer_queue_;  // yielded by ReadToEnd to wake the reader's poll
+  kafka::RdKafkaPtr consumer_;      // replaced on the log thread; guarded by mu_ elsewhere
+  kafka::QueuePtr consumer_queue_;  // yielded by ReadToEnd to wake the reader's poll; mu_
   std::thread thread_;
   std::atomic<bool> stopping_{false};
   // Records sent whose delivery report the reader thread has not served yet: while any are,
@@ -108,6 +129,8 @@ class KafkaBasedLog final : public TopicLog {
   };
   std::vector<PendingRead> pending_reads_;
   std::vector<int64_t> next_offsets_;  // next offset to consume per partition
+  ReadStallDetector stall_detector_;
+  std::chrono::steady_clock::time_point next_stall_check_ = std::chrono::steady_clock::now();
 };
 
 // Opens the log of one internal topic for a store: KafkaBasedLog::Start unless a test gives an

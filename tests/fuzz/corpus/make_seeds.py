@@ -15,8 +15,12 @@ Input layouts (see each target's header comment):
   connect_protocol              selector byte (even: worker metadata, odd: assignment), payload
   kafka_protocol                API index byte (0 ApiVersions .. 7 SaslAuthenticate, 8 SCRAM),
                                 version byte (min + b % count), frame after the size prefix
+  json_converter                config byte (1 schemas.enable, 2 decimal NUMERIC, 4 replace
+                                null with default, 8 null value), then the record value
+  values                        the text Values.parseString reads
 """
 import glob
+import json
 import os
 import struct
 
@@ -217,6 +221,53 @@ def kafka_protocol(s):
     s.add("kafka_protocol", "scram-sha512-error", bytes([8, 1]) + b"e=invalid-proof\0e=other")
 
 
+def json_converter(s):
+    # tests/golden/json_converter/cases.tsv: name, input converter configs, output configs, input.
+    for row in rows("json_converter/cases.tsv"):
+        name, configs, text = row[0], row[1], "\t".join(row[3:])
+        settings = dict(kv.split("=", 1) for kv in configs.split(",")) if configs != "-" else {}
+        flags = 0
+        if settings.get("schemas.enable", "true") == "true":
+            flags |= 1
+        if settings.get("decimal.format", "BASE64").upper() == "NUMERIC":
+            flags |= 2
+        if settings.get("replace.null.with.default", "true") == "true":
+            flags |= 4
+        if text == "~":
+            s.add("json_converter", name, bytes([flags | 8]))
+            continue
+        raw = text.encode("utf-8")
+        data = bytearray()
+        i = 0
+        while i < len(raw):  # \xHH is one byte
+            if raw[i:i + 2] == b"\\x" and i + 4 <= len(raw):
+                data.append(int(raw[i + 2:i + 4], 16))
+                i += 4
+            else:
+                data.append(raw[i])
+                i += 1
+        s.add("json_converter", name, bytes([flags]) + bytes(data))
+
+
+def values(s):
+    # The literals InsertHeader's golden cases parse (tests/golden/transforms), and the shapes
+    # Values.parseString tells apart.
+    for row in rows("transforms/cases.tsv"):
+        if "InsertHeader" in row[1] and "value.literal" in row[1]:
+            config = json.loads(row[1])
+            for key, literal in config.items():
+                if key.endswith("value.literal"):
+                    s.add("values", row[0], literal.encode("utf-8"))
+    for name, text in [
+            ("null", b" null "), ("int8", b"-128"), ("int16", b"32767"), ("int64", b"-9223372036854775808"),
+            ("big", b"123456789012345678901234567890"), ("float", b"3.4e38"), ("double", b"3.5e38"),
+            ("decimal", b"1e400"), ("date", b"2024-02-29"), ("time", b"23:59:59.999Z"),
+            ("nested", b'[[1,2.5],[3],[]]'), ("map-mixed", b'{"a":1,"b":"x",c:[true]}'),
+            ("quoted", b'["a,b","c\\"d"]'), ("malformed", b"[1,2"), ("colon", b"{a:b:c}"),
+            ("unicode", "caf\u00e9 \U0001F600".encode("utf-8"))]:
+        s.add("values", name, text)
+
+
 def main():
     s = Seeds()
     properties(s)
@@ -227,6 +278,8 @@ def main():
     offsets_topic(s)
     connect_protocol(s)
     kafka_protocol(s)
+    json_converter(s)
+    values(s)
     s.write()
 
 

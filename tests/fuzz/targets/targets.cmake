@@ -56,3 +56,6 @@ connectd_fuzz_target(NAME status_topic DEPS connectd_storage_records)
 connectd_fuzz_target(NAME offsets_topic DEPS connectd_storage_records)
 connectd_fuzz_target(NAME connect_protocol DEPS connectd_distributed)
 connectd_fuzz_target(NAME kafka_protocol DEPS connectd_kafka_protocol)
+# Connect data: JsonConverter's envelope and schema JSON, Values.parseString.
+connectd_fuzz_target(NAME json_converter DEPS connectd_converters)
+connectd_fuzz_target(NAME values DEPS connectd_data)

@@ -1,7 +1,8 @@
 // KafkaBasedLog against a real Kafka 4.4 broker: the internal topic is created compacted, writes
 // are read back in partition order by the writer and by a later reader from the beginning,
-// tombstones stay tombstones, ReadToEnd sees everything written before it, and a topic that is
-// not compacted is refused with Connect's message.
+// tombstones stay tombstones, ReadToEnd sees everything written before it, a topic that is
+// not compacted is refused with Connect's message, and a reader whose consumer stops fetching
+// gets a new one and misses nothing.
 #include "runtime/storage/kafka_based_log.h"
 
 #include <map>
@@ -126,6 +127,42 @@ TEST_F(KafkaBasedLogTest, AnUnreachableClusterFailsStartWithinItsTimeout) {
   auto log = KafkaBasedLog::Start(options, [](const LogRecord&) {});
   EXPECT_FALSE(log.ok());
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(40));
+}
+
+// A consumer that stops fetching (as librdkafka's can after a broker restart) is noticed within a
+// few stall checks and replaced: the records written meanwhile arrive, once each, in order, and
+// ReadToEnd completes; without the replacement it would wait forever.
+TEST_F(KafkaBasedLogTest, AReaderWhoseConsumerStopsFetchingGetsANewOneAndMissesNothing) {
+  const std::string topic = testing::UniqueName("connect-status");
+  auto options = Options(topic, 2);
+  options.stall_check_interval = std::chrono::milliseconds(200);
+  Seen seen;
+  auto log = KafkaBasedLog::Start(options, [&seen](const LogRecord& r) { seen.Add(r); });
+  ASSERT_TRUE(log.ok()) << log.status();
+  for (int i = 0; i < 6; ++i) (*log)->Send("key-" + std::to_string(i), "before");
+  ASSERT_TRUE((*log)->Flush(std::chrono::seconds(10)).ok());
+  ASSERT_TRUE((*log)->ReadToEndSync(std::chrono::seconds(10)).ok());
+  ASSERT_EQ(seen.Get().size(), 6u);
+
+  (*log)->PauseFetchingForTest();
+  for (int i = 0; i < 6; ++i) (*log)->Send("key-" + std::to_string(i), "after");
+  ASSERT_TRUE((*log)->Flush(std::chrono::seconds(10)).ok());
+  absl::Status read = (*log)->ReadToEndSync(std::chrono::seconds(15));
+  ASSERT_TRUE(read.ok()) << read << ": the stalled reader was not replaced";
+
+  std::vector<LogRecord> records = seen.Get();
+  ASSERT_EQ(records.size(), 12u) << "a record was read twice or not at all";
+  std::map<int32_t, int64_t> last_offset;
+  int after = 0;
+  for (const LogRecord& r : records) {
+    if (last_offset.count(r.partition)) {
+      EXPECT_EQ(r.offset, last_offset[r.partition] + 1);
+    }
+    last_offset[r.partition] = r.offset;
+    after += r.value == "after" ? 1 : 0;
+  }
+  EXPECT_EQ(after, 6);
+  (*log)->Stop();
 }
 
 }  // namespace
