@@ -1,10 +1,12 @@
 # scripts/fault-suite --short under ctest (issue #10). Owned by the fault-suite work.
-# Every fault of the suite on 50,000 records with 10 s outages, in two tests that run side by side:
-# the at-least-once faults and the exactly-once faults, each with its own three brokers (a private
-# scripts/kafka run dir, not the shared `kafka` fixture), workers and network namespace; needs
-# root. Each is about 3.5 min on an optimised build and takes two of ctest's slots (PROCESSORS):
-# its brokers, workers and producer keep a core busy. Recovery times are reported, not asserted,
-# so a loaded machine changes figures, never a verdict. A TSan run needs about 20 min.
+# Every fault of the suite on 50,000 records with 10 s outages, in two tests: the at-least-once
+# faults and the exactly-once faults, each with its own three brokers (a private scripts/kafka
+# run dir, not the shared `kafka` fixture), workers and network namespace; needs root. They run
+# beside the other tests (the first starts at once: highest COST in tests/CMakeLists.txt) but
+# not beside each other (RESOURCE_LOCK): six brokers starting together with the rest saturated
+# both cores. About 5 and 3 min on an optimised build under ctest -j4. Recovery times are
+# reported, not asserted, so a loaded machine changes figures, never a verdict. A TSan run
+# needs about 20 min.
 math(EXPR fault_suite_timeout "600 * ${CONNECTD_TEST_TIMEOUT_SCALE}")
 foreach(fault_half
     "ShortAtLeastOnce;kill9,sigterm,target-restart,source-restart,netcut,storm,internal-restart"
@@ -16,7 +18,7 @@ foreach(fault_half
   set_tests_properties(FaultSuite.${half_name} PROPERTIES
                        LABELS fault
                        TIMEOUT ${fault_suite_timeout}
-                       PROCESSORS 2
+                       RESOURCE_LOCK fault_suite
                        ENVIRONMENT "CONNECTD_BUILD_DIR=${PROJECT_BINARY_DIR}")
 endforeach()
 
