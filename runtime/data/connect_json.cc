@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstddef>
 #include <cstdlib>
+#include <limits>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -217,16 +218,37 @@ class JacksonReader {
     if (int_digits > kMaxNumberLength) return Fail("number longer than the limit");
     const size_t int_end = pos_;
     bool integral = true;
+    size_t fraction_digits = 0;
     if (pos_ < in_.size() && in_[pos_] == '.') {
       integral = false;
       ++pos_;
-      if (Digits() == 0) return Fail("decimal point not followed by a digit");
+      fraction_digits = Digits();
+      if (fraction_digits == 0) return Fail("decimal point not followed by a digit");
     }
     if (pos_ < in_.size() && (in_[pos_] == 'e' || in_[pos_] == 'E')) {
       integral = false;
       ++pos_;
+      const bool negative_exponent = pos_ < in_.size() && in_[pos_] == '-';
       if (pos_ < in_.size() && (in_[pos_] == '+' || in_[pos_] == '-')) ++pos_;
+      const size_t exponent_start = pos_;
       if (Digits() == 0) return Fail("exponent not followed by a digit");
+      // new BigDecimal(literal): the exponent must fit an int, and so must the scale
+      // (fraction digits - exponent); Jackson then fails to read the number.
+      const std::string_view exponent_digits = in_.substr(exponent_start, pos_ - exponent_start);
+      const size_t first = exponent_digits.find_first_not_of('0');
+      const std::string_view significant =
+          first == std::string_view::npos ? std::string_view() : exponent_digits.substr(first);
+      int64_t exponent = 0;
+      if (significant.size() > 10) return Fail("number exponent out of range");
+      for (char c : significant) exponent = exponent * 10 + (c - '0');
+      if (negative_exponent) exponent = -exponent;
+      const int64_t scale = static_cast<int64_t>(fraction_digits) - exponent;
+      if (exponent > std::numeric_limits<int32_t>::max() ||
+          exponent < -int64_t{std::numeric_limits<int32_t>::max()} ||
+          scale > std::numeric_limits<int32_t>::max() ||
+          scale < std::numeric_limits<int32_t>::min()) {
+        return Fail("number exponent out of range");
+      }
     }
     if (integral) {
       // BigInteger.longValue(): the low 64 bits of the two's complement value.

@@ -19,7 +19,9 @@
 //    an error, and a 4-byte form (lead F0..F7) past U+10FFFF becomes its two out-of-range UTF-16
 //    units;
 //  - at most 1000 nested containers, and numbers at most 1000 long: integer digits for an
-//    integer, characters for any other number (StreamReadConstraints).
+//    integer, characters for any other number (StreamReadConstraints);
+//  - a number whose exponent, or scale (fraction digits minus exponent), does not fit an int is
+//    an error (new BigDecimal(literal) throws): "1e-2147483647" reads, "1.5e-2147483647" not.
 // Not modelled: Jackson's UTF-16/32 input detection and its string length limit (20M).
 // RapidJSON cannot be configured to accept leading zeros or Jackson's UTF-8, hence this reader.
 // Java reads the config and status topics with the same converter, so both read through here

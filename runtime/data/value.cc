@@ -336,8 +336,9 @@ Value::Map JavaHashMap(Value::Map entries, size_t initial_capacity) {
       }
     } else {
       const std::vector<size_t>& same_hash = by_hash[hash];
+      const Value& wanted = key;  // clang 14 cannot capture a structured binding
       auto found = std::find_if(same_hash.begin(), same_hash.end(),
-                                [&](size_t i) { return distinct[i].first == key; });
+                                [&](size_t i) { return distinct[i].first == wanted; });
       if (found != same_hash.end()) same = *found;
     }
     if (same != distinct.size()) {

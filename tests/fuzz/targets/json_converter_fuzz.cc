@@ -11,6 +11,7 @@
 // double-huge), so written bytes holding such a string are not read again.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,6 +54,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<std::optional<std::string>> rewritten =
       converter.FromConnectData("t", reread->schema, reread->value);
   FUZZ_CHECK(rewritten.ok());
+  if (*rewritten != *written) {
+    std::fprintf(stderr, "written:   %s\nrewritten: %s\n", text.c_str(),
+                 rewritten->value_or("(null)").c_str());
+  }
   FUZZ_CHECK(*rewritten == *written);
   return 0;
 }
