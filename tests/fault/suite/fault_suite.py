@@ -698,6 +698,27 @@ class Suite:
         return 0 if ok else 1
 
 
+def run_then_tear_down(suite, body, what):
+    """Runs body() with SIGTERM/SIGINT/SIGHUP turned into Interrupted, then suite.teardown()
+    whatever happened (signals ignored meanwhile). Returns 0, 130 (interrupted) or 1 (error)."""
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, _on_signal)
+    rc = 0
+    try:
+        body()
+    except Interrupted as e:
+        log(f"interrupted ({e}); cleaning up")
+        rc = 130
+    except Exception as e:  # noqa: BLE001 - reported, then the clean-up
+        log(f"{what} error: {e}")
+        rc = 1
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        suite.teardown()
+    return rc
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--short", action="store_true", help="the CI profile")
@@ -716,22 +737,8 @@ def main():
         faults.sort(key=list(FAULTS).index)
     if os.geteuid() != 0:
         parser.error("needs root (network namespaces)")
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, _on_signal)
     suite = Suite(args)
-    rc = 0
-    try:
-        suite.run(faults)
-    except Interrupted as e:
-        log(f"interrupted ({e}); cleaning up")
-        rc = 130
-    except Exception as e:  # noqa: BLE001
-        log(f"suite error: {e}")
-        rc = 1
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        suite.teardown()
+    rc = run_then_tear_down(suite, lambda: suite.run(faults), "suite")
     # The table and the summary come last, after every process is gone.
     sys.stderr.flush()
     report_rc = suite.report()

@@ -23,7 +23,6 @@ import argparse
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
 import threading
@@ -210,22 +209,8 @@ def main():
         parser.error("--minutes must leave room for at least one fault (3 x --fault-every)")
     if os.geteuid() != 0:
         parser.error("needs root (network namespaces)")
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, fs._on_signal)
     soak = Soak(args)
-    rc = 0
-    try:
-        soak.soak()
-    except fs.Interrupted as e:
-        fs.log(f"interrupted ({e}); cleaning up")
-        rc = 130
-    except Exception as e:  # noqa: BLE001
-        fs.log(f"soak error: {e}")
-        rc = 1
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        soak.teardown()
+    rc = fs.run_then_tear_down(soak, soak.soak, "soak")
     sys.stderr.flush()
     return rc or soak.report()
 
