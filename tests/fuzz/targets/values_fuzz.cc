@@ -2,8 +2,8 @@
 // applies to a configured literal: numbers of every width, dates and times, nested arrays and
 // maps with quoted and literal elements, and whatever is none of these.
 // Input: the text. Properties: parseString never fails (Java's does not throw); the inferred
-// value prints (Values.convertToString) and converts (convertToLong/Double/Boolean) with a
-// status, never a crash.
+// value prints (Values.convertToString), and converting it (convertToLong/Double/Boolean)
+// either succeeds or is refused as a DataException (kInvalidArgument), as Java's only throws.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -19,9 +19,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data_bytes, size_t size) {
   FUZZ_CHECK(parsed.ok());
   const data::Schema* schema = parsed->first.get();
   const data::Value& value = parsed->second;
-  (void)data::ConvertToString(schema, value);
-  (void)data::ConvertToLong(schema, value);
-  (void)data::ConvertToDouble(schema, value);
-  (void)data::ConvertToBoolean(schema, value);
+  data::ConvertToString(schema, value);
+  for (const absl::StatusOr<data::Value>& converted :
+       {data::ConvertToLong(schema, value), data::ConvertToDouble(schema, value),
+        data::ConvertToBoolean(schema, value)}) {
+    FUZZ_CHECK(converted.ok() || converted.status().code() == absl::StatusCode::kInvalidArgument);
+  }
   return 0;
 }
