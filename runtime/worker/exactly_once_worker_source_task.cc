@@ -127,9 +127,10 @@ void ExactlyOnceWorkerSourceTask::RecordSent(std::unique_ptr<InFlight> record,
 }
 
 void ExactlyOnceWorkerSourceTask::FinalOffsetCommit() {
-  // Connect's finalOffsetCommit: commit what the open transaction holds unless the task failed;
-  // whatever is not committed is aborted (its offsets were never written).
-  if (has_instance() && !eos_failed_ && send_failure().ok()) {
+  // Connect's finalOffsetCommit: commit what the open transaction holds unless the task failed
+  // or was abandoned (its undelivered records were dropped); whatever is not committed is
+  // aborted (its offsets were never written).
+  if (has_instance() && !eos_failed_ && !cancelled() && send_failure().ok()) {
     if (absl::Status committed = CommitTransaction(); !committed.ok()) {
       CONNECTD_LOG(kError, kLogger) << committed.message();
     }

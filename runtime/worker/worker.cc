@@ -344,7 +344,7 @@ void Worker::StopAndAwaitTasks(const std::vector<herder::ConnectorTaskId>& ids) 
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (!task->AwaitStop(std::max(left, std::chrono::milliseconds(0)))) {
-      // The thread was detached; the task object must outlive it.
+      // Abandoned: its thread deletes the task when it ends.
       task.release();
     }
   }

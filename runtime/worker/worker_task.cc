@@ -23,9 +23,10 @@ WorkerTask::~WorkerTask() {
 }
 
 void WorkerTask::Start() {
-  thread_ = std::thread([this, done = done_] {
+  thread_ = std::thread([this] {
     Run();
-    done->store(true);
+    // The thread's last touch of the task, unless its owner gave up on it.
+    if (fate_.exchange(kFinished) == kAbandoned) delete this;
   });
 }
 
@@ -46,19 +47,30 @@ void WorkerTask::Stop() {
 bool WorkerTask::AwaitStop(std::chrono::milliseconds timeout) {
   if (!thread_.joinable()) return true;
   auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!done_->load() && std::chrono::steady_clock::now() < deadline) {
+  while (fate_.load() != kFinished && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  if (done_->load()) {
+  if (fate_.load() == kFinished) {
     thread_.join();
     return true;
   }
   CONNECTD_LOG(kError, kLogger) << "Graceful stop of task " << id_.connector << "-" << id_.task
                                 << " failed: it did not stop within " << timeout.count()
                                 << " ms; abandoning its thread";
+  {
+    std::lock_guard lock(report_mu_);
+    abandoned_ = true;
+  }
   Cancel();
   thread_.detach();
-  return false;
+  // From here the thread may delete the task, unless it already ended (then it is still ours).
+  return fate_.exchange(kAbandoned) == kFinished;
+}
+
+void WorkerTask::ReportState(State state, std::optional<std::string> trace) {
+  std::lock_guard lock(report_mu_);
+  if (abandoned_) return;
+  listener_.OnTaskState(id_, state, std::move(trace));
 }
 
 void WorkerTask::WaitFor(std::chrono::milliseconds timeout) {
@@ -73,7 +85,7 @@ void WorkerTask::Run() {
   if (status.ok()) {
     CONNECTD_LOG(kInfo, kLogger) << "Task started";
     if (target_state_.load() == herder::TargetState::kStarted) {
-      listener_.OnTaskState(id_, State::kRunning, std::nullopt);
+      ReportState(State::kRunning, std::nullopt);
     }
     while (!stopping_) {
       herder::TargetState target = target_state_.load();
@@ -81,7 +93,7 @@ void WorkerTask::Run() {
         if (!paused) {
           paused = true;
           OnPause();
-          listener_.OnTaskState(id_, State::kPaused, std::nullopt);
+          ReportState(State::kPaused, std::nullopt);
         }
         IdleWhilePaused();
         continue;
@@ -89,7 +101,7 @@ void WorkerTask::Run() {
       if (paused) {
         paused = false;
         OnResume();
-        listener_.OnTaskState(id_, State::kRunning, std::nullopt);
+        ReportState(State::kRunning, std::nullopt);
       }
       status = Iterate();
       if (!status.ok()) break;
@@ -97,12 +109,18 @@ void WorkerTask::Run() {
   }
   Close();
   metrics_scope_.UnpublishAll();
-  if (!status.ok()) {
+  if (status.ok()) return;
+  if (abandoned()) {
+    CONNECTD_LOG(kWarn, kLogger) << "After being scheduled for shutdown, the orphan task threw an "
+                                    "uncaught exception. A newer instance of this task might be "
+                                    "already running: "
+                                 << status.message();
+  } else {
     CONNECTD_LOG(kError, kLogger) << "Task threw an uncaught and unrecoverable exception. Task is "
                                      "being killed and will not recover until manually restarted: "
                                   << status.message();
-    listener_.OnTaskState(id_, State::kFailed, std::string(status.message()));
   }
+  ReportState(State::kFailed, std::string(status.message()));  // dropped once abandoned
 }
 
 }  // namespace connectd::worker

@@ -8,7 +8,10 @@
 // stop -> Close() (flush, commit, release). The thread reports RUNNING/PAUSED/FAILED through the
 // StatusListener; after a clean stop it reports nothing (the worker reports UNASSIGNED or the
 // task is destroyed). Stop() signals; AwaitStop(timeout) joins or gives up (a plugin that hangs
-// in stop is abandoned: the thread is detached and its status stays as it was).
+// in stop is abandoned: the thread is detached, Cancel() drops what it holds, and from then on
+// it reports no state, as Connect's cancelled task: a newer instance of the same task may be
+// running and its status is the one that counts. The abandoned task deletes itself when its
+// thread ends, so its clients close then).
 #pragma once
 
 #include <atomic>
@@ -16,6 +19,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -42,8 +46,9 @@ class WorkerTask {
   void Transition(herder::TargetState state);
   // Any thread: asks the task to stop; returns at once.
   void Stop();
-  // Waits for the thread to finish; false if it did not within `timeout` (then it is detached
-  // and left to finish on its own: its plugin hung).
+  // Waits for the thread to finish; false if it did not within `timeout`: then the task is
+  // abandoned (see above) and the caller must release it without deleting it, since its thread
+  // deletes it when it ends.
   bool AwaitStop(std::chrono::milliseconds timeout);
 
   bool stopping() const { return stopping_.load(); }
@@ -70,6 +75,10 @@ class WorkerTask {
 
   // Sleeps up to `timeout` unless stopped or transitioned; for backoff in subclasses.
   void WaitFor(std::chrono::milliseconds timeout);
+  // Reports the task's state to the listener unless the task was abandoned (then nothing).
+  void ReportState(State state, std::optional<std::string> trace);
+  // True once AwaitStop gave up on the task.
+  bool abandoned() const { return abandoned_.load(); }
 
   const herder::ConnectorTaskId id_;
   StatusListener& listener_;
@@ -79,13 +88,18 @@ class WorkerTask {
  private:
   void Run();
 
+  // Who deletes the task: its owner (kOwned, and after kFinished), or its own thread when it
+  // ends after AwaitStop gave up (kAbandoned).
+  enum Fate : int { kOwned, kFinished, kAbandoned };
+
   std::thread thread_;
+  std::atomic<int> fate_{kOwned};
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> abandoned_{false};
+  std::mutex report_mu_;  // orders ReportState after the cancellation it checks
   std::atomic<herder::TargetState> target_state_;
   std::mutex mu_;
   std::condition_variable cv_;
-  // Shared with a detached thread when AwaitStop gives up.
-  std::shared_ptr<std::atomic<bool>> done_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 }  // namespace connectd::worker
