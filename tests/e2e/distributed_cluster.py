@@ -93,8 +93,9 @@ def java_bin():
 
 def java_connect_classpath():
     """The class path of the Java workers: the 4.4.0 stack, then connect-test-plugins and
-    connect-file from the MirrorMaker 2 stack, then that stack's kafka-clients (see the module
-    doc). When the two stacks are one version, nothing is added twice."""
+    connect-file from the MirrorMaker 2 stack (and its connect-mirror jars when
+    CONNECTD_JAVA_WITH_MIRROR=1), then that stack's kafka-clients (see the module doc). When
+    the two stacks are one version, nothing is added twice."""
     if not _java_classpath_cache:
         main = _scripts_kafka("java-classpath").split(":")
         mm2 = _scripts_kafka("java-classpath", "--mm2").split(":")
@@ -104,6 +105,8 @@ def java_connect_classpath():
             return [j for j in mm2 if os.path.basename(j).startswith(prefix)
                     and os.path.basename(j) not in have]
         extra = pick("connect-test-plugins-") + pick("connect-file-")
+        if os.environ.get("CONNECTD_JAVA_WITH_MIRROR") == "1":
+            extra += pick("connect-mirror-")  # MirrorMaker 2's connectors (the fault suite)
         if not extra and not any(os.path.basename(j).startswith("connect-test-plugins-")
                                  for j in main):
             raise AssertionError("connect-test-plugins is on neither Java stack "
