@@ -411,6 +411,9 @@ std::unique_ptr<worker::ConnectorOffsetStore> DistributedHerder::MakeTransaction
   const std::string connector_topic = Get(config, "offsets.storage.topic");
   const std::string topic = connector_topic.empty() ? options_.offset_log.topic : connector_topic;
   std::map<std::string, std::string> producer = options_.offset_log.producer;
+  // Its records live as long as their transaction (ExactlyOnceProducerConfig), not as long as
+  // the worker's at-least-once offset commits.
+  producer.erase("message.timeout.ms");
   producer["partitioner"] = "murmur2_random";
   producer["client.id"] = "connector-producer-" + c + "-0";
   producer = kafka::ExactlyOnceProducerConfig(

@@ -50,10 +50,16 @@ storage::KafkaBasedLog::Options LogOptions(const config::WorkerConfig& config,
   storage::KafkaBasedLog::Options options;
   options.topic = *parsed.GetString(topic_key);
   options.topic_property = topic_key;
-  // Connect's config and offsets producers never give up on a record (delivery.timeout.ms
-  // MAX_INT); the status producer keeps the client's default, as Java's.
+  // Connect's config producer never gives up on a record (delivery.timeout.ms MAX_INT); the
+  // status producer keeps the client's default, as Java's. The offsets producer gives up when the
+  // task does (offset.flush.timeout.ms): a commit the task saw fail must not land later, after
+  // another worker took the task over and committed newer offsets (docs/compatibility.md); the
+  // task keeps those offsets for its next flush.
   std::map<std::string, std::string> base;
-  if (topic_key != "status.storage.topic") base["message.timeout.ms"] = "2147483647";
+  if (topic_key == "config.storage.topic") base["message.timeout.ms"] = "2147483647";
+  if (topic_key == "offset.storage.topic") {
+    base["message.timeout.ms"] = std::to_string(parsed.GetInt("offset.flush.timeout.ms"));
+  }
   options.producer = jvm::OverlayOn(
       std::move(base),
       jvm::TranslateJavaClientConfig(config.ClientConfig("producer."), jvm::ClientRole::kProducer));
