@@ -266,14 +266,16 @@ class Worker:
             return False
 
     def tail(self, lines=60):
-        """The end of the worker's log (for a Java worker also stdout's non-JSON lines: the
-        JVM's own errors land there)."""
+        """The end of the worker's log without its REST access lines, which other workers'
+        polling would fill it with (for a Java worker also stdout's non-JSON lines: the JVM's
+        own errors land there)."""
         text = ""
         paths = [self.log_path] + ([self.stdout_path] if self.kind == "java" else [])
         for path in paths:
             try:
                 with open(path, errors="replace") as f:
-                    kept = [l for l in f.readlines() if not l.startswith("{")]
+                    kept = [l for l in f.readlines()
+                            if not l.startswith("{") and " HTTP/1.1\" " not in l]
                 text += f"[{os.path.basename(path)}]\n" + "".join(kept[-lines:])
             except OSError:
                 pass
