@@ -81,7 +81,7 @@ class Sampler(threading.Thread):
 class Soak(fs.Suite):
     def __init__(self, args):
         super().__init__(argparse.Namespace(short=False, records=None, seed=args.seed,
-                                            keep=args.keep))
+                                            keep=args.keep, workers="connectd"))
         self.minutes, self.every = args.minutes, args.fault_every
         self.profile.update(outage=args.outage, storm=args.outage, restart_after=10)
         self.steady = []  # (minute, fault about to strike, rss_kib, threads, fds)
@@ -203,7 +203,8 @@ def main():
     parser.add_argument("--fault-every", type=int, default=180, help="seconds between faults")
     parser.add_argument("--outage", type=int, default=20, help="seconds a broker or link is down")
     parser.add_argument("--seed", type=int)
-    parser.add_argument("--keep", action="store_true", help="keep worker logs and the topics")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep worker logs, broker dirs and the topics")
     args = parser.parse_args()
     if args.minutes * 60 < 3 * args.fault_every:
         parser.error("--minutes must leave room for at least one fault (3 x --fault-every)")
