@@ -6,12 +6,16 @@ Only the Python standard library is used. The real Kafka cluster comes from the 
 import json
 import os
 import signal
-import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
+                                "lib"))
+import free_ports  # noqa: E402  (scripts/lib: ports below the ephemeral range, reserved)
 
 BUILD_DIR = os.environ.get("CONNECTD_BUILD_DIR", "build")
 CONNECTD = os.path.join(BUILD_DIR, "bin", "connectd")
@@ -48,9 +52,8 @@ def ssl_client_props(ca, prefix=""):
 
 
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port for a worker's listener; see scripts/lib/free_ports.py for why not bind(0)."""
+    return free_ports.free_port()
 
 
 def http(method, url, body=None, headers=None):
