@@ -1,6 +1,7 @@
 #include "runtime/storage/offset_codec.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -10,7 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "rapidjson/encodedstream.h"
+#include "jvm/utf8.h"
 #include "rapidjson/error/en.h"
 #include "rapidjson/memorystream.h"
 #include "rapidjson/reader.h"
@@ -38,6 +39,15 @@ enum class Shape {
   kObject,     // {flat object}
   kOffsetKey,  // ["connector",{flat object}]
 };
+
+// True if `text` holds a surrogate's 3-byte form (ED A0..BF xx), which only the decoding of a lone
+// surrogate escape puts there.
+bool HoldsSurrogate(std::string_view text) {
+  for (size_t i = text.find('\xED'); i != std::string_view::npos; i = text.find('\xED', i + 1)) {
+    if (i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0xA0) return true;
+  }
+  return false;
+}
 
 // SAX handler accepting only flat objects (or an offset key around one). Numbers arrive as raw
 // text (kParseNumbersAsStringsFlag) so integers and doubles are told apart as Jackson does.
@@ -83,6 +93,10 @@ class FlatJsonHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, F
   }
   bool Key(const char* str, rapidjson::SizeType length, bool) {
     pending_key_.assign(str, length);
+    if (HoldsSurrogate(pending_key_)) {
+      // Jackson reads a lone surrogate in a string but refuses one in a field name.
+      return Fail("a map key holds a lone surrogate escape (Java's JSON parser refuses it)");
+    }
     if (!keys_.insert(pending_key_).second) {
       return Fail(absl::StrCat("duplicate key \"", pending_key_, "\""));
     }
@@ -201,6 +215,73 @@ struct Parsed {
   FlatObject object;
 };
 
+// Lone UTF-16 surrogates. A Java String may hold one (a connector named "a\uD800b"), and Jackson
+// writes it as its own escape; RapidJSON refuses a lone high-surrogate escape. The text is read
+// as Java reads it: each lone surrogate escape becomes the surrogate's 3-byte form (as
+// connect_json.h and jvm/utf8.h keep such a char), which AppendJacksonString writes back as the
+// same escape. Raw bytes stay strict UTF-8, so a 3-byte surrogate can only come from an escape.
+bool IsHex4(std::string_view text, size_t at) {
+  if (at + 4 > text.size()) return false;
+  for (size_t k = at; k < at + 4; ++k) {
+    if (!std::isxdigit(static_cast<unsigned char>(text[k]))) return false;
+  }
+  return true;
+}
+
+uint32_t Hex4(std::string_view text, size_t at) {
+  uint32_t value = 0;
+  std::from_chars(text.data() + at, text.data() + at + 4, value, 16);
+  return value;
+}
+
+// The escape "\uXXXX" at `at` (its backslash), or -1 when there is none.
+int64_t EscapedUnit(std::string_view text, size_t at) {
+  if (at + 1 < text.size() && text[at] == '\\' && text[at + 1] == 'u' && IsHex4(text, at + 2)) {
+    return Hex4(text, at + 2);
+  }
+  return -1;
+}
+
+// `text` with every lone surrogate escape inside a string replaced by the surrogate's 3-byte
+// form; nullopt when there is none (the common case: no copy).
+std::optional<std::string> WithLoneSurrogatesDecoded(std::string_view text) {
+  if (text.find("\\u") == std::string_view::npos) return std::nullopt;
+  std::string out;
+  bool in_string = false;
+  size_t copied = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (!in_string) {
+      in_string = c == '"';
+      continue;
+    }
+    if (c == '"') {
+      in_string = false;
+      continue;
+    }
+    if (c != '\\') continue;
+    const int64_t unit = EscapedUnit(text, i);
+    if (unit < 0xD800 || unit > 0xDFFF) {
+      ++i;  // the escaped character (for "\uXXXX" the hex digits are plain characters)
+      continue;
+    }
+    const int64_t next = EscapedUnit(text, i + 6);
+    if (unit <= 0xDBFF && next >= 0xDC00 && next <= 0xDFFF) {
+      i += 11;  // a surrogate pair: RapidJSON decodes it
+      continue;
+    }
+    out.append(text.substr(copied, i - copied));
+    out.push_back(static_cast<char>(0xE0 | (unit >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((unit >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (unit & 0x3F)));
+    i += 5;
+    copied = i + 1;
+  }
+  if (copied == 0) return std::nullopt;
+  out.append(text.substr(copied));
+  return out;
+}
+
 absl::StatusOr<Parsed> ParseFlat(std::string_view text, Shape shape, std::string_view what) {
   const auto invalid = [&](std::string_view message) {
     return absl::InvalidArgumentError(
@@ -210,16 +291,19 @@ absl::StatusOr<Parsed> ParseFlat(std::string_view text, Shape shape, std::string
   if (std::memchr(text.data(), '\0', text.size()) != nullptr) {
     return invalid("contains a NUL byte");
   }
-  // A length-bounded stream: RapidJSON 1.1.0 validates a UTF-8 sequence by taking all of its
-  // continuation bytes, so text ending in a truncated one ("\xe6") read past a NUL terminator
-  // (found by offsets_topic_fuzz); a MemoryStream reads '\0' at its end instead.
+  // JSON text is UTF-8 (checked here, not by RapidJSON's kParseValidateEncodingFlag, which would
+  // refuse the 3-byte surrogates that WithLoneSurrogatesDecoded puts in).
+  if (!jvm::IsValidUtf8(text)) return invalid("is not valid UTF-8");
+  const std::optional<std::string> decoded = WithLoneSurrogatesDecoded(text);
+  if (decoded.has_value()) text = *decoded;
+  // A length-bounded stream: RapidJSON 1.1.0 takes all continuation bytes of a UTF-8 sequence,
+  // so text ending in a truncated one ("\xe6") read past a NUL terminator (found by
+  // offsets_topic_fuzz); a MemoryStream reads '\0' at its end instead.
   rapidjson::MemoryStream memory(text.data(), text.size());
-  rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> stream(memory);
   FlatJsonHandler handler(shape);
   rapidjson::Reader reader;
   const rapidjson::ParseResult result =
-      reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag>(
-          stream, handler);
+      reader.Parse<rapidjson::kParseNumbersAsStringsFlag>(memory, handler);
   if (!handler.error().empty()) return invalid(handler.error());
   if (result.IsError()) {
     return invalid(absl::StrCat(rapidjson::GetParseError_En(result.Code()), " (at byte ",
@@ -298,32 +382,23 @@ FlatObject Sorted(FlatObject object) {
   return object;
 }
 
-// Strict UTF-8 (no overlongs, surrogates or code points above U+10FFFF).
-absl::Status CheckUtf8(std::string_view text, std::string_view what) {
-  size_t i = 0;
-  while (i < text.size()) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    int length = c < 0x80           ? 1
-                 : (c >> 5) == 0x6  ? 2
-                 : (c >> 4) == 0xE  ? 3
-                 : (c >> 3) == 0x1E ? 4
-                                    : 0;
-    if (length == 0 || i + length > text.size()) {
-      return absl::InvalidArgumentError(absl::StrCat(AsAbsl(what), " is not valid UTF-8"));
-    }
-    uint32_t cp = length == 1 ? c : c & (0xFF >> (length + 1));
-    for (int k = 1; k < length; ++k) {
-      const unsigned char cont = static_cast<unsigned char>(text[i + k]);
-      if ((cont & 0xC0) != 0x80) {
-        return absl::InvalidArgumentError(absl::StrCat(AsAbsl(what), " is not valid UTF-8"));
-      }
-      cp = (cp << 6) | (cont & 0x3F);
-    }
-    static constexpr uint32_t kMinForLength[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < kMinForLength[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return absl::InvalidArgumentError(absl::StrCat(AsAbsl(what), " is not valid UTF-8"));
-    }
-    i += length;
+// A name as a Java String may hold it: UTF-8 (no overlongs or code points above U+10FFFF) in
+// which a lone surrogate is its 3-byte form, as the parser above reads one. A high surrogate's
+// form right before a low one's is refused: that pair is a supplementary character, which only
+// has its 4-byte form.
+absl::Status CheckJavaName(std::string_view text, std::string_view what) {
+  const auto invalid = [&] {
+    return absl::InvalidArgumentError(absl::StrCat(AsAbsl(what), " is not valid UTF-8"));
+  };
+  bool after_high_surrogate = false;
+  for (size_t i = 0; i < text.size();) {
+    const size_t start = i;
+    const char32_t cp = jvm::DecodeOneUtf8(text, &i, /*surrogates=*/true);
+    const bool replaced = cp == 0xFFFD && text.substr(start, i - start) != "\xEF\xBF\xBD";
+    if (replaced) return invalid();
+    const bool low = cp >= 0xDC00 && cp <= 0xDFFF;
+    if (after_high_surrogate && low) return invalid();
+    after_high_surrogate = cp >= 0xD800 && cp <= 0xDBFF;
   }
   return absl::OkStatus();
 }
@@ -333,7 +408,7 @@ absl::Status CheckUtf8(std::string_view text, std::string_view what) {
 absl::StatusOr<std::string> SerializeOffsetKey(std::string_view connector,
                                                std::string_view partition_json,
                                                jvm::JavaDoubleStyle double_style) {
-  CONNECTD_RETURN_IF_ERROR(CheckUtf8(connector, "connector name"));
+  CONNECTD_RETURN_IF_ERROR(CheckJavaName(connector, "connector name"));
   CONNECTD_ASSIGN_OR_RETURN(Parsed partition,
                             ParseFlat(partition_json, Shape::kObject, "source partition"));
   return KeyText(connector, partition.object, double_style);
@@ -368,7 +443,7 @@ absl::StatusOr<std::string> CanonicalJavaHashMapOrder(std::string_view object_js
 
 absl::StatusOr<std::string> CanonicalOffsetKey(std::string_view connector,
                                                std::string_view partition_json) {
-  CONNECTD_RETURN_IF_ERROR(CheckUtf8(connector, "connector name"));
+  CONNECTD_RETURN_IF_ERROR(CheckJavaName(connector, "connector name"));
   CONNECTD_ASSIGN_OR_RETURN(Parsed partition,
                             ParseFlat(partition_json, Shape::kObject, "source partition"));
   return KeyText(connector, Sorted(std::move(partition.object)), jvm::JavaDoubleStyle::kJdk17);

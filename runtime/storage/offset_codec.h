@@ -11,6 +11,10 @@
 // (int64), double or boolean. Nested objects/arrays, duplicate keys, integers outside int64 and
 // non-object input are rejected with kInvalidArgument.
 //
+// A lone UTF-16 surrogate, which a Java String may hold and Jackson writes as its own escape
+// (["a\uD800b",{}]), is read into its 3-byte form (as jvm/utf8.h keeps such a char) and written
+// back as the same escape, in connector names and values alike; raw bytes must be UTF-8.
+//
 // Key order matters because lookups are byte-exact: Java emits a map in its iteration order. The
 // serializers here keep the order of the text they are given (a LinkedHashMap or singleton map in
 // Java). Maps that went through a java.util.HashMap (JsonConverter's parsed maps, REST-PATCHed

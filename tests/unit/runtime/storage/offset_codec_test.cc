@@ -171,6 +171,51 @@ TEST(OffsetCodecTest, RoundTrips) {
   EXPECT_EQ(*parsed_value, value);
 }
 
+// A Java String may hold a lone surrogate; Jackson writes it as its own escape. These bytes are
+// what Kafka 4.4's JsonConverter (schemas.enable=false) wrote for the connector "a\uD800b\uDFFF",
+// the partition {"f":"x\uD800","g":1} (a LinkedHashMap) and the offset {"o":"\uDBFF!"} (a run of
+// JsonConverter.fromConnectData on connect-json 4.4.0, 3 Dec 2026). connectd reads them, finds
+// them and writes the same bytes back; Java read the key back into the same chars.
+TEST(OffsetCodecTest, LoneSurrogatesRoundTripAsJavaWritesThem) {
+  const std::string java_key = R"(["a\uD800b\uDFFF",{"f":"x\uD800","g":1}])";
+  const std::string java_value = R"({"o":"\uDBFF!"})";
+  absl::StatusOr<OffsetKey> key = ParseOffsetKey(java_key);
+  ASSERT_TRUE(key.ok()) << key.status();
+  EXPECT_EQ(key->connector,
+            "a\xED\xA0\x80"
+            "b\xED\xBF\xBF");
+  EXPECT_EQ(key->partition_json, R"({"f":"x\uD800","g":1})");
+  EXPECT_EQ(Key(key->connector, key->partition_json), java_key);
+  EXPECT_TRUE(CanonicalOffsetKey(key->connector, key->partition_json).ok());
+  absl::StatusOr<std::string> value = ParseOffsetValue(java_value);
+  ASSERT_TRUE(value.ok()) << value.status();
+  EXPECT_EQ(Value(*value), java_value);
+
+  OffsetLookupIndex index;
+  ASSERT_TRUE(index.Apply(java_key, java_value));
+  EXPECT_EQ(*index.Find(key->connector, R"({"g":1,"f":"x\uD800"})"),
+            std::optional<std::string>(java_value));
+  EXPECT_THAT(index.Partitions(key->connector), ElementsAre(key->partition_json));
+}
+
+TEST(OffsetCodecTest, SurrogateEscapesReadAsJacksonReadsThem) {
+  // A pair is one supplementary character (4 bytes), whatever the hex case.
+  EXPECT_EQ(ParseOffsetKey(R"(["\uD83D\ude00",{}])")->connector, "\xF0\x9F\x98\x80");
+  // An escaped backslash before "u" is no escape.
+  EXPECT_EQ(ParseOffsetKey(R"(["c\\uD800",{}])")->connector, "c\\uD800");
+  // Two high surrogates are two lone ones.
+  EXPECT_EQ(ParseOffsetValue(R"({"k":"\uDBFF\uDBFF"})").value(), R"({"k":"\uDBFF\uDBFF"})");
+  // Jackson refuses a lone surrogate in a field name ("Broken surrogate pair in field name").
+  ExpectInvalid(ParseOffsetKey(R"(["c",{"\uD800":1}])").status(), "lone surrogate");
+  ExpectInvalid(ParseOffsetValue(R"({"\uDC00":1})").status(), "lone surrogate");
+  // Raw bytes stay UTF-8: an encoded surrogate is not text, nor is a name holding a pair's
+  // halves one by one (that pair has only its 4-byte form).
+  ExpectInvalid(ParseOffsetKey("[\"\xED\xA0\x80\",{}]").status(), "not valid UTF-8");
+  ExpectInvalid(SerializeOffsetKey("\xED\xA0\xBD\xED\xB8\x80", "{}").status(),
+                "connector name is not valid UTF-8");
+  EXPECT_TRUE(SerializeOffsetKey("\xED\xB8\x80\xED\xA0\xBD", "{}").ok());  // low, then high
+}
+
 TEST(JavaHashMapOrderTest, SmallMapsFollowBucketOrder) {
   // MirrorMaker 2 partitions: a HashMap of cluster, topic, partition.
   EXPECT_EQ(HashOrder(R"({"topic":"t","partition":0,"cluster":"A"})"),
@@ -196,7 +241,8 @@ TEST(JavaHashMapOrderTest, ResizesPastTwelveKeys) {
   // Java in json_converter.tsv, case hash-13-keys).
   EXPECT_THAT(jvm::JavaHashMapIterationOrder(thirteen),
               ElementsAre(0, 11, 10, 2, 1, 12, 4, 3, 6, 5, 8, 7, 9));
-  EXPECT_THAT(jvm::JavaHashMapIterationOrder(twelve), ElementsAre(6, 5, 8, 7, 9, 0, 11, 10, 2, 1, 4, 3));
+  EXPECT_THAT(jvm::JavaHashMapIterationOrder(twelve),
+              ElementsAre(6, 5, 8, 7, 9, 0, 11, 10, 2, 1, 4, 3));
 }
 
 TEST(JavaHashMapOrderTest, NegativeHashesAndEmptyKey) {
