@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Prints the end of every failed test's output from ctest's last run, for the end of a log.
+"""Prints a digest of ctest's last run for the end of a log: its slowest tests, then the end of
+every failed test's output.
 
 CI keeps only the head and the tail of a long log; ctest --output-on-failure prints a failing
 test's output where it fails, which in a run of 800 tests is the middle. This digest repeats, at
 the end, the last lines of each failed test's output (from Testing/Temporary/LastTest.log) so the
-reason for a red run is in the part that survives.
+reason for a red run is in the part that survives, and the slowest tests, which set the run's
+length on a machine other than ours.
 
-Usage: scripts/lib/ctest_failures.py BUILD_DIR [LINES_PER_TEST]
+Usage: scripts/lib/ctest_report.py BUILD_DIR [LINES_PER_FAILED_TEST]
 """
 
 import os
@@ -23,17 +25,20 @@ def failed_tests(temp_dir):
 
 
 def outputs(temp_dir):
-    """{test name: [output lines]} from LastTest.log."""
+    """({test name: [output lines]}, {test name: seconds}) from LastTest.log."""
     path = os.path.join(temp_dir, "LastTest.log")
-    result, name, lines, inside = {}, None, None, False
+    result, seconds, name, lines, inside, timed = {}, {}, None, None, False, None
     if not os.path.exists(path):
-        return result
+        return result, seconds
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
             m = re.match(r"^\d+/\d+ Testing: (.+)$", line)
+            t = re.match(r"^Test time = +([0-9.]+) sec", line)
+            if t and timed:
+                seconds[timed] = float(t.group(1))
             if m:
-                name, lines, inside = m.group(1), [], False
+                name, lines, inside, timed = m.group(1), [], False, m.group(1)
             elif name and line == "Output:":
                 inside = None  # the dashes line follows
             elif name and inside is None:
@@ -42,7 +47,7 @@ def outputs(temp_dir):
                 result[name], name, inside = lines, None, False
             elif name and inside:
                 lines.append(line)
-    return result
+    return result, seconds
 
 
 def main():
@@ -50,10 +55,15 @@ def main():
         sys.exit(__doc__.strip().splitlines()[-1])
     temp_dir = os.path.join(sys.argv[1], "Testing", "Temporary")
     keep = int(sys.argv[2]) if len(sys.argv) == 3 else 25
+    logs, seconds = outputs(temp_dir)
+    slowest = sorted(seconds.items(), key=lambda kv: -kv[1])[:10]
+    if slowest:
+        print("==== the slowest tests ====")
+        for name, s in slowest:
+            print(f"{s:8.1f} s  {name}")
     failed = failed_tests(temp_dir)
     if not failed:
         return
-    logs = outputs(temp_dir)
     ran = [name for name in failed if name in logs]
     not_run = [name for name in failed if name not in logs]
     print(f"==== {len(ran)} test(s) failed, {len(not_run)} not run; the last {keep} lines of "
