@@ -166,6 +166,17 @@ class Soak(fs.Suite):
                  "  minute  next fault         threads   fds  RSS MiB"]
         for minute, fault, rss, threads, fds in self.steady:
             lines.append(f"  {minute:6.1f}  {fault:<17} {threads:8d} {fds:5d} {rss / 1024:8.0f}")
+        lines += ["soak: each worker process's RSS, first -> last sample (a process that lives long",
+                  "and keeps growing is a leak; one restarted by a fault starts small again)",
+                  "  worker  pid       minutes  RSS MiB first -> last"]
+        processes = {}
+        for t, index, pid, rss, _, _ in getattr(self, "samples", []):
+            first_t, first_rss, _, _ = processes.get((index, pid), (t, rss, t, rss))
+            processes[(index, pid)] = (first_t, first_rss, t, rss)
+        for (index, pid), (first_t, first_rss, last_t, last_rss) in sorted(
+                processes.items(), key=lambda kv: kv[1][0]):
+            lines.append(f"  {index:6d}  {pid:<8d} {(last_t - first_t) / 60:8.1f}  "
+                         f"{first_rss / 1024:7.0f} -> {last_rss / 1024:.0f}")
         print("\n".join(lines))
         problems = []
         r = self.result or {}
