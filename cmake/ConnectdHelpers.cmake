@@ -3,7 +3,8 @@
 #   connectd_cc_binary(NAME x SRCS ... DEPS ...)
 #   connectd_cc_test(NAME x SRCS ... DEPS ... LABELS unit|integration|e2e|fault|abi [FIXTURES ...])
 #   connectd_plugin(NAME x SRCS ... DEPS ... [DEFINES ...] [OUTPUT_DIRECTORY dir])
-#       -> build/plugins/lib<x>.so (MODULE, hidden symbols but the entry, no undefined symbols)
+#       -> build/plugins/lib<x>.so (MODULE, hidden symbols but the entry, no undefined symbols);
+#          a plugin built there ships: installed into lib/connectd/plugins (cmake/Install.cmake)
 
 set(CONNECTD_WARNINGS -Wall -Wextra -Werror -Wno-missing-field-initializers)
 
@@ -57,10 +58,13 @@ endfunction()
 
 function(connectd_plugin)
   cmake_parse_arguments(P "" "NAME;OUTPUT_DIRECTORY" "SRCS;DEPS;DEFINES" ${ARGN})
+  add_library(${P_NAME} MODULE ${P_SRCS})
   if(NOT P_OUTPUT_DIRECTORY)
     set(P_OUTPUT_DIRECTORY ${CONNECTD_PLUGIN_OUTPUT_DIRECTORY})
+    # Installed beside the private librdkafka, one directory up.
+    set_target_properties(${P_NAME} PROPERTIES INSTALL_RPATH "$ORIGIN/..")
+    install(TARGETS ${P_NAME} LIBRARY DESTINATION ${CONNECTD_INSTALL_LIBDIR}/plugins)
   endif()
-  add_library(${P_NAME} MODULE ${P_SRCS})
   target_compile_definitions(${P_NAME} PRIVATE ${P_DEFINES})
   set_target_properties(${P_NAME} PROPERTIES
       PREFIX "lib"

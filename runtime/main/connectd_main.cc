@@ -9,6 +9,7 @@
 #include "runtime/main/mirror_maker_command.h"
 #include "runtime/main/plugins_command.h"
 #include "runtime/main/standalone_command.h"
+#include "runtime/main/version_command.h"
 
 namespace {
 
@@ -23,10 +24,11 @@ constexpr char kUsage[] =
     "                               a worker of a distributed cluster (as connect-distributed.sh)\n"
     "  mirror-maker mm2.properties [--clusters A B ...]\n"
     "                               dedicated MirrorMaker 2 (as connect-mirror-maker.sh)\n"
-    "  plugins --plugin-path DIRS   list the connector plugins found on a plugin.path\n"
+    "  plugins [--plugin-path DIRS] list the connector plugins installed, or found on a "
+    "plugin.path\n"
     "  doctor --url http://HOST:PORT [--json] [--flow A->B]\n"
     "                               what is wrong with each MirrorMaker flow (flow health)\n"
-    "  version                      print the version\n"
+    "  version                      connectd's version and commit, librdkafka's, the plugin ABI\n"
     "  help                         this text\n";
 
 }  // namespace
@@ -39,16 +41,13 @@ int main(int argc, char** argv) {
   }
   const std::string command = args[0];
   args.erase(args.begin());
-  if (command == "version" || command == "--version") {
-    std::cout << "connectd " << CONNECTD_VERSION_STRING << "\n";
-    return 0;
-  }
+  if (command == "version" || command == "--version") return connectd::main::RunVersion();
   if (command == "dev-kafka") return connectd::main::RunDevKafka(args);
   if (command == "plugins") return connectd::main::RunPlugins(args);
   if (command == "doctor") return connectd::main::RunDoctor(args);
-  if (command == "standalone") return connectd::main::RunStandalone(args, argv[0]);
-  if (command == "distributed") return connectd::main::RunDistributed(args, argv[0]);
-  if (command == "mirror-maker") return connectd::main::RunMirrorMaker(args, argv[0]);
+  if (command == "standalone") return connectd::main::RunStandalone(args);
+  if (command == "distributed") return connectd::main::RunDistributed(args);
+  if (command == "mirror-maker") return connectd::main::RunMirrorMaker(args);
   std::cerr << "connectd: unknown command '" << command << "'\n\n" << kUsage;
   return 2;
 }

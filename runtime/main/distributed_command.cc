@@ -19,6 +19,7 @@
 #include "runtime/distributed/request_signing.h"
 #include "runtime/main/flow_health_setup.h"
 #include "runtime/main/internal_requests.h"
+#include "runtime/main/service_notify.h"
 #include "runtime/main/worker_setup.h"
 #include "runtime/worker/worker.h"
 
@@ -165,7 +166,7 @@ absl::StatusOr<distributed::DistributedHerder::Options> DistributedHerderOptions
   return HerderOptions(config, kafka_cluster_id);
 }
 
-int RunDistributed(const std::vector<std::string>& args, const std::string& executable) {
+int RunDistributed(const std::vector<std::string>& args) {
   if (args.size() != 1 || args[0] == "--help" || args[0] == "-h") {
     std::cerr << kUsage;
     return args.empty() || args.size() > 1 ? 2 : 0;
@@ -177,7 +178,7 @@ int RunDistributed(const std::vector<std::string>& args, const std::string& exec
   const config::WorkerConfig& worker_config = loaded->config;
 
   plugin::PluginRegistry plugins;
-  LoadPlugins(worker_config, executable, plugins);
+  LoadPlugins(worker_config, plugins);
   absl::StatusOr<std::string> cluster_id = LookupClusterId(worker_config);
   if (!cluster_id.ok()) return Fail(std::string(cluster_id.status().message()));
   absl::StatusOr<distributed::DistributedHerder::Options> options =
@@ -214,6 +215,8 @@ int RunDistributed(const std::vector<std::string>& args, const std::string& exec
   auto server = std::make_unique<rest::RestServer>(control, *herder, *std::move(rest_config),
                                                    std::move(server_options));
   absl::StatusOr<std::vector<rest::BoundListener>> bound = server->Start();
+  ServiceNotifier service(
+      control, [h = herder.get()] { return h->Ready(); }, "distributed worker serving");
   int exit_code = 0;
   if (!bound.ok()) {
     exit_code = Fail(std::string(bound.status().message()));
@@ -232,7 +235,9 @@ int RunDistributed(const std::vector<std::string>& args, const std::string& exec
     } else {
       std::cerr << "connectd distributed: running (worker " << server->WorkerId() << ", group "
                 << options->group.group_id << "); Ctrl-C to stop" << std::endl;
+      service.Start();
       int signal_number = AwaitStopSignal(stop_signals);
+      service.Stopping();
       if (HerderFailed()) {
         exit_code = 1;
         CONNECTD_LOG(kInfo, kLogger) << "Kafka Connect stopping (the herder failed)";

@@ -22,6 +22,6 @@ namespace connectd::main {
 absl::StatusOr<distributed::DistributedHerder::Options> DistributedHerderOptions(
     const config::WorkerConfig& config, const std::string& kafka_cluster_id);
 
-int RunDistributed(const std::vector<std::string>& args, const std::string& executable);
+int RunDistributed(const std::vector<std::string>& args);
 
 }  // namespace connectd::main

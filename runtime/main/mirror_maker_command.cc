@@ -1,6 +1,5 @@
 #include "runtime/main/mirror_maker_command.h"
 
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -22,7 +21,9 @@
 #include "runtime/distributed/request_signing.h"
 #include "runtime/main/distributed_command.h"
 #include "runtime/main/flow_health_setup.h"
+#include "runtime/main/install_layout.h"
 #include "runtime/main/internal_requests.h"
+#include "runtime/main/service_notify.h"
 #include "runtime/main/worker_setup.h"
 #include "runtime/mirror_maker/connector_config_names.h"
 #include "runtime/mirror_maker/mirror_herder.h"
@@ -189,24 +190,19 @@ absl::StatusOr<std::unique_ptr<Flow>> MakeFlow(
 }
 
 // plugin.path from the top level of mm2.properties (Java's MirrorMakerConfig loads its plugins
-// from there), else the plugins directory beside the binary.
-void LoadMirrorPlugins(const MirrorMakerConfig& config, const std::string& executable,
-                       plugin::PluginRegistry& plugins) {
+// from there), else the plugins shipped with the binary.
+void LoadMirrorPlugins(const MirrorMakerConfig& config, plugin::PluginRegistry& plugins) {
   std::string plugin_path;
   if (auto it = config.originals().find("plugin.path"); it != config.originals().end()) {
     plugin_path = it->second;
   }
-  if (plugin_path.empty()) {
-    std::filesystem::path beside =
-        std::filesystem::path(executable).parent_path().parent_path() / "plugins";
-    if (std::filesystem::is_directory(beside)) plugin_path = beside.string();
-  }
+  if (plugin_path.empty()) plugin_path = DefaultPluginPath();
   if (!plugin_path.empty()) plugins.LoadPluginPath(plugin_path);
 }
 
 }  // namespace
 
-int RunMirrorMaker(const std::vector<std::string>& args, const std::string& executable) {
+int RunMirrorMaker(const std::vector<std::string>& args) {
   for (const std::string& arg : args) {
     if (arg == "--help" || arg == "-h") {
       std::cout << kUsage;
@@ -245,7 +241,7 @@ int RunMirrorMaker(const std::vector<std::string>& args, const std::string& exec
   }
 
   plugin::PluginRegistry plugins;
-  LoadMirrorPlugins(*config, executable, plugins);
+  LoadMirrorPlugins(*config, plugins);
   const std::set<std::string> connector_names = mirror_maker::ConnectorConfigNames(plugins);
 
   boost::asio::io_context control;
@@ -326,12 +322,23 @@ int RunMirrorMaker(const std::vector<std::string>& args, const std::string& exec
       }
     }
   }
+  ServiceNotifier service(
+      control,
+      [&flows] {
+        for (const auto& flow : flows) {
+          if (!flow->herder->Ready()) return false;
+        }
+        return true;
+      },
+      "MirrorMaker serving");
   if (exit_code == 0) {
     std::cerr << "connectd mirror-maker: running " << flows.size() << " herders ("
               << absl::StrJoin(pair_names, ", ") << ")"
               << (server ? absl::StrCat(", internal REST at ", server->AdvertisedUrl()) : "")
               << "; Ctrl-C to stop" << std::endl;
+    service.Start();
     int signal_number = AwaitStopSignal(stop_signals);
+    service.Stopping();
     if (HerderFailed()) {
       exit_code = 1;
       CONNECTD_LOG(kInfo, kLogger) << "Kafka MirrorMaker stopping (a herder failed)";

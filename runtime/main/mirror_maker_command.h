@@ -19,6 +19,6 @@
 
 namespace connectd::main {
 
-int RunMirrorMaker(const std::vector<std::string>& args, const std::string& executable);
+int RunMirrorMaker(const std::vector<std::string>& args);
 
 }  // namespace connectd::main

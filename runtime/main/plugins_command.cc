@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "runtime/main/install_layout.h"
 #include "runtime/plugin/plugin_registry.h"
 
 namespace connectd::main {
@@ -12,12 +13,14 @@ int RunPlugins(const std::vector<std::string>& args) {
     if ((args[i] == "--plugin-path" || args[i] == "--plugin.path") && i + 1 < args.size()) {
       plugin_path = args[++i];
     } else {
-      std::cerr << "usage: connectd plugins --plugin-path DIR[,DIR...]\n";
+      std::cerr << "usage: connectd plugins [--plugin-path DIR[,DIR...]]\n";
       return 2;
     }
   }
+  if (plugin_path.empty()) plugin_path = DefaultPluginPath();
   if (plugin_path.empty()) {
-    std::cerr << "connectd plugins: --plugin-path is required\n";
+    std::cerr
+        << "connectd plugins: no plugins are installed with this binary; give --plugin-path\n";
     return 2;
   }
   plugin::PluginRegistry registry;

@@ -26,6 +26,7 @@
 #include "runtime/herder/standalone_herder.h"
 #include "runtime/kafka/client_config.h"
 #include "runtime/main/flow_health_setup.h"
+#include "runtime/main/service_notify.h"
 #include "runtime/main/worker_setup.h"
 #include "runtime/plugin/plugin_registry.h"
 #include "runtime/storage/file_offset_backing_store.h"
@@ -72,7 +73,7 @@ absl::StatusOr<rest::CreateConnectorRequest> ReadConnectorFile(const std::string
 
 }  // namespace
 
-int RunStandalone(const std::vector<std::string>& args, const std::string& executable) {
+int RunStandalone(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     std::cerr << kUsage;
     return args.empty() ? 2 : 0;
@@ -94,7 +95,7 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
   }
 
   plugin::PluginRegistry plugins;
-  LoadPlugins(worker_config, executable, plugins);
+  LoadPlugins(worker_config, plugins);
 
   absl::StatusOr<std::string> cluster_id = LookupClusterId(worker_config);
   if (!cluster_id.ok()) return Fail(std::string(cluster_id.status().message()));
@@ -149,6 +150,8 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
   auto server = std::make_unique<rest::RestServer>(control, *herder, *std::move(rest_config),
                                                    std::move(server_options));
   absl::StatusOr<std::vector<rest::BoundListener>> bound = server->Start();
+  ServiceNotifier service(
+      control, [h = herder.get()] { return h->Ready(); }, "standalone worker serving");
   int exit_code = 0;
   if (!bound.ok()) {
     exit_code = Fail(std::string(bound.status().message()));
@@ -183,7 +186,9 @@ int RunStandalone(const std::vector<std::string>& args, const std::string& execu
     if (exit_code == 0) {
       std::cerr << "connectd standalone: running (worker " << server->WorkerId()
                 << "); Ctrl-C to stop" << std::endl;
+      service.Start();
       int signal_number = AwaitStopSignal(stop_signals);
+      service.Stopping();
       CONNECTD_LOG(kInfo, kLogger) << "Kafka Connect stopping (signal " << signal_number << ")";
     }
   }

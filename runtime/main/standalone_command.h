@@ -11,6 +11,6 @@
 
 namespace connectd::main {
 
-int RunStandalone(const std::vector<std::string>& args, const std::string& executable);
+int RunStandalone(const std::vector<std::string>& args);
 
 }  // namespace connectd::main

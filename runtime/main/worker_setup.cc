@@ -4,7 +4,6 @@
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
-#include <filesystem>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -12,10 +11,11 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "jvm/java_client_config.h"
 #include "runtime/common/logging.h"
 #include "runtime/config/properties.h"
 #include "runtime/kafka/client_config.h"
-#include "jvm/java_client_config.h"
+#include "runtime/main/install_layout.h"
 
 namespace connectd::main {
 
@@ -49,14 +49,9 @@ MetricsSettings MetricsSettingsOf(const config::ParsedConfig& worker) {
   return settings;
 }
 
-void LoadPlugins(const config::WorkerConfig& config, const std::string& executable,
-                 plugin::PluginRegistry& plugins) {
+void LoadPlugins(const config::WorkerConfig& config, plugin::PluginRegistry& plugins) {
   std::string plugin_path = config.plugin_path();
-  if (plugin_path.empty()) {
-    std::filesystem::path beside =
-        std::filesystem::path(executable).parent_path().parent_path() / "plugins";
-    if (std::filesystem::is_directory(beside)) plugin_path = beside.string();
-  }
+  if (plugin_path.empty()) plugin_path = DefaultPluginPath();
   if (!plugin_path.empty()) plugins.LoadPluginPath(plugin_path);
 }
 

@@ -37,9 +37,8 @@ struct MetricsSettings {
 };
 MetricsSettings MetricsSettingsOf(const config::ParsedConfig& worker);
 
-// Loads plugin.path, or the plugins directory beside the binary (build/plugins) when unset.
-void LoadPlugins(const config::WorkerConfig& config, const std::string& executable,
-                 plugin::PluginRegistry& plugins);
+// Loads plugin.path, or the plugins shipped with the binary when unset (DefaultPluginPath).
+void LoadPlugins(const config::WorkerConfig& config, plugin::PluginRegistry& plugins);
 
 // The Kafka cluster id, as Connect looks it up at startup; fails if Kafka is unreachable.
 absl::StatusOr<std::string> LookupClusterId(const config::WorkerConfig& config);
