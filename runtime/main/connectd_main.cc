@@ -6,6 +6,7 @@
 #include "runtime/main/dev_kafka_command.h"
 #include "runtime/main/distributed_command.h"
 #include "runtime/main/doctor_command.h"
+#include "runtime/main/health_command.h"
 #include "runtime/main/mirror_maker_command.h"
 #include "runtime/main/plugins_command.h"
 #include "runtime/main/standalone_command.h"
@@ -28,6 +29,8 @@ constexpr char kUsage[] =
     "plugin.path\n"
     "  doctor --url http://HOST:PORT [--json] [--flow A->B]\n"
     "                               what is wrong with each MirrorMaker flow (flow health)\n"
+    "  health [--url URL] [worker.properties]\n"
+    "                               GET /health of a worker (exit 0 when it serves)\n"
     "  version                      connectd's version and commit, librdkafka's, the plugin ABI\n"
     "  help                         this text\n";
 
@@ -45,6 +48,7 @@ int main(int argc, char** argv) {
   if (command == "dev-kafka") return connectd::main::RunDevKafka(args);
   if (command == "plugins") return connectd::main::RunPlugins(args);
   if (command == "doctor") return connectd::main::RunDoctor(args);
+  if (command == "health") return connectd::main::RunHealth(args);
   if (command == "standalone") return connectd::main::RunStandalone(args);
   if (command == "distributed") return connectd::main::RunDistributed(args);
   if (command == "mirror-maker") return connectd::main::RunMirrorMaker(args);
