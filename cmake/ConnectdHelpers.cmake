@@ -64,6 +64,7 @@ function(connectd_plugin)
     # Installed beside the private librdkafka, one directory up.
     set_target_properties(${P_NAME} PROPERTIES INSTALL_RPATH "$ORIGIN/..")
     install(TARGETS ${P_NAME} LIBRARY DESTINATION ${CONNECTD_INSTALL_LIBDIR}/plugins)
+    set_property(GLOBAL APPEND PROPERTY CONNECTD_SHIPPED_PLUGINS ${P_NAME})
   endif()
   target_compile_definitions(${P_NAME} PRIVATE ${P_DEFINES})
   set_target_properties(${P_NAME} PROPERTIES

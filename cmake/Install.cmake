@@ -11,6 +11,11 @@
 # The other libraries (OpenSSL, SASL, zstd, lz4, abseil, PCRE2) are Debian's, named by the
 # package's Depends. The plugins' rules are in connectd_plugin (cmake/ConnectdHelpers.cmake).
 
+# `connectd_plugins` builds every shipped plugin (scripts/quickstart builds only what it runs).
+get_property(shipped_plugins GLOBAL PROPERTY CONNECTD_SHIPPED_PLUGINS)
+add_custom_target(connectd_plugins)
+add_dependencies(connectd_plugins ${shipped_plugins})
+
 set_target_properties(connectd PROPERTIES INSTALL_RPATH "$ORIGIN/../${CONNECTD_INSTALL_LIBDIR}")
 install(TARGETS connectd RUNTIME DESTINATION bin)
 

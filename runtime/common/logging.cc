@@ -1,14 +1,23 @@
 #include "runtime/common/logging.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <memory>
 #include <mutex>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "jvm/java_text.h"
+#include "jvm/utf8.h"
 #include "runtime/common/strings.h"
 
 namespace connectd::log {
@@ -40,6 +49,93 @@ Level EffectiveLevelLocked(Registry& registry, std::string_view logger) {
 }
 
 thread_local std::string current_context;
+
+// The output: one per process, replaced by ConfigureOutput. Writers hold `mu` only for a file
+// (rotation renames under it); stderr lines are one write(2) each, without the lock.
+struct Output {
+  std::mutex mu;
+  OutputOptions options;
+  int fd = STDERR_FILENO;
+  int64_t file_size = 0;
+};
+
+Output& GetOutput() {
+  static Output* output = new Output();  // never destroyed: used until process exit
+  return *output;
+}
+
+int SyslogPriority(Level level) {
+  switch (level) {
+    case Level::kError:
+      return 3;
+    case Level::kWarn:
+      return 4;
+    case Level::kInfo:
+      return 6;
+    default:
+      return 7;
+  }
+}
+
+void AppendJson(std::string_view key, std::string_view text, std::string& line) {
+  absl::StrAppend(&line, line.size() > 1 ? "," : "", "\"", AsAbsl(key), "\":");
+  if (jvm::IsValidUtf8(text)) {
+    jvm::AppendJacksonString(text, line);
+  } else {
+    jvm::AppendJacksonString(jvm::ToJavaString(text), line);
+  }
+}
+
+std::string FormatLine(const OutputOptions& options, Level level, std::string_view logger,
+                       std::string_view message) {
+  auto now = std::chrono::system_clock::now();
+  std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+  int millis = static_cast<int>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000);
+  std::tm tm_utc;
+  gmtime_r(&seconds, &tm_utc);
+  const std::string& context = current_context;
+  if (options.format == Format::kJson) {
+    char stamp[32];
+    std::strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm_utc);
+    std::string line = "{";
+    AppendJson("timestamp", absl::StrFormat("%s.%03dZ", stamp, millis), line);
+    AppendJson("level", LevelName(level), line);
+    AppendJson("logger", logger, line);
+    if (!context.empty()) AppendJson("context", context, line);
+    AppendJson("message", message, line);
+    line += "}\n";
+    return line;
+  }
+  char stamp[32];
+  std::strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm_utc);
+  std::string prefix = options.syslog_priority && options.file.empty()
+                           ? absl::StrCat("<", SyslogPriority(level), ">")
+                           : "";
+  return absl::StrFormat("%s[%s,%03d] %s %s%s (%s)\n", prefix, stamp, millis,
+                         AsAbsl(LevelName(level)), context.empty() ? "" : "[" + context + "] ",
+                         AsAbsl(message), AsAbsl(logger));
+}
+
+// FILE -> FILE.1 -> ... -> FILE.<backups>; the oldest goes. REQUIRES: output.mu held.
+void RotateLocked(Output& output) {
+  const std::string& file = output.options.file;
+  const int backups = output.options.file_max_backups;
+  if (backups > 0) {
+    std::remove(absl::StrCat(file, ".", backups).c_str());
+    for (int i = backups - 1; i >= 1; --i) {
+      std::rename(absl::StrCat(file, ".", i).c_str(), absl::StrCat(file, ".", i + 1).c_str());
+    }
+    std::rename(file.c_str(), absl::StrCat(file, ".1").c_str());
+  } else {
+    std::remove(file.c_str());
+  }
+  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+  if (fd < 0) return;  // keep writing to the renamed file rather than lose lines
+  ::close(output.fd);
+  output.fd = fd;
+  output.file_size = 0;
+}
 
 }  // namespace
 
@@ -96,22 +192,55 @@ bool IsEnabled(Level level, std::string_view logger) {
   return level != Level::kOff && level >= EffectiveLevel(logger);
 }
 
+absl::Status ConfigureOutput(const OutputOptions& options) {
+  int fd = STDERR_FILENO;
+  int64_t size = 0;
+  if (!options.file.empty()) {
+    fd = ::open(options.file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+    if (fd < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot open the log file ", options.file, ": ", std::strerror(errno)));
+    }
+    struct stat st;
+    if (::fstat(fd, &st) == 0) size = st.st_size;
+  }
+  Output& output = GetOutput();
+  std::lock_guard lock(output.mu);
+  if (output.fd != STDERR_FILENO) ::close(output.fd);
+  output.options = options;
+  output.fd = fd;
+  output.file_size = size;
+  return absl::OkStatus();
+}
+
+bool StderrIsJournal() {
+  const char* stream = std::getenv("JOURNAL_STREAM");
+  if (stream == nullptr) return false;
+  struct stat st;
+  if (::fstat(STDERR_FILENO, &st) != 0) return false;
+  unsigned long long device = 0, inode = 0;
+  if (std::sscanf(stream, "%llu:%llu", &device, &inode) != 2) return false;
+  return device == static_cast<unsigned long long>(st.st_dev) &&
+         inode == static_cast<unsigned long long>(st.st_ino);
+}
+
 void Write(Level level, std::string_view logger, std::string_view message) {
-  auto now = std::chrono::system_clock::now();
-  std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-  int millis = static_cast<int>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000);
-  std::tm tm_utc;
-  gmtime_r(&seconds, &tm_utc);
-  char stamp[32];
-  std::strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm_utc);
-  const std::string& context = current_context;
-  std::string line =
-      absl::StrFormat("[%s,%03d] %s %s%s (%s)\n", stamp, millis, AsAbsl(LevelName(level)),
-                      context.empty() ? "" : "[" + context + "] ", AsAbsl(message), AsAbsl(logger));
-  // One write(2) per line keeps lines from different threads whole.
-  ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
-  (void)ignored;
+  Output& output = GetOutput();
+  std::unique_lock lock(output.mu);
+  const std::string line = FormatLine(output.options, level, logger, message);
+  if (output.fd == STDERR_FILENO) {
+    lock.unlock();
+    // One write(2) per line keeps lines from different threads whole.
+    ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
+    (void)ignored;
+    return;
+  }
+  if (output.file_size > 0 &&
+      output.file_size + static_cast<int64_t>(line.size()) > output.options.file_max_bytes) {
+    RotateLocked(output);
+  }
+  ssize_t written = ::write(output.fd, line.data(), line.size());
+  if (written > 0) output.file_size += written;
 }
 
 LogContext::LogContext(std::string context) : previous_(std::move(current_context)) {

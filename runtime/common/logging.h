@@ -10,6 +10,10 @@
 //   CONNECTD_LOG(kInfo, "connectd.worker") << "started " << name;
 //   LogContext ctx("my-connector|task-0");   // MDC-like, per thread, restored on scope exit
 //
+// Output (ConfigureOutput, at start-up): stderr by default; a file rotated by size; JSON lines
+// instead of text; under systemd, stderr lines carry the syslog priority journald reads
+// ("<3>" ERROR ... "<7>" DEBUG, sd-daemon(3)) so `journalctl -p warning` works.
+//
 // Thread safety: every function here may be called from any thread.
 #pragma once
 
@@ -18,6 +22,8 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+
+#include "absl/status/status.h"
 
 namespace connectd::log {
 
@@ -40,7 +46,32 @@ std::map<std::string, Level> ExplicitLevels();
 
 bool IsEnabled(Level level, std::string_view logger);
 
-// Writes one formatted line to stderr (thread-safe, one write per line).
+// Where and how lines are written.
+enum class Format { kText, kJson };
+struct OutputOptions {
+  // kText: Connect's layout above. kJson: one object a line,
+  // {"timestamp":"2026-11-30T10:00:00.123Z",
+  // "level":"INFO","logger":...,"context":...,"message":...} ("context" when set; text that is not
+  // UTF-8 is written with U+FFFD in its place, as Java would decode it).
+  Format format = Format::kText;
+  // Empty: stderr. Else appended to this file; past file_max_bytes it is renamed FILE.1 (FILE.1
+  // to FILE.2 ..., the oldest beyond file_max_backups removed) and a new FILE is started.
+  std::string file;
+  int64_t file_max_bytes = int64_t{100} << 20;
+  int file_max_backups = 10;
+  // "<N>" syslog priority before each text line on stderr, for journald (sd-daemon(3)).
+  bool syslog_priority = false;
+};
+
+// Replaces the output (any thread; lines already being written finish on the old one). Fails,
+// changing nothing, if the file cannot be opened for appending.
+absl::Status ConfigureOutput(const OutputOptions& options);
+
+// True if stderr is connected to the journal (systemd's JOURNAL_STREAM names its device and
+// inode), so that syslog priorities should be prefixed.
+bool StderrIsJournal();
+
+// Writes one formatted line (thread-safe, one write per line).
 void Write(Level level, std::string_view logger, std::string_view message);
 
 // Scoped per-thread context printed in brackets, like Connect's MDC `connector.context`.

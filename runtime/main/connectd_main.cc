@@ -7,6 +7,7 @@
 #include "runtime/main/distributed_command.h"
 #include "runtime/main/doctor_command.h"
 #include "runtime/main/health_command.h"
+#include "runtime/main/log_setup.h"
 #include "runtime/main/mirror_maker_command.h"
 #include "runtime/main/plugins_command.h"
 #include "runtime/main/standalone_command.h"
@@ -15,7 +16,7 @@
 namespace {
 
 constexpr char kUsage[] =
-    "usage: connectd <command> [args]\n"
+    "usage: connectd [logging options] <command> [args]\n"
     "\n"
     "commands:\n"
     "  dev-kafka [--clusters A,B]   in-memory Kafka clusters for demos (librdkafka mock)\n"
@@ -38,8 +39,13 @@ constexpr char kUsage[] =
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (absl::Status logging = connectd::main::SetUpLogging(args); !logging.ok()) {
+    std::cerr << "connectd: " << logging.message() << "\n\n" << kUsage << "\n"
+              << connectd::main::kLoggingUsage;
+    return 2;
+  }
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-    std::cout << kUsage;
+    std::cout << kUsage << "\n" << connectd::main::kLoggingUsage;
     return args.empty() ? 2 : 0;
   }
   const std::string command = args[0];

@@ -92,8 +92,9 @@ def wait_until(predicate, timeout=30.0, interval=0.1, what="condition"):
 class StandaloneWorker:
     """A `connectd standalone` process with its own temp dir, port and offset file."""
 
-    def __init__(self, extra=None, plugin_path=None, workdir=None):
+    def __init__(self, extra=None, plugin_path=None, workdir=None, options=()):
         self.workdir = workdir or tempfile.mkdtemp(prefix="connectd-e2e-")
+        self.options = list(options)  # connectd's options before the command (logging)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.props = {
@@ -115,8 +116,8 @@ class StandaloneWorker:
             for k, v in self.props.items():
                 f.write(f"{k}={v}\n")
         self.log = open(self.log_path, "a")
-        self.proc = subprocess.Popen([CONNECTD, "standalone", path], stdout=self.log,
-                                     stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen([CONNECTD, *self.options, "standalone", path],
+                                     stdout=self.log, stderr=subprocess.STDOUT)
         wait_until(lambda: self._healthy(), timeout=60, what="worker REST /health")
         return self
 

@@ -93,6 +93,7 @@ class DebianPackageTest(unittest.TestCase):
         conffiles = self.chroot("dpkg-query", "-W", "-f=${Conffiles}", "connectd")
         for name in ("connect-distributed", "connect-mirror-maker", "connect-standalone"):
             self.assertIn(f"/etc/connectd/{name}.properties", conffiles)
+        self.assertIn("/etc/default/connectd", conffiles)
         user = self.chroot("getent", "passwd", "connectd").split(":")
         self.assertEqual((user[0], user[5], user[6].strip()),
                          ("connectd", "/var/lib/connectd", "/usr/sbin/nologin"))

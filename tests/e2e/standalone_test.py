@@ -3,14 +3,17 @@
 FileStreamSource -> topic -> FileStreamSink; every REST answer's status code and JSON shape is
 checked against Kafka Connect's; a failing task shows its trace and restarts; kill -9 loses no line.
 """
+import json
 import os
+import subprocess
 import tempfile
 import time
 import unittest
 import unittest.mock
 import uuid
 
-from connectd_e2e import JavaStandaloneWorker, StandaloneWorker, http, kafka_bootstrap, wait_until
+from connectd_e2e import (CONNECTD, JavaStandaloneWorker, StandaloneWorker, http, kafka_bootstrap,
+                          wait_until)
 
 
 def lines_of(path):
@@ -316,3 +319,74 @@ class InitialStateParityTest(unittest.TestCase):
             self.assertEqual(status, 202, text)
         self.java.wait_state(name, "RUNNING", ["RUNNING"], timeout=60)
         self.connectd.wait_state(name, "RUNNING", ["RUNNING"], timeout=60)
+
+
+class LoggingAsAServiceTest(unittest.TestCase):
+    """Logging options before the command: levels from Kafka's connect-log4j2.yaml layout, JSON
+    lines into a file, /admin/loggers still in charge; a bad option stops start-up."""
+
+    def test_levels_from_connect_log4j2_yaml_into_a_json_file(self):
+        workdir = tempfile.mkdtemp(prefix="connectd-e2e-")
+        config = os.path.join(workdir, "connect-log4j2.yaml")
+        with open(config, "w") as f:
+            f.write("Configuration:\n"
+                    "  Appenders:\n"
+                    "    Console:\n"
+                    "      name: STDOUT\n"
+                    "  Loggers:\n"
+                    "    Root:\n"
+                    "      level: WARN\n"
+                    "      AppenderRef:\n"
+                    "        - ref: STDOUT\n"
+                    "    Logger:\n"
+                    "      - name: connectd.rest\n"
+                    "        level: INFO\n")
+        log_file = os.path.join(workdir, "logs", "connectd.log")
+        os.makedirs(os.path.dirname(log_file))
+        worker = StandaloneWorker(workdir=workdir, options=[
+            "--log-config", config, "--log-format", "json", "--log-file", log_file]).start()
+        try:
+            status, levels, _ = worker.get("/admin/loggers")
+            self.assertEqual(status, 200)
+            self.assertEqual(levels["root"]["level"], "WARN")
+            self.assertEqual(levels["connectd.rest"]["level"], "INFO")
+            # /admin/loggers still changes levels at run time.
+            status, changed, text = worker.put("/admin/loggers/connectd.rest", {"level": "WARN"})
+            self.assertEqual(status, 200, text)
+            self.assertIn("connectd.rest", changed)
+        finally:
+            self.assertEqual(worker.stop(), 0, worker.tail())
+        with open(log_file) as f:
+            records = [json.loads(line) for line in f]
+        self.assertTrue(records)
+        for record in records:
+            self.assertEqual(set(record) - {"context"},
+                             {"timestamp", "level", "logger", "message"}, record)
+        # The levels' origin is said once; then only WARN and up, and the REST access lines of
+        # connectd.rest (INFO) until its level went to WARN.
+        self.assertEqual(records[0]["logger"], "connectd.logging")
+        self.assertIn(config, records[0]["message"])
+        self.assertIn("Configuration.Appenders", records[1]["message"])
+        later = records[2:]
+        self.assertTrue([r for r in later if r["logger"].startswith("connectd.rest")
+                         and "GET /admin/loggers" in r["message"]], later)
+        self.assertFalse([r for r in later if r["level"] in ("INFO", "DEBUG", "TRACE")
+                          and not r["logger"].startswith("connectd.rest")], later)
+        self.assertFalse([r for r in later if "PUT /admin/loggers" in r["message"]
+                          and r["level"] == "INFO"], later)
+        # Nothing went to stderr but what precedes logging.
+        self.assertNotIn("] INFO ", worker.tail(200))
+
+    def test_a_bad_logging_option_stops_start_up(self):
+        for options, message in (
+                (["--log-level", "LOUD"], "--log-level must be one of TRACE, DEBUG, INFO, WARN, "
+                                          "ERROR, OFF, not 'LOUD'"),
+                (["--log-format", "xml"], "--log-format must be text or json, not 'xml'"),
+                (["--log-config", "/nonexistent/connect-log4j2.yaml"],
+                 "cannot read the log configuration /nonexistent/connect-log4j2.yaml"),
+                (["--log-file", "/nonexistent/dir/connectd.log"],
+                 "cannot open the log file /nonexistent/dir/connectd.log")):
+            out = subprocess.run([CONNECTD, *options, "version"], capture_output=True, text=True)
+            self.assertEqual(out.returncode, 2, options)
+            self.assertIn(f"connectd: {message}", out.stderr)
+            self.assertEqual(out.stdout, "")
