@@ -190,6 +190,17 @@ class YamlReader {
   size_t pos_ = 0;
 };
 
+// A node that may hold one item or a list of them (log4j2 takes both for Property and Logger).
+std::vector<const YamlNode*> ItemsOf(const YamlNode& node) {
+  std::vector<const YamlNode*> items;
+  if (node.kind == YamlNode::Kind::kList) {
+    for (const YamlNode& item : node.list) items.push_back(&item);
+  } else {
+    items.push_back(&node);
+  }
+  return items;
+}
+
 // ---- Levels --------------------------------------------------------------------------------
 
 absl::StatusOr<log::Level> LevelOf(std::string_view logger, std::string_view text) {
@@ -224,14 +235,7 @@ absl::StatusOr<LogLevelConfig> FromYaml(std::string_view text) {
   LogLevelConfig out;
   std::map<std::string, std::string> props;
   if (const YamlNode* p = configuration->Get("Properties"); p && p->Get("Property")) {
-    const YamlNode* list = p->Get("Property");
-    std::vector<const YamlNode*> items;
-    if (list->kind == YamlNode::Kind::kList) {
-      for (const YamlNode& item : list->list) items.push_back(&item);
-    } else {
-      items.push_back(list);
-    }
-    for (const YamlNode* item : items) {
+    for (const YamlNode* item : ItemsOf(*p->Get("Property"))) {
       const YamlNode* name = item->Get("name");
       const YamlNode* value = item->Get("value");
       if (name && value) props[name->scalar] = value->scalar;
@@ -252,13 +256,7 @@ absl::StatusOr<LogLevelConfig> FromYaml(std::string_view text) {
     }
   }
   if (const YamlNode* logger = loggers->Get("Logger"); logger != nullptr) {
-    std::vector<const YamlNode*> items;
-    if (logger->kind == YamlNode::Kind::kList) {
-      for (const YamlNode& item : logger->list) items.push_back(&item);
-    } else {
-      items.push_back(logger);
-    }
-    for (const YamlNode* item : items) {
+    for (const YamlNode* item : ItemsOf(*logger)) {
       const YamlNode* name = item->Get("name");
       const YamlNode* level = item->Get("level");
       if (name == nullptr || name->scalar.empty()) {

@@ -40,7 +40,8 @@ constexpr char kUsage[] =
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (absl::Status logging = connectd::main::SetUpLogging(args); !logging.ok()) {
-    std::cerr << "connectd: " << logging.message() << "\n\n" << kUsage << "\n"
+    std::cerr << "connectd: " << logging.message() << "\n\n"
+              << kUsage << "\n"
               << connectd::main::kLoggingUsage;
     return 2;
   }

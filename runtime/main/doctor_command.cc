@@ -7,16 +7,12 @@
 #include <algorithm>
 #include <iostream>
 #include <optional>
-#include <thread>
-
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 
 #include "absl/strings/str_cat.h"
-#include "rest/rest_client.h"
 #include "rest/rest_config.h"
 #include "rest/router.h"
 #include "runtime/config/properties.h"
+#include "runtime/main/get_once.h"
 
 namespace connectd::main {
 namespace {
@@ -217,24 +213,8 @@ int RunDoctor(const std::vector<std::string>& args) {
   std::string path = flow.empty() ? "/mirror/flows"
                                   : absl::StrCat("/mirror/flows/", rest::EncodePathSegment(source),
                                                  "/", rest::EncodePathSegment(target));
-  boost::asio::io_context ioc;
-  auto work = boost::asio::make_work_guard(ioc);
-  std::thread io_thread([&ioc] { ioc.run(); });
-  absl::StatusOr<rest::HttpClientResponse> response;
-  {
-    rest::RestClient::Options options;
-    options.connect_timeout = std::chrono::milliseconds(5000);
-    options.request_timeout = std::chrono::milliseconds(15000);
-    rest::RestClient client(ioc, tls, options);
-    response = client.SendAndWait({.method = "GET",
-                                   .url = base + path,
-                                   .headers = {{"Accept", "application/json"}},
-                                   .body = {}});
-  }
-  work.reset();
-  ioc.stop();
-  io_thread.join();
-
+  absl::StatusOr<rest::HttpClientResponse> response =
+      GetOnce(base + path, tls, std::chrono::milliseconds(5000), std::chrono::milliseconds(15000));
   if (!response.ok()) {
     std::cerr << "connectd doctor: cannot reach the worker at " << url << ": "
               << response.status().message() << "\n";

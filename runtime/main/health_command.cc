@@ -3,15 +3,11 @@
 #include <chrono>
 #include <iostream>
 #include <map>
-#include <thread>
-
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 
 #include "absl/strings/str_cat.h"
-#include "rest/rest_client.h"
 #include "rest/rest_config.h"
 #include "runtime/config/properties.h"
+#include "runtime/main/get_once.h"
 
 namespace connectd::main {
 namespace {
@@ -65,23 +61,8 @@ int RunHealth(const std::vector<std::string>& args) {
   }
   while (!url.empty() && url.back() == '/') url.pop_back();
 
-  boost::asio::io_context ioc;
-  auto work = boost::asio::make_work_guard(ioc);
-  std::thread io_thread([&ioc] { ioc.run(); });
-  absl::StatusOr<rest::HttpClientResponse> response;
-  {
-    rest::RestClient::Options options;
-    options.connect_timeout = std::chrono::milliseconds(3000);
-    options.request_timeout = std::chrono::milliseconds(10000);
-    rest::RestClient client(ioc, tls, options);
-    response = client.SendAndWait({.method = "GET",
-                                   .url = url + "/health",
-                                   .headers = {{"Accept", "application/json"}},
-                                   .body = {}});
-  }
-  work.reset();
-  ioc.stop();
-  io_thread.join();
+  absl::StatusOr<rest::HttpClientResponse> response = GetOnce(
+      url + "/health", tls, std::chrono::milliseconds(3000), std::chrono::milliseconds(10000));
   if (!response.ok()) {
     std::cerr << "connectd health: cannot reach " << url << ": " << response.status().message()
               << "\n";
