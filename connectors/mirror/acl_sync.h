@@ -1,7 +1,8 @@
 // File: acl_sync.h
 //
-// MirrorSourceConnector's topic ACL mapping as a pure function (MirrorSourceConnector.syncTopicAcls): which source
-// ACL bindings are copied to the target, and how they are rewritten.
+// MirrorSourceConnector's topic ACL mapping as a pure function
+// (MirrorSourceConnector.syncTopicAcls): which source ACL bindings are copied to the target, and
+// how they are rewritten.
 //
 // Enum values are Kafka's wire codes (org.apache.kafka.common.acl.AclOperation,
 // AclPermissionType, resource.PatternType), which are also librdkafka's enum values.

@@ -1,7 +1,8 @@
 // File: checkpoint_connector.h
 //
 // MirrorCheckpointConnector (Kafka's class name): finds the consumer groups on the source whose
-// offsets are worth checkpointing and deals them to MirrorCheckpointTasks (Kafka's MirrorCheckpointConnector).
+// offsets are worth checkpointing and deals them to MirrorCheckpointTasks (Kafka's
+// MirrorCheckpointConnector).
 //
 // start() creates `<source>.checkpoints.internal` on the target (1 partition, compacted,
 // checkpoints.topic.replication.factor) and loads the groups: ListConsumerGroups on the source,

@@ -3,8 +3,8 @@
 // MirrorCheckpointTask: for its assigned consumer groups, translates the groups' committed
 // offsets on the source into offsets on the target and emits them as Checkpoint records into
 // `<source>.checkpoints.internal` on the target, partition 0, through the worker (as Kafka's
-// MirrorCheckpointTask). With sync.group.offsets.enabled it also commits the translated offsets to the
-// target groups, but only to groups absent or EMPTY there, and never backwards.
+// MirrorCheckpointTask). With sync.group.offsets.enabled it also commits the translated offsets to
+// the target groups, but only to groups absent or EMPTY there, and never backwards.
 //
 // Lifecycle. start() returns at once; a background thread then (1) loads the checkpoints topic
 // into the CheckpointStore (poll emits nothing until this finished), (2) starts the

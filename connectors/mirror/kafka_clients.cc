@@ -385,39 +385,56 @@ std::optional<std::map<std::string, TopicConfigs>> DescribeConfigsOfTopics(
   return out;
 }
 
-std::map<std::string, AdminError> ReplaceTopicConfigs(
-    rd_kafka_t* rk, const std::map<std::string, std::map<std::string, std::string>>& configs,
-    int timeout_ms, const std::atomic<bool>* cancel) {
+std::map<std::string, AdminError> AlterTopicConfigsIncrementally(
+    rd_kafka_t* rk, const std::map<std::string, ConfigOps>& ops, int timeout_ms,
+    const std::atomic<bool>* cancel) {
   std::map<std::string, AdminError> errors;
-  if (configs.empty()) return errors;
+  if (ops.empty()) return errors;
   std::vector<rd_kafka_ConfigResource_t*> resources;
-  for (const auto& [topic, entries] : configs) {
+  auto add = [&errors](rd_kafka_ConfigResource_t* resource, const std::string& topic,
+                       const std::string& name, rd_kafka_AlterConfigOpType_t op,
+                       const char* value) {
+    if (rd_kafka_error_t* error =
+            rd_kafka_ConfigResource_add_incremental_config(resource, name.c_str(), op, value)) {
+      errors[topic] = {rd_kafka_error_string(error), false};
+      rd_kafka_error_destroy(error);
+    }
+  };
+  for (const auto& [topic, topic_ops] : ops) {
     rd_kafka_ConfigResource_t* resource =
         rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
-    for (const auto& [name, value] : entries) {
-      rd_kafka_ConfigResource_set_config(resource, name.c_str(), value.c_str());
+    for (const auto& [name, value] : topic_ops.set) {
+      add(resource, topic, name, RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET, value.c_str());
+    }
+    for (const std::string& name : topic_ops.remove) {
+      add(resource, topic, name, RD_KAFKA_ALTER_CONFIG_OP_TYPE_DELETE, nullptr);
     }
     resources.push_back(resource);
   }
+  if (!errors.empty()) {  // an op librdkafka refused to encode: send nothing, say which
+    rd_kafka_ConfigResource_destroy_array(resources.data(), resources.size());
+    return errors;
+  }
   std::unique_ptr<rd_kafka_queue_t, QueueDeleter> queue(rd_kafka_queue_new(rk));
-  auto options = Options(rk, RD_KAFKA_ADMIN_OP_ALTERCONFIGS, timeout_ms);
-  rd_kafka_AlterConfigs(rk, resources.data(), resources.size(), options.get(), queue.get());
+  auto options = Options(rk, RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS, timeout_ms);
+  rd_kafka_IncrementalAlterConfigs(rk, resources.data(), resources.size(), options.get(),
+                                   queue.get());
   rd_kafka_ConfigResource_destroy_array(resources.data(), resources.size());
   bool cancelled = false;
   auto event = AwaitCancellable(queue.get(), timeout_ms, cancel, &cancelled);
   if (!event) {
-    for (const auto& [topic, entries] : configs) errors[topic] = {WaitFailure(cancelled), false};
+    for (const auto& [topic, topic_ops] : ops) errors[topic] = {WaitFailure(cancelled), false};
     return errors;
   }
   if (rd_kafka_resp_err_t err = rd_kafka_event_error(event.get())) {
-    for (const auto& [topic, entries] : configs) {
+    for (const auto& [topic, topic_ops] : ops) {
       errors[topic] = {rd_kafka_event_error_string(event.get()), IsUnsupported(err)};
     }
     return errors;
   }
   size_t n = 0;
-  const rd_kafka_ConfigResource_t** results =
-      rd_kafka_AlterConfigs_result_resources(rd_kafka_event_AlterConfigs_result(event.get()), &n);
+  const rd_kafka_ConfigResource_t** results = rd_kafka_IncrementalAlterConfigs_result_resources(
+      rd_kafka_event_IncrementalAlterConfigs_result(event.get()), &n);
   for (size_t i = 0; i < n; ++i) {
     rd_kafka_resp_err_t err = rd_kafka_ConfigResource_error(results[i]);
     if (!err) continue;

@@ -106,12 +106,12 @@ std::optional<std::map<std::string, TopicConfigs>> DescribeConfigsOfTopics(
     std::map<std::string, std::string>* topic_errors, std::string* error,
     const std::atomic<bool>* cancel = nullptr);
 
-// Legacy AlterConfigs (the only config write librdkafka 2.0.2 has): each topic's dynamic
-// overrides become EXACTLY the given map; overrides not listed revert to the default. Returns
-// per-topic errors (topic -> error).
-std::map<std::string, AdminError> ReplaceTopicConfigs(
-    rd_kafka_t* rk, const std::map<std::string, std::map<std::string, std::string>>& configs,
-    int timeout_ms, const std::atomic<bool>* cancel = nullptr);
+// IncrementalAlterConfigs, as Kafka's MirrorSourceConnector syncs topic configs: per topic, SET
+// and DELETE ops (ConfigOps); configs the ops do not name keep whatever the topic has. Returns
+// per-topic errors (topic -> error; `unsupported` when the cluster lacks the API).
+std::map<std::string, AdminError> AlterTopicConfigsIncrementally(
+    rd_kafka_t* rk, const std::map<std::string, ConfigOps>& ops, int timeout_ms,
+    const std::atomic<bool>* cancel = nullptr);
 
 // Every ACL binding on a TOPIC resource, any pattern type (DescribeAcls). nullopt on failure,
 // with `error` set; `*security_disabled` (if not null) tells whether the failure is the

@@ -8,8 +8,8 @@
 #include "connectors/mirror/acl_sync.h"
 #include "connectors/mirror/mirror_config.h"
 #include "connectors/mirror/topic_config_sync.h"
-#include "jvm/java_hash_order.h"
 #include "connectors/mirror_client/records.h"
+#include "jvm/java_hash_order.h"
 
 namespace connectd::mirror {
 namespace {
@@ -83,10 +83,10 @@ std::string Join(const std::map<std::string, std::string>& configs) {
   return "{" + out + "}";
 }
 
-std::string Join(const std::vector<std::string>& items) {
+std::string Join(const std::set<std::string>& items) {
   std::string out;
   for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
+  return "{" + out + "}";
 }
 
 KafkaHandle AdminFor(const sdk::Props& props, const std::string& side) {
@@ -349,70 +349,49 @@ void MirrorSourceConnector::SyncTopicConfigs() {
     topics.assign(replicated_topics_.begin(), replicated_topics_.end());
   }
   if (topics.empty()) return;
-  std::vector<std::string> remotes;
-  for (const std::string& topic : topics) {
-    remotes.push_back(policy_->FormatRemoteTopic(source_alias_, topic));
-  }
   std::string error;
-  std::map<std::string, std::string> source_errors, target_errors;
+  std::map<std::string, std::string> source_errors;
   auto source = DescribeConfigsOfTopics(source_admin_.get(), topics, admin_timeout_ms_,
                                         &source_errors, &error, &stopping_);
   if (!source) {
     Warn("Could not describe topic configs on the source cluster " + source_alias_ + ": " + error);
     return;
   }
-  auto target = DescribeConfigsOfTopics(target_admin_.get(), remotes, admin_timeout_ms_,
-                                        &target_errors, &error, &stopping_);
-  if (!target) {
-    Warn("Could not describe topic configs on the target cluster " + target_alias_ + ": " + error);
-    return;
-  }
-  // Java sends incremental SET/DELETE ops; librdkafka 2.0.2 only has the replace-all
-  // AlterConfigs, so each remote topic gets the complete set of overrides those ops would
-  // leave (topic_config_sync.h), and only when that differs from what it has now: a steady
-  // state sends nothing, so the target sees no config churn every interval.
-  std::map<std::string, std::map<std::string, std::string>> replace;
-  for (size_t i = 0; i < topics.size(); ++i) {
-    const std::string& topic = topics[i];
-    const std::string& remote = remotes[i];
+  // Java's incremental ops (SET each synced source entry, DELETE a source default), sent every
+  // round as Java sends them; configs they do not name keep what the remote topic has.
+  std::map<std::string, ConfigOps> ops;
+  for (const std::string& topic : topics) {
     auto source_configs = source->find(topic);
-    auto target_configs = target->find(remote);
-    if (source_configs == source->end() || target_configs == target->end()) {
-      auto e = source_errors.count(topic) ? source_errors[topic] : target_errors[remote];
-      Warn("Could not sync the configs of topic " + topic + " to " + remote + ": " +
-           (e.empty() ? "no configs returned" : e));
+    if (source_configs == source->end()) {
+      Warn("Could not sync the configs of topic " + topic + ": " +
+           (source_errors.count(topic) ? source_errors[topic] : "no configs returned"));
       continue;
     }
-    ConfigOps ops = SourceConfigOps(source_configs->second, *config_filter_);
-    ConfigReplacement plan = PlanConfigReplacement(ops, target_configs->second);
-    switch (plan.action) {
-      case ConfigReplacement::Action::kUnchanged:
-        break;
-      case ConfigReplacement::Action::kSkipSensitive:
-        Warn("Not syncing the configs of remote topic " + remote + ": it has sensitive " +
-             "overrides (" + Join(plan.sensitive) + ") whose values cannot be read back, and " +
-             "the AlterConfigs request connectd must use would remove them");
-        break;
-      case ConfigReplacement::Action::kReplace:
-        replace[remote] = std::move(plan.configs);
-        break;
-    }
+    ConfigOps topic_ops = SourceConfigOps(source_configs->second, *config_filter_);
+    if (topic_ops.set.empty() && topic_ops.remove.empty()) continue;
+    ops[policy_->FormatRemoteTopic(source_alias_, topic)] = std::move(topic_ops);
   }
   std::map<std::string, AdminError> failures =
-      ReplaceTopicConfigs(target_admin_.get(), replace, admin_timeout_ms_, &stopping_);
-  for (const auto& [remote, configs] : replace) {
+      AlterTopicConfigsIncrementally(target_admin_.get(), ops, admin_timeout_ms_, &stopping_);
+  for (const auto& [remote, topic_ops] : ops) {
     auto failure = failures.find(remote);
     if (failure == failures.end()) {
-      Info("Synced the configs of remote topic " + remote + " to " + Join(configs));
+      // Said once per change of what the source asks for, not every round.
+      std::string described = "set " + Join(topic_ops.set) + ", delete " + Join(topic_ops.remove);
+      if (synced_config_ops_[remote] != described) {
+        Info("Synced the configs of remote topic " + remote + " with " + described);
+        synced_config_ops_[remote] = std::move(described);
+      }
     } else if (failure->second.unsupported) {
       std::string message =
           "the target cluster '" + target_alias_ +
-          "' is not compatible with the AlterConfigs API: " + failure->second.message;
+          "' is not compatible with the IncrementalAlterConfigs API: " + failure->second.message;
       Error("Failed to sync configs for topic " + remote + " on cluster " + target_alias_ + ": " +
             failure->second.message);
       context().raiseError(message);
       return;
     } else {
+      synced_config_ops_.erase(remote);
       Warn("Could not alter configuration of topic " + remote + ": " + failure->second.message);
     }
   }

@@ -13,13 +13,14 @@
 // carry (kTaskAssignedTopicIds): a topic deleted and re-created between two refreshes gets a new
 // ID, so new task configs, so restarted tasks that copy the new topic from its beginning.
 //
-// Periodic jobs (as Kafka's MirrorSourceConnector schedules them), all on ONE scheduler thread, run one at a time:
+// Periodic jobs (as Kafka's MirrorSourceConnector schedules them), all on ONE scheduler thread, run
+// one at a time:
 //   topic refresh      every refresh.topics.interval.seconds, first after one interval (start()
 //                      itself refreshes once); asks for task reconfiguration on a change.
-//   ACL sync           every sync.topic.acls.interval.seconds, first right after start (syncTopicAcls).
-//   topic config sync  every sync.topic.configs.interval.seconds, first right after start (KIP-894;
-//                      legacy AlterConfigs standing in for IncrementalAlterConfigs, see
-//                      topic_config_sync.h).
+//   ACL sync           every sync.topic.acls.interval.seconds, first right after start
+//   (syncTopicAcls). topic config sync  every sync.topic.configs.interval.seconds, first right
+//   after start (KIP-894:
+//                      IncrementalAlterConfigs, the ops of topic_config_sync.h).
 // A job that is disabled (`*.enabled=false`) or has a negative interval is not scheduled; an
 // interval of 0 runs every second. Job errors are logged and the job runs again next interval;
 // only a target that cannot alter configs at all fails the connector (context().raiseError),
@@ -35,6 +36,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -109,6 +111,8 @@ class MirrorSourceConnector : public sdk::SourceConnector {
   // Source topics whose remote topic existed on the target at the last refresh (Java's
   // topicsBeingReplicated): the topics config sync looks after. Guarded by mu_.
   std::set<std::string> replicated_topics_;
+  // The ops last applied to each remote topic, as logged (the scheduler thread's own).
+  std::map<std::string, std::string> synced_config_ops_;
   // The source topics' IDs at the last refresh (topic -> base64 ID). Guarded by mu_.
   std::map<std::string, std::string> topic_ids_;
   bool topic_ids_error_logged_ = false;  // scheduler thread only

@@ -35,29 +35,4 @@ ConfigOps SourceConfigOps(const TopicConfigs& source, const ConfigPropertyFilter
   return ops;
 }
 
-ConfigReplacement PlanConfigReplacement(const ConfigOps& ops, const TopicConfigs& target) {
-  ConfigReplacement plan;
-  std::map<std::string, std::string> current;
-  std::map<std::string, std::string> desired = ops.set;
-  for (const auto& [name, entry] : target) {
-    if (!entry.is_dynamic_topic) continue;
-    current[name] = entry.value;
-    if (ops.Touches(name)) continue;
-    // Kept as it is, as an incremental alter would keep it; a hidden value cannot be resent.
-    if (entry.is_sensitive) {
-      plan.sensitive.push_back(name);
-    } else {
-      desired[name] = entry.value;
-    }
-  }
-  if (!plan.sensitive.empty()) {
-    plan.action = ConfigReplacement::Action::kSkipSensitive;
-    return plan;
-  }
-  if (desired == current) return plan;  // kUnchanged: nothing to send
-  plan.action = ConfigReplacement::Action::kReplace;
-  plan.configs = std::move(desired);
-  return plan;
-}
-
 }  // namespace connectd::mirror

@@ -109,22 +109,29 @@ class MirrorAdminTest : public ::testing::Test {
   KafkaHandle admin_;
 };
 
-TEST_F(MirrorAdminTest, LegacyAlterConfigsReplacesTheWholeOverrideSet) {
+TEST_F(MirrorAdminTest, IncrementalOpsLeaveUnnamedOverridesAlone) {
   std::string topic = UniqueName("mirror-admin-cfg");
-  CreateTopic(topic, {{"retention.bytes", "1000"}, {"delete.retention.ms", "1000"}});
+  CreateTopic(
+      topic,
+      {{"retention.bytes", "1000"}, {"delete.retention.ms", "1000"}, {"segment.ms", "3600000"}});
   EXPECT_EQ(Overrides(topic), (std::map<std::string, std::string>{{"delete.retention.ms", "1000"},
-                                                                  {"retention.bytes", "1000"}}));
+                                                                  {"retention.bytes", "1000"},
+                                                                  {"segment.ms", "3600000"}}));
 
-  // What the sync relies on: unlisted overrides revert to the default.
-  ASSERT_THAT(
-      ReplaceTopicConfigs(admin_.get(), {{topic, {{"retention.bytes", "2000"}}}}, kTimeoutMs),
-      IsEmpty());
-  EXPECT_EQ(OverridesBecome(topic, {{"retention.bytes", "2000"}}),
-            (std::map<std::string, std::string>{{"retention.bytes", "2000"}}));
+  // What the sync sends (Java's ops): SET retention.bytes, DELETE segment.ms; the override the
+  // ops do not name (delete.retention.ms, an excluded property) stays as the target has it.
+  ConfigOps ops;
+  ops.set["retention.bytes"] = "2000";
+  ops.remove.insert("segment.ms");
+  ASSERT_THAT(AlterTopicConfigsIncrementally(admin_.get(), {{topic, ops}}, kTimeoutMs), IsEmpty());
+  EXPECT_EQ(OverridesBecome(topic, {{"delete.retention.ms", "1000"}, {"retention.bytes", "2000"}}),
+            (std::map<std::string, std::string>{{"delete.retention.ms", "1000"},
+                                                {"retention.bytes", "2000"}}));
 
-  // An empty set removes every override.
-  ASSERT_THAT(ReplaceTopicConfigs(admin_.get(), {{topic, {}}}, kTimeoutMs), IsEmpty());
-  EXPECT_THAT(OverridesBecome(topic, {}), IsEmpty());
+  // The same ops again change nothing (a converged flow resends them every round, as Java).
+  ASSERT_THAT(AlterTopicConfigsIncrementally(admin_.get(), {{topic, ops}}, kTimeoutMs), IsEmpty());
+  EXPECT_EQ(Overrides(topic), (std::map<std::string, std::string>{{"delete.retention.ms", "1000"},
+                                                                  {"retention.bytes", "2000"}}));
 }
 
 TEST_F(MirrorAdminTest, DescribeFlagsDefaultsAndOverrides) {
@@ -156,8 +163,9 @@ TEST_F(MirrorAdminTest, PerTopicErrorsDoNotHideOtherTopics) {
   EXPECT_FALSE(configs->count(missing));
   EXPECT_TRUE(errors.count(missing));
 
-  auto failures =
-      ReplaceTopicConfigs(admin_.get(), {{missing, {{"retention.bytes", "1"}}}}, kTimeoutMs);
+  ConfigOps ops;
+  ops.set["retention.bytes"] = "1";
+  auto failures = AlterTopicConfigsIncrementally(admin_.get(), {{missing, ops}}, kTimeoutMs);
   ASSERT_TRUE(failures.count(missing));
   EXPECT_FALSE(failures[missing].unsupported);
 }
