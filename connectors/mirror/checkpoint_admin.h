@@ -1,6 +1,6 @@
 // File: checkpoint_admin.h
 //
-// The consumer-group Admin calls of MirrorCheckpointConnector/Task on librdkafka 2.0.2:
+// The consumer-group Admin calls of MirrorCheckpointConnector/Task on librdkafka:
 // ListConsumerGroups, ListConsumerGroupOffsets (one group per request, several in flight),
 // DescribeConsumerGroups and AlterConsumerGroupOffsets. Standard library + librdkafka.
 //

@@ -4,8 +4,8 @@
 // share: the transactional ids Connect uses, the producer settings it forces, the zombie-fencing
 // decision, fencing itself, and a small transactional producer wrapper over librdkafka.
 //
-// Fencing: Java's leader calls Admin.fenceProducers(ids). librdkafka 2.0.2 has no FenceProducers
-// admin call; on the wire Admin.fenceProducers is, per transactional id, FindCoordinator
+// Fencing: Java's leader calls Admin.fenceProducers(ids). librdkafka has no FenceProducers admin
+// call (2.14.2 neither); on the wire Admin.fenceProducers is, per transactional id, FindCoordinator
 // (TRANSACTION) + InitProducerId with that id, which bumps the id's producer epoch: the old
 // holder's next transactional request fails with PRODUCER_FENCED and its open transaction is
 // aborted. FenceProducers does exactly that with one short-lived transactional producer per id
