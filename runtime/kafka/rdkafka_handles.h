@@ -56,9 +56,12 @@ absl::StatusOr<RdKafkaPtr> MakeClient(rd_kafka_type_t type, ConfPtr conf);
 absl::Status ToStatus(rd_kafka_resp_err_t err, std::string_view context);
 
 // Asks the cluster for `topic`'s metadata now (one round trip, at most `timeout_ms`), so that
-// the first record `rk` produces to a topic it has not seen goes out at once: librdkafka 2.0.2
-// otherwise learns a new topic's partitions on its 1 s timer scan, holding that record up to a
-// second. Best effort: the partition count, or 0 when the topic is not (yet) known.
+// `rk` knows the topic's partitions, or that it does not exist yet, before the first record to
+// it: a missing topic is then refused at produce time and waited for as Java's producer waits
+// (metadata_wait.h), instead of failing later in a delivery report. (Written for librdkafka
+// 2.0.2, which learnt a new topic on its 1 s timer scan; on 2.14.2 the first record to an
+// existing topic is delivered in 7-31 ms with or without it, measured 6 Dec 2026.) Best effort:
+// the partition count, or 0 when the topic is not (yet) known.
 int32_t WarmTopicMetadata(rd_kafka_t* rk, const std::string& topic, int timeout_ms);
 
 }  // namespace connectd::kafka

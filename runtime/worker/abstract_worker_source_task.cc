@@ -357,7 +357,8 @@ absl::Status AbstractWorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
       absl::Status created = options_.topic_creation->Ensure(producer_.get(), std::string(topic));
       if (!created.ok()) return created;
     }
-    // Its partitions now, so that this record goes out at once (rdkafka_handles.h).
+    // Its partitions now, or that it is missing, so a missing topic is waited for at produce
+    // time as Java waits for it (rdkafka_handles.h).
     kafka::WarmTopicMetadata(producer_.get(), std::string(topic), kWarmMetadataTimeoutMs);
     produced_topics_.insert(topic.data());
     listener_.OnTopicUsed(id_.connector, std::string(topic));
