@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <memory>
 #include <mutex>
 
 #include "absl/strings/ascii.h"
@@ -50,8 +49,9 @@ Level EffectiveLevelLocked(Registry& registry, std::string_view logger) {
 
 thread_local std::string current_context;
 
-// The output: one per process, replaced by ConfigureOutput. Writers hold `mu` only for a file
-// (rotation renames under it); stderr lines are one write(2) each, without the lock.
+// The output: one per process, replaced by ConfigureOutput. A line is formatted outside `mu`;
+// writers hold it only to write to a file (whose rotation renames under it); stderr lines are
+// one write(2) each, without the lock.
 struct Output {
   std::mutex mu;
   OutputOptions options;
@@ -86,7 +86,7 @@ void AppendJson(std::string_view key, std::string_view text, std::string& line) 
   }
 }
 
-std::string FormatLine(const OutputOptions& options, Level level, std::string_view logger,
+std::string FormatLine(Format format, bool syslog_priority, Level level, std::string_view logger,
                        std::string_view message) {
   auto now = std::chrono::system_clock::now();
   std::time_t seconds = std::chrono::system_clock::to_time_t(now);
@@ -95,7 +95,7 @@ std::string FormatLine(const OutputOptions& options, Level level, std::string_vi
   std::tm tm_utc;
   gmtime_r(&seconds, &tm_utc);
   const std::string& context = current_context;
-  if (options.format == Format::kJson) {
+  if (format == Format::kJson) {
     char stamp[32];
     std::strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm_utc);
     std::string line = "{";
@@ -109,9 +109,7 @@ std::string FormatLine(const OutputOptions& options, Level level, std::string_vi
   }
   char stamp[32];
   std::strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm_utc);
-  std::string prefix = options.syslog_priority && options.file.empty()
-                           ? absl::StrCat("<", SyslogPriority(level), ">")
-                           : "";
+  std::string prefix = syslog_priority ? absl::StrCat("<", SyslogPriority(level), ">") : "";
   return absl::StrFormat("%s[%s,%03d] %s %s%s (%s)\n", prefix, stamp, millis,
                          AsAbsl(LevelName(level)), context.empty() ? "" : "[" + context + "] ",
                          AsAbsl(message), AsAbsl(logger));
@@ -226,21 +224,30 @@ bool StderrIsJournal() {
 
 void Write(Level level, std::string_view logger, std::string_view message) {
   Output& output = GetOutput();
-  std::unique_lock lock(output.mu);
-  const std::string line = FormatLine(output.options, level, logger, message);
-  if (output.fd == STDERR_FILENO) {
-    lock.unlock();
-    // One write(2) per line keeps lines from different threads whole.
-    ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
-    (void)ignored;
-    return;
+  Format format;
+  bool syslog_priority, to_file;
+  {
+    std::lock_guard lock(output.mu);
+    format = output.options.format;
+    syslog_priority = output.options.syslog_priority && output.options.file.empty();
+    to_file = output.fd != STDERR_FILENO;
   }
-  if (output.file_size > 0 &&
-      output.file_size + static_cast<int64_t>(line.size()) > output.options.file_max_bytes) {
-    RotateLocked(output);
+  const std::string line = FormatLine(format, syslog_priority, level, logger, message);
+  if (to_file) {
+    std::lock_guard lock(output.mu);
+    if (output.fd != STDERR_FILENO) {
+      if (output.file_size > 0 &&
+          output.file_size + static_cast<int64_t>(line.size()) > output.options.file_max_bytes) {
+        RotateLocked(output);
+      }
+      ssize_t written = ::write(output.fd, line.data(), line.size());
+      if (written > 0) output.file_size += written;
+      return;
+    }
   }
-  ssize_t written = ::write(output.fd, line.data(), line.size());
-  if (written > 0) output.file_size += written;
+  // One write(2) per line keeps lines from different threads whole.
+  ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
+  (void)ignored;
 }
 
 LogContext::LogContext(std::string context) : previous_(std::move(current_context)) {

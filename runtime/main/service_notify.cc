@@ -33,9 +33,9 @@ absl::Status NotifyService(std::string_view state) {
   if (address.sun_path[0] == '@') address.sun_path[0] = '\0';  // Linux's abstract namespace
   const int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return absl::InternalError(absl::StrCat("socket: ", std::strerror(errno)));
-  const ssize_t sent =
-      sendto(fd, state.data(), state.size(), MSG_NOSIGNAL, reinterpret_cast<sockaddr*>(&address),
-             static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + length));
+  const ssize_t sent = sendto(fd, state.data(), state.size(), MSG_NOSIGNAL | MSG_DONTWAIT,
+                              reinterpret_cast<sockaddr*>(&address),
+                              static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + length));
   const int error = errno;
   close(fd);
   if (sent < 0) {
