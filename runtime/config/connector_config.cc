@@ -144,21 +144,29 @@ absl::Status ValidateSinkTopics(const std::map<std::string, std::string>& config
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::map<std::string, std::string>> ClientOverrides(
-    const std::map<std::string, std::string>& connector_config, const std::string& client,
-    const std::string& policy) {
-  std::string prefix = client + ".override.";
+std::map<std::string, std::string> ClientOverrides(
+    const std::map<std::string, std::string>& connector_config, const std::string& client) {
+  const std::string prefix = client + ".override.";
   std::map<std::string, std::string> overrides;
   for (const auto& [key, value] : connector_config) {
-    if (key.compare(0, prefix.size(), prefix) == 0) overrides[key.substr(prefix.size())] = value;
+    if (key.size() > prefix.size() && key.compare(0, prefix.size(), prefix) == 0) {
+      overrides[key.substr(prefix.size())] = value;
+    }
   }
-  if (!overrides.empty() && policy == "None") {
-    std::vector<std::string> names;
-    for (const auto& [key, value] : overrides) names.push_back(prefix + key);
-    return absl::InvalidArgumentError(absl::StrCat(
-        "The following client configurations are not allowed by the connector client config "
-        "override policy None: ",
-        absl::StrJoin(names, ", ")));
+  return overrides;
+}
+
+absl::StatusOr<std::map<std::string, std::string>> AllowedClientOverrides(
+    const std::map<std::string, std::string>& connector_config, const std::string& client,
+    const ClientOverridePolicy& policy) {
+  std::map<std::string, std::string> overrides = ClientOverrides(connector_config, client);
+  std::vector<std::string> refusals;
+  for (const auto& [key, value] : overrides) {
+    if (!policy.Allows(key)) refusals.push_back(policy.Refusal(key));
+  }
+  if (!refusals.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Client Config Overrides not allowed: ", absl::StrJoin(refusals, " ")));
   }
   return overrides;
 }

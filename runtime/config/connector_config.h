@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/config/client_override_policy.h"
 #include "runtime/config/config_def.h"
 
 namespace connectd::config {
@@ -31,9 +32,13 @@ bool IsSupportedConverter(const std::string& class_name);
 absl::Status ValidateSinkTopics(const std::map<std::string, std::string>& config);
 
 // `<client>.override.*` keys of a connector config, prefix removed (client: producer, consumer,
-// admin), subject to connector.client.config.override.policy (None refuses any).
-absl::StatusOr<std::map<std::string, std::string>> ClientOverrides(
+// admin; a key that is only the prefix is ignored, as Java's originalsWithPrefix does).
+std::map<std::string, std::string> ClientOverrides(
+    const std::map<std::string, std::string>& connector_config, const std::string& client);
+
+// ClientOverrides, refused with every key `policy` does not allow (Java's messages).
+absl::StatusOr<std::map<std::string, std::string>> AllowedClientOverrides(
     const std::map<std::string, std::string>& connector_config, const std::string& client,
-    const std::string& policy);
+    const ClientOverridePolicy& policy);
 
 }  // namespace connectd::config

@@ -55,7 +55,11 @@ void DefineCommon(ConfigDef& def) {
       .Define(Key("config.providers", Type::kList, "", I::kLow,
                   "Names of ConfigProviders to load, configured with config.providers.<name>.*"))
       .Define(Key("connector.client.config.override.policy", Type::kString, "All", I::kMedium,
-                  "Which client configs connectors may override: None, Principal or All."))
+                  "Which client configs connectors may override: All, None, Principal or "
+                  "Allowlist (by alias or Java class name)."))
+      .Define(Key("connector.client.config.override.allowlist", Type::kList, "", I::kMedium,
+                  "List of client configurations that can be overridden by connectors. If empty, "
+                  "connectors can't override any client configurations."))
       .Define(Key("topic.creation.enable", Type::kBoolean, "true", I::kLow,
                   "Whether source connectors may create topics (topic.creation.*)."))
       .Define(Key("topic.tracking.enable", Type::kBoolean, "true", I::kLow,
@@ -176,6 +180,13 @@ absl::StatusOr<WorkerConfig> WorkerConfig::Create(const std::map<std::string, st
           "insensitive): disabled, preparing, enabled"));
     }
   }
+  absl::StatusOr<ClientOverridePolicy> policy =
+      ClientOverridePolicy::FromWorkerConfig(config.parsed_);
+  if (!policy.ok()) return policy.status();
+  config.client_override_policy_ = *std::move(policy);
+  if (std::string warning = config.client_override_policy_.Warning(); !warning.empty()) {
+    config.warnings_.push_back(std::move(warning));
+  }
   for (const auto& [key, why] : UnsupportedKeys()) {
     auto it = props.find(key);
     const ConfigKey* def = WorkerConfigDef(mode).Find(key);
@@ -225,7 +236,20 @@ std::map<std::string, std::string> WorkerConfig::ClientConfig(const std::string&
                                            "ssl.key.password",
                                            "ssl.keystore.certificate.chain",
                                            "ssl.keystore.key",
-                                           "ssl.endpoint.identification.algorithm"};
+                                           "ssl.endpoint.identification.algorithm",
+                                           "ssl.protocol",
+                                           "ssl.enabled.protocols",
+                                           "ssl.cipher.suites",
+                                           "ssl.keymanager.algorithm",
+                                           "ssl.trustmanager.algorithm",
+                                           "ssl.secure.random.implementation",
+                                           "ssl.engine.factory.class",
+                                           "ssl.provider",
+                                           "security.providers",
+                                           "sasl.kerberos.service.name",
+                                           "sasl.login.class",
+                                           "sasl.client.callback.handler.class",
+                                           "sasl.login.callback.handler.class"};
   std::map<std::string, std::string> out;
   for (const char* key : kInherited) {
     auto it = parsed_.originals().find(key);

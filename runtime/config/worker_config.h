@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/config/client_override_policy.h"
 #include "runtime/config/config_def.h"
 
 namespace connectd::config {
@@ -40,6 +41,9 @@ class WorkerConfig {
   int64_t task_shutdown_graceful_timeout_ms() const {
     return parsed_.GetLong("task.shutdown.graceful.timeout.ms");
   }
+  // connector.client.config.override.policy with its allowlist, resolved at Create (an unknown
+  // policy fails it, as it stops Java's worker).
+  const ClientOverridePolicy& client_override_policy() const { return client_override_policy_; }
   std::string plugin_path() const { return parsed_.GetString("plugin.path").value_or(""); }
   // Always kDisabled in standalone mode (Connect's standalone worker has no such key).
   ExactlyOnceSourceSupport exactly_once_source_support() const;
@@ -59,6 +63,7 @@ class WorkerConfig {
   ParsedConfig parsed_;
   WorkerMode mode_ = WorkerMode::kStandalone;
   std::vector<std::string> warnings_;
+  ClientOverridePolicy client_override_policy_ = ClientOverridePolicy::All();
 };
 
 }  // namespace connectd::config

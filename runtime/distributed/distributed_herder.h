@@ -40,6 +40,7 @@
 #include "runtime/config/worker_config.h"
 #include "runtime/distributed/group_member.h"
 #include "runtime/distributed/worker_coordinator.h"
+#include "runtime/herder/connector_validation.h"
 #include "runtime/herder_api/herder.h"
 #include "runtime/storage/config_state.h"
 #include "runtime/storage/kafka_config_backing_store.h"
@@ -60,6 +61,8 @@ class DistributedHerder : public herder::Herder,
     bool topic_tracking_reset = true;
     // librdkafka properties for the admin client that manages sink connectors' group offsets.
     std::map<std::string, std::string> admin_config;
+    // The worker's client-override policy (and exactly-once mode), for validation.
+    herder::WorkerValidation validation;
 
     // The three internal topics.
     storage::KafkaBasedLog::Options config_log;

@@ -398,7 +398,7 @@ absl::StatusOr<std::string> DistributedHerder::ModifyOffsets(
 absl::Status DistributedHerder::ValidateForWriteWithExactlyOnce(
     const herder::ConfigMap& config) const {
   absl::StatusOr<herder::ConfigInfos> validation =
-      herder::ValidateConnectorConfig(plugins_, config);
+      herder::ValidateConnectorConfig(plugins_, options_.validation, config);
   // No connector.class, or one no plugin provides: Java 4.4 answers 400 for both.
   if (!validation.ok()) return herder::WithHttpStatus(validation.status(), 400);
   ValidateExactlyOnce(config, *validation);
@@ -448,7 +448,8 @@ absl::StatusOr<std::vector<herder::ConfigKeyInfo>> DistributedHerder::ConnectorP
 void DistributedHerder::ValidateConnectorConfig(const herder::ConfigMap& config,
                                                 herder::Callback<herder::ConfigInfos> done) {
   Post([this, config, done = std::move(done)] {
-    absl::StatusOr<herder::ConfigInfos> infos = herder::ValidateForRest(plugins_, config);
+    absl::StatusOr<herder::ConfigInfos> infos =
+        herder::ValidateForRest(plugins_, options_.validation, config);
     if (infos.ok()) ValidateExactlyOnce(config, *infos);
     done(std::move(infos));
   });

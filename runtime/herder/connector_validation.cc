@@ -1,5 +1,9 @@
 #include "runtime/herder/connector_validation.h"
 
+#include <algorithm>
+#include <set>
+
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -68,6 +72,58 @@ void AppendValidated(const config::ConfigDef& def, const ConfigMap& config, Conf
   for (const std::string& group : def.Groups()) {
     if (std::find(infos.groups.begin(), infos.groups.end(), group) == infos.groups.end()) {
       infos.groups.push_back(group);
+    }
+  }
+}
+
+// Client keys whose values Java's client ConfigDefs type PASSWORD: validation shows "[hidden]".
+bool IsClientPassword(const std::string& key) {
+  static const auto* passwords = new std::set<std::string>{
+      "sasl.jaas.config",
+      "sasl.oauthbearer.client.credentials.client.secret",
+      "ssl.key.password",
+      "ssl.keystore.certificate.chain",
+      "ssl.keystore.key",
+      "ssl.keystore.password",
+      "ssl.truststore.certificates",
+      "ssl.truststore.password",
+  };
+  return passwords->count(key) > 0;
+}
+
+// AbstractHerder's rule for which clients a connector uses, hence whose overrides count: a
+// source produces (and creates topics through an admin when it sets topic.creation.*); a sink
+// consumes (and produces through an admin-created DLQ when it names one); a distributed source
+// with separate offsets-topic clients also consumes and administers.
+void AppendClientOverrides(const WorkerValidation& worker, bool sink, const ConfigMap& config,
+                           ConfigInfos& infos) {
+  auto non_blank = [&](const char* key) {
+    auto it = config.find(key);
+    return it != config.end() && !absl::StripAsciiWhitespace(it->second).empty();
+  };
+  const bool dlq = sink && non_blank("errors.deadletterqueue.topic.name");
+  const bool topic_creation =
+      !sink && std::any_of(config.begin(), config.end(), [](const auto& entry) {
+        return absl::StartsWith(entry.first, "topic.creation.");
+      });
+  const bool offsets_clients = !sink && worker.distributed &&
+                               (worker.exactly_once_source || non_blank("offsets.storage.topic"));
+  const std::pair<const char*, bool> clients[] = {
+      {"producer", !sink || dlq},
+      {"consumer", sink || offsets_clients},
+      {"admin", topic_creation || dlq || offsets_clients},
+  };
+  for (const auto& [client, used] : clients) {
+    if (!used) continue;
+    const std::string prefix = absl::StrCat(client, ".override.");
+    for (const auto& [key, value] : config::ClientOverrides(config, client)) {
+      ConfigValueInfo v{
+          prefix + key, IsClientPassword(key) ? std::string("[hidden]") : value, {}, {}, true};
+      if (!worker.override_policy.Allows(key)) {
+        v.errors.push_back(worker.override_policy.Refusal(key));
+        ++infos.error_count;
+      }
+      infos.configs.push_back(ConfigInfo{std::nullopt, std::move(v)});
     }
   }
 }
@@ -148,6 +204,7 @@ ConfigKeyInfo ToKeyInfo(const config::ConfigKey& key) {
 }
 
 absl::StatusOr<ConfigInfos> ValidateConnectorConfig(const plugin::PluginRegistry& plugins,
+                                                    const WorkerValidation& worker,
                                                     const ConfigMap& config) {
   auto cls = config.find("connector.class");
   if (cls == config.end() || cls->second.empty()) {
@@ -218,6 +275,7 @@ absl::StatusOr<ConfigInfos> ValidateConnectorConfig(const plugin::PluginRegistry
       }
     }
   }
+  AppendClientOverrides(worker, sink, config, infos);
   return infos;
 }
 
@@ -234,8 +292,9 @@ std::string ValidationFailureMessage(const ConfigInfos& infos) {
 }
 
 absl::StatusOr<ConfigInfos> ValidateForRest(const plugin::PluginRegistry& plugins,
+                                            const WorkerValidation& worker,
                                             const ConfigMap& config) {
-  absl::StatusOr<ConfigInfos> infos = ValidateConnectorConfig(plugins, config);
+  absl::StatusOr<ConfigInfos> infos = ValidateConnectorConfig(plugins, worker, config);
   if (infos.ok()) return infos;
   // Connect answers these from its async validation as 500 "<exception class>: <message>".
   const char* exception = absl::StrContains(infos.status().message(), "no connector type")
@@ -245,8 +304,9 @@ absl::StatusOr<ConfigInfos> ValidateForRest(const plugin::PluginRegistry& plugin
       absl::InternalError(absl::StrCat(exception, ": ", infos.status().message())), 500);
 }
 
-absl::Status ValidateForWrite(const plugin::PluginRegistry& plugins, const ConfigMap& config) {
-  absl::StatusOr<ConfigInfos> validation = ValidateConnectorConfig(plugins, config);
+absl::Status ValidateForWrite(const plugin::PluginRegistry& plugins, const WorkerValidation& worker,
+                              const ConfigMap& config) {
+  absl::StatusOr<ConfigInfos> validation = ValidateConnectorConfig(plugins, worker, config);
   // No connector.class, or one no plugin provides: Java 4.4 answers 400 for both.
   if (!validation.ok()) return WithHttpStatus(validation.status(), 400);
   if (validation->error_count > 0) {
@@ -310,7 +370,8 @@ absl::StatusOr<std::vector<ConfigKeyInfo>> ConnectorPluginConfigKeys(
     return absl::NotFoundError(absl::StrCat("Unknown plugin ", name, "."));
   }
   std::vector<ConfigKeyInfo> keys;
-  const config::ConfigDef def = plugin != nullptr ? PluginConfigDef(*plugin) : PluginConfigDef(*stage);
+  const config::ConfigDef def =
+      plugin != nullptr ? PluginConfigDef(*plugin) : PluginConfigDef(*stage);
   for (const config::ConfigKey& key : def.keys()) keys.push_back(ToKeyInfo(key));
   return keys;
 }

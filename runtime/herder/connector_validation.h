@@ -10,11 +10,22 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/config/client_override_policy.h"
 #include "runtime/config/config_def.h"
 #include "runtime/herder_api/herder_types.h"
 #include "runtime/plugin/plugin_registry.h"
 
 namespace connectd::herder {
+
+// What validation takes from the worker: the client-override policy, and whether a source
+// connector gets its own offsets-topic consumer and admin (a distributed worker with
+// exactly-once source support, or a connector naming its own offsets.storage.topic), whose
+// overrides are then checked as well.
+struct WorkerValidation {
+  config::ClientOverridePolicy override_policy = config::ClientOverridePolicy::All();
+  bool distributed = false;
+  bool exactly_once_source = false;
+};
 
 // The plugin's ConfigDef in runtime form.
 config::ConfigDef PluginConfigDef(const plugin::ConnectorPlugin& plugin);
@@ -23,7 +34,10 @@ ConfigKeyInfo ToKeyInfo(const config::ConfigKey& key);
 
 // Validates `config`. Fails (kInvalidArgument) only when no connector can be determined: no
 // connector.class, or one no plugin provides; every other problem is an error in the result.
+// Client overrides come last: producer.override.*, consumer.override.*, admin.override.* for
+// each client the connector uses (Connect's rule), every refused key one error.
 absl::StatusOr<ConfigInfos> ValidateConnectorConfig(const plugin::PluginRegistry& plugins,
+                                                    const WorkerValidation& worker,
                                                     const ConfigMap& config);
 
 // The 400 message for a failed validation (Connect's text, listing every error).
@@ -34,9 +48,11 @@ std::string ValidationFailureMessage(const ConfigInfos& infos);
 // PUT .../config/validate: as ValidateConnectorConfig, with the failures Connect's async
 // validation raises mapped to its 500 "<exception class>: <message>".
 absl::StatusOr<ConfigInfos> ValidateForRest(const plugin::PluginRegistry& plugins,
+                                            const WorkerValidation& worker,
                                             const ConfigMap& config);
 // Before a create or update: OK, or 400 listing every error (or naming the unusable class).
-absl::Status ValidateForWrite(const plugin::PluginRegistry& plugins, const ConfigMap& config);
+absl::Status ValidateForWrite(const plugin::PluginRegistry& plugins, const WorkerValidation& worker,
+                              const ConfigMap& config);
 
 // source/sink of the connector.class in `config`; kUnknown if no plugin provides it.
 ConnectorType ConnectorTypeOf(const plugin::PluginRegistry& plugins, const ConfigMap& config);

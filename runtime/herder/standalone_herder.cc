@@ -158,7 +158,8 @@ void StandaloneHerder::StopConnectorAndTasks(const std::string& name) {
 absl::Status StandaloneHerder::ApplyConfig(const std::string& name, const ConfigMap& config,
                                            std::optional<TargetState> initial_state,
                                            bool allow_replace, bool& created) {
-  if (absl::Status valid = ValidateForWrite(plugins_, config); !valid.ok()) return valid;
+  if (absl::Status valid = ValidateForWrite(plugins_, options_.validation, config); !valid.ok())
+    return valid;
   auto existing = connectors_.find(name);
   created = existing == connectors_.end();
   if (!created && !allow_replace) {
@@ -541,7 +542,9 @@ absl::StatusOr<std::vector<ConfigKeyInfo>> StandaloneHerder::ConnectorPluginConf
 
 void StandaloneHerder::ValidateConnectorConfig(const ConfigMap& config,
                                                Callback<ConfigInfos> done) {
-  Post([this, config, done = std::move(done)] { done(ValidateForRest(plugins_, config)); });
+  Post([this, config, done = std::move(done)] {
+    done(ValidateForRest(plugins_, options_.validation, config));
+  });
 }
 
 ServerInfo StandaloneHerder::GetServerInfo() {

@@ -22,6 +22,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
+#include "runtime/herder/connector_validation.h"
 #include "runtime/herder_api/herder.h"
 #include "runtime/worker/worker.h"
 
@@ -38,6 +39,8 @@ class StandaloneHerder : public Herder,
     bool topic_tracking_reset = true;
     // librdkafka properties for the admin client that manages sink connectors' group offsets.
     std::map<std::string, std::string> admin_config;
+    // The worker's client-override policy, for validation.
+    WorkerValidation validation;
   };
 
   // `make_worker` builds the Worker with this herder as its status listener and event sink.

@@ -85,6 +85,9 @@ absl::StatusOr<distributed::DistributedHerder::Options> HerderOptions(
   options.admin_config =
       jvm::TranslateJavaClientConfig(config.ClientConfig("admin."), jvm::ClientRole::kAdmin)
           .properties;
+  options.validation.override_policy = config.client_override_policy();
+  options.validation.distributed = true;
+  options.validation.exactly_once_source = config.exactly_once_source_enabled();
   options.config_log =
       LogOptions(config, "config.storage.topic", "", "config.storage.replication.factor");
   options.offset_log = LogOptions(config, "offset.storage.topic", "offset.storage.partitions",

@@ -129,6 +129,7 @@ int RunStandalone(const std::vector<std::string>& args) {
   options.admin_config =
       jvm::TranslateJavaClientConfig(worker_config.ClientConfig("admin."), jvm::ClientRole::kAdmin)
           .properties;
+  options.validation.override_policy = worker_config.client_override_policy();
 
   // The herder exists first (the REST server answers through it), starts once the REST
   // server is bound and the worker id (advertised host:port) is known.
