@@ -5,8 +5,14 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <regex>
 #include <set>
+#include <vector>
+
+#include <openssl/ssl.h>
+
+#include "jvm/java_key_store.h"
 
 namespace connectd::jvm {
 namespace {
@@ -42,7 +48,7 @@ const std::map<std::string, std::string>& Renamed() {
   return *renamed;
 }
 
-// Keys that carry no meaning for librdkafka-based clients.
+// Keys that carry no meaning for librdkafka-based clients (none is about security).
 const std::set<std::string>& Dropped() {
   static const auto* dropped = new std::set<std::string>{"key.serializer",
                                                          "value.serializer",
@@ -55,25 +61,74 @@ const std::set<std::string>& Dropped() {
                                                          "metrics.sample.window.ms",
                                                          "metrics.recording.level",
                                                          "auto.include.jmx.reporter",
-                                                         "client.dns.lookup",
                                                          "default.api.timeout.ms",
                                                          "max.block.ms",
                                                          "exclude.internal.topics",
                                                          "allow.auto.create.topics",
                                                          "metadata.recovery.strategy",
-                                                         "retry.backoff.max.ms",
-                                                         "ssl.protocol",
-                                                         "ssl.enabled.protocols",
-                                                         "ssl.keymanager.algorithm",
-                                                         "ssl.trustmanager.algorithm",
-                                                         "ssl.secure.random.implementation",
-                                                         "ssl.engine.factory.class",
-                                                         "ssl.provider",
-                                                         "sasl.login.class",
-                                                         "sasl.client.callback.handler.class",
-                                                         "sasl.login.callback.handler.class",
-                                                         "security.providers"};
+                                                         "retry.backoff.max.ms"};
   return *dropped;
+}
+
+// Java security keys with no librdkafka equivalent. Each is accepted only with a value that asks
+// for nothing connectd's clients do not do anyway (OpenSSL negotiates TLS 1.2 or 1.3, verifies
+// with PKIX, uses its own random generator); any other value stops the client with a message
+// naming the key, because ignoring it would make the connection less secure than configured
+// or not authenticate as the user asked.
+struct SecurityKey {
+  const char* key;
+  bool (*acceptable)(const std::string& value);
+  const char* refusal;
+};
+
+bool InTlsVersions(const std::string& value) {
+  bool has_12 = false;
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t end = value.find(',', start);
+    if (end == std::string::npos) end = value.size();
+    std::string v = value.substr(start, end - start);
+    v.erase(0, v.find_first_not_of(" \t"));
+    v.erase(v.find_last_not_of(" \t") + 1);
+    if (v == "TLSv1.2") has_12 = true;
+    if (!v.empty() && v != "TLSv1.2" && v != "TLSv1.3" && v != "TLSv1.1" && v != "TLSv1") {
+      return false;
+    }
+    start = end + 1;
+  }
+  return has_12;
+}
+
+const std::vector<SecurityKey>& SecurityKeys() {
+  static const auto* keys = new std::vector<SecurityKey>{
+      {"ssl.protocol",
+       [](const std::string& v) { return v == "TLSv1.3" || v == "TLSv1.2" || v == "TLS"; },
+       "connectd's clients negotiate TLS 1.2 or 1.3 (OpenSSL); use TLSv1.3, TLSv1.2 or TLS"},
+      {"ssl.enabled.protocols", InTlsVersions,
+       "connectd's clients negotiate TLS 1.2 or 1.3 and cannot be restricted to TLS 1.3 only; "
+       "the list must include TLSv1.2"},
+      {"ssl.keymanager.algorithm",
+       [](const std::string& v) { return v == "SunX509" || v == "NewSunX509" || v == "PKIX"; },
+       "connectd presents the keystore's one key and chain (SunX509, NewSunX509 or PKIX)"},
+      {"ssl.trustmanager.algorithm",
+       [](const std::string& v) { return v == "PKIX" || v == "SunPKIX" || v == "SunX509"; },
+       "connectd verifies certificates with OpenSSL's PKIX path validation (PKIX)"},
+      {"ssl.secure.random.implementation", [](const std::string&) { return true; }, ""},
+      {"ssl.engine.factory.class", [](const std::string& v) { return v.empty(); },
+       "a Java SslEngineFactory cannot run in connectd: configure the stores instead"},
+      {"ssl.provider", [](const std::string& v) { return v.empty(); },
+       "a Java security provider cannot run in connectd"},
+      {"security.providers", [](const std::string& v) { return v.empty(); },
+       "Java security providers cannot run in connectd"},
+      {"sasl.login.class", [](const std::string& v) { return v.empty(); },
+       "a Java Login class cannot run in connectd"},
+      {"sasl.client.callback.handler.class", [](const std::string& v) { return v.empty(); },
+       "a Java SASL client callback handler cannot run in connectd"},
+      {"sasl.login.callback.handler.class", [](const std::string& v) { return v.empty(); },
+       "a Java login callback handler cannot run in connectd (OAUTHBEARER's OIDC handler is "
+       "not supported yet)"},
+  };
+  return *keys;
 }
 
 std::string AssignorName(const std::string& java) {
@@ -105,6 +160,108 @@ bool ParseJaas(const std::string& jaas, std::string& username, std::string& pass
   return true;
 }
 
+// Java's ssl.cipher.suites (IANA names, e.g. TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384) as
+// OpenSSL's cipher list (ECDHE-RSA-AES256-GCM-SHA384). TLS 1.3's suites (TLS_AES_*,
+// TLS_CHACHA20_*) are all strong and OpenSSL negotiates them itself: they are skipped, but a list
+// of only those (Java: no TLS 1.2 at all) cannot be honoured and is refused.
+std::optional<std::string> OpenSslCipherList(const std::string& java,
+                                             std::vector<std::string>& errors) {
+  std::string list;
+  bool tls13 = false;
+  size_t start = 0;
+  while (start <= java.size()) {
+    size_t end = java.find(',', start);
+    if (end == std::string::npos) end = java.size();
+    std::string name = java.substr(start, end - start);
+    name.erase(0, name.find_first_not_of(" \t"));
+    name.erase(name.find_last_not_of(" \t") + 1);
+    start = end + 1;
+    if (name.empty()) continue;
+    if (name.rfind("TLS_AES_", 0) == 0 || name.rfind("TLS_CHACHA20_", 0) == 0) {
+      tls13 = true;
+      continue;
+    }
+    const char* openssl = OPENSSL_cipher_name(name.c_str());
+    if (openssl == nullptr || std::string(openssl) == "(NONE)") {
+      errors.push_back("ssl.cipher.suites: " + name + " is not a cipher suite OpenSSL knows");
+      return std::nullopt;
+    }
+    if (!list.empty()) list += ":";
+    list += openssl;
+  }
+  if (list.empty() && tls13) {
+    errors.push_back(
+        "ssl.cipher.suites lists only TLS 1.3 suites, which connectd cannot restrict TLS to: "
+        "list the TLS 1.2 suites to allow too, or remove the key");
+    return std::nullopt;
+  }
+  if (list.empty()) return std::nullopt;
+  return list;
+}
+
+// ssl.truststore.* and ssl.keystore.* (Java's default type is JKS) as librdkafka's PEM
+// settings: PEM files by name, JKS and PKCS12 stores read into PEM (java_key_store.h), so every
+// client — the group client too — takes them the same way.
+void TranslateStores(const std::map<std::string, std::string>& java, TranslatedConfig& out) {
+  auto get = [&](const std::string& key) -> std::string {
+    auto it = java.find(key);
+    return it == java.end() ? "" : it->second;
+  };
+  auto type_of = [&](const char* key) {
+    std::string type = Upper(get(key));
+    return type.empty() ? std::string("JKS") : type;
+  };
+  const std::string trust_type = type_of("ssl.truststore.type");
+  if (!get("ssl.truststore.certificates").empty()) {
+    if (trust_type != "PEM") {
+      out.errors.push_back("ssl.truststore.certificates needs ssl.truststore.type=PEM");
+    } else {
+      out.properties["ssl.ca.pem"] = get("ssl.truststore.certificates");
+    }
+  } else if (const std::string location = get("ssl.truststore.location"); !location.empty()) {
+    if (trust_type == "PEM") {
+      out.properties["ssl.ca.location"] = location;
+    } else {
+      std::string error;
+      std::optional<PemStore> store = ReadJavaKeyStore(location, trust_type, StoreUse::kTrust,
+                                                       get("ssl.truststore.password"), "", error);
+      if (store) {
+        out.properties["ssl.ca.pem"] = store->certificates;
+      } else {
+        out.errors.push_back("ssl.truststore.location: " + error);
+      }
+    }
+  }
+  const std::string key_type = type_of("ssl.keystore.type");
+  const std::string key_password = get("ssl.key.password");
+  if (!get("ssl.keystore.certificate.chain").empty() || !get("ssl.keystore.key").empty()) {
+    if (key_type != "PEM") {
+      out.errors.push_back(
+          "ssl.keystore.certificate.chain and ssl.keystore.key need ssl.keystore.type=PEM");
+    } else {
+      out.properties["ssl.certificate.pem"] = get("ssl.keystore.certificate.chain");
+      out.properties["ssl.key.pem"] = get("ssl.keystore.key");
+      if (!key_password.empty()) out.properties["ssl.key.password"] = key_password;
+    }
+  } else if (const std::string location = get("ssl.keystore.location"); !location.empty()) {
+    if (key_type == "PEM") {
+      out.properties["ssl.certificate.location"] = location;
+      out.properties["ssl.key.location"] = location;
+      if (!key_password.empty()) out.properties["ssl.key.password"] = key_password;
+    } else {
+      std::string error;
+      std::optional<PemStore> store = ReadJavaKeyStore(
+          location, key_type, StoreUse::kKey, get("ssl.keystore.password"), key_password, error);
+      if (store) {
+        out.properties["ssl.certificate.pem"] = store->certificates;
+        out.properties["ssl.key.pem"] = store->private_key;
+      } else {
+        out.errors.push_back("ssl.keystore.location: " + error);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::string>& java,
@@ -114,8 +271,23 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
     auto it = java.find(key);
     return it == java.end() ? "" : it->second;
   };
+  const std::string protocol = Upper(get("security.protocol"));
+  const bool sasl = protocol == "SASL_PLAINTEXT" || protocol == "SASL_SSL";
+  const bool tls = protocol == "SSL" || protocol == "SASL_SSL";
+  auto security_key = [](const std::string& key) -> const SecurityKey* {
+    for (const SecurityKey& k : SecurityKeys()) {
+      if (key == k.key) return &k;
+    }
+    return nullptr;
+  };
   for (const auto& [key, value] : java) {
     if (Dropped().count(key) != 0) continue;
+    if (const SecurityKey* security = security_key(key)) {
+      if (!security->acceptable(value)) {
+        out.errors.push_back(key + "=" + value + " is not supported: " + security->refusal);
+      }
+      continue;
+    }
     if (auto it = Renamed().find(key); it != Renamed().end()) {
       out.properties[it->second] = value;
     } else if (key == "request.timeout.ms" && role != ClientRole::kProducer) {
@@ -140,49 +312,28 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
       if (ParseJaas(value, username, password)) {
         out.properties["sasl.username"] = username;
         out.properties["sasl.password"] = password;
-      } else {
-        out.warnings.push_back(
-            "sasl.jaas.config: only PLAIN and SCRAM login modules with "
-            "username and password are supported; ignored");
+      } else if (sasl) {
+        out.errors.push_back(
+            "sasl.jaas.config: only PLAIN and SCRAM login modules with username and password "
+            "are supported (GSSAPI and OAUTHBEARER not yet)");
       }
     } else if (key == "ssl.endpoint.identification.algorithm") {
       out.properties[key] = value.empty() ? "none" : Lower(value);
-    } else if (key == "ssl.truststore.location" || key == "ssl.truststore.certificates") {
-      std::string type = Upper(get("ssl.truststore.type"));
-      if (type == "PEM" && key == "ssl.truststore.location") {
-        out.properties["ssl.ca.location"] = value;
-      } else if (type == "PEM") {
-        out.properties["ssl.ca.pem"] = value;
-      } else {
-        out.warnings.push_back(key + ": only ssl.truststore.type=PEM is supported (" +
-                               (type.empty() ? std::string("JKS") : type) + " given); ignored");
+    } else if (key == "ssl.truststore.location" || key == "ssl.truststore.certificates" ||
+               key == "ssl.keystore.location" || key == "ssl.keystore.certificate.chain" ||
+               key == "ssl.keystore.key" || key == "ssl.truststore.type" ||
+               key == "ssl.keystore.type" || key == "ssl.truststore.password" ||
+               key == "ssl.keystore.password" || key == "ssl.key.password") {
+      continue;  // TranslateStores, below
+    } else if (key == "ssl.cipher.suites") {
+      if (std::optional<std::string> suites = OpenSslCipherList(value, out.errors)) {
+        out.properties[key] = *suites;
       }
-    } else if (key == "ssl.keystore.location") {
-      std::string type = Upper(get("ssl.keystore.type"));
-      if (type == "PKCS12") {
-        out.properties["ssl.keystore.location"] = value;
-      } else if (type == "PEM") {
-        out.properties["ssl.certificate.location"] = value;
-        out.properties["ssl.key.location"] = value;
-      } else {
-        out.warnings.push_back(key + ": only PKCS12 and PEM keystores are supported (" +
-                               (type.empty() ? std::string("JKS") : type) + " given); ignored");
-      }
-    } else if (key == "ssl.keystore.certificate.chain") {
-      out.properties["ssl.certificate.pem"] = value;
-    } else if (key == "ssl.keystore.key") {
-      out.properties["ssl.key.pem"] = value;
-    } else if (key == "ssl.keystore.password") {
-      out.properties["ssl.keystore.password"] = value;
-    } else if (key == "ssl.key.password") {
-      out.properties["ssl.key.password"] = value;
-    } else if (key == "ssl.truststore.type" || key == "ssl.keystore.type" ||
-               key == "ssl.truststore.password") {
-      continue;  // consumed with the store locations above
     } else {
       out.properties[key] = value;
     }
   }
+  if (tls) TranslateStores(java, out);
   // Java's defaults where the user set none. Java's reconnect backoff, for one: a client whose
   // broker restarted is back within a second, as a Java worker's is (librdkafka's grows to
   // 10 s); the leader's read-to-end before zombie fencing, bounded by worker.sync.timeout.ms

@@ -14,12 +14,18 @@
 //     and admin clients request.timeout.ms -> socket.timeout.ms (librdkafka's
 //     request.timeout.ms is the producer's acknowledgement timeout only);
 //   - meaningless here (serializer/deserializer classes, max.poll.records, ...): dropped silently;
-//   - Java-only with no equivalent (JKS stores, ...): dropped with a warning naming the key;
+//   - key stores: PEM files by name; JKS and PKCS12 stores (Java's default type is JKS) read
+//     into PEM strings (ssl.ca.pem, ssl.certificate.pem, ssl.key.pem; java_key_store.h), only
+//     when security.protocol uses TLS, as Java reads them only then;
+//   - security keys with no librdkafka equivalent (ssl.protocol, ssl.enabled.protocols, the
+//     key/trust manager algorithms, Java provider and callback classes): accepted when the value
+//     asks for nothing connectd's clients do not do, otherwise an error naming the key: never
+//     dropped; ssl.cipher.suites mapped from IANA to OpenSSL names; client.dns.lookup passed on;
 //   - Java 4.4's client defaults where librdkafka's differ (java_client_defaults.h), per
 //     client role, unless the user set the key;
 //   - anything else: passed on; if librdkafka rejects it, MakeConfWithWarnings drops it with a
 //     warning naming the key (never the value: it may be a secret).
-// Standard library only: plugins (MirrorMaker's connectors) link it too.
+// The standard library and OpenSSL: plugins (MirrorMaker's connectors) link it too.
 #pragma once
 
 #include <map>
@@ -36,6 +42,10 @@ struct TranslatedConfig {
   // The keys of `properties` that carry a Java client default rather than a user's setting.
   std::set<std::string> java_defaults;
   std::vector<std::string> warnings;
+  // Settings connectd cannot honour as Java would (a security key asking for what the clients
+  // cannot do, a key store that cannot be read): the client must not be created. Each names the
+  // key and never holds a secret.
+  std::vector<std::string> errors;
 };
 
 TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::string>& java,

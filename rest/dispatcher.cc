@@ -75,6 +75,10 @@ Dispatcher::Dispatcher(herder::Herder& herder, const RestConfig& config, Schedul
       context_(std::make_unique<ResourceContext>(
           ResourceContext{herder, config, loggers, scheduler, options.health_check_timeout,
                           options.metrics, options.rest_client})) {
+  if (options.admin_only) {
+    AddLoggersResource(router_, *context_);
+    return;
+  }
   if (options.mirror_herders != nullptr) {
     AddMirrorInternalResource(router_, *context_, *options.mirror_herders);
     AddMirrorFlowsResource(router_, *context_, options.flow_health);  // connectd's own
@@ -86,7 +90,9 @@ Dispatcher::Dispatcher(herder::Herder& herder, const RestConfig& config, Schedul
   AddConnectorPluginsResource(router_, *context_);
   AddMetricsResource(router_, *context_);
   AddMirrorFlowsResource(router_, *context_, options.flow_health);
-  if (config.admin_endpoints_enabled) AddLoggersResource(router_, *context_);
+  if (config.admin_endpoints_enabled && config.admin_listeners.empty()) {
+    AddLoggersResource(router_, *context_);
+  }
 }
 
 Dispatcher::~Dispatcher() = default;

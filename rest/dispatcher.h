@@ -67,6 +67,8 @@ class Dispatcher {
     const MirrorHerders* mirror_herders = nullptr;
     // Serves GET /mirror/flows... (runtime/mirror_maker/health); null: not served.
     const health::FlowHealthView* flow_health = nullptr;
+    // An admin listener's dispatcher (admin.listeners): /admin/* and nothing else.
+    bool admin_only = false;
   };
 
   // `herder`, `config`, `scheduler` and `loggers` must outlive the Dispatcher and every response

@@ -60,11 +60,12 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
   using Stream = std::conditional_t<kTls, beast::ssl_stream<beast::tcp_stream>, beast::tcp_stream>;
 
   HttpSession(tcp::socket&& socket, std::shared_ptr<ServerState> state, std::string scheme,
-              std::shared_ptr<asio::ssl::context> tls)
+              std::shared_ptr<asio::ssl::context> tls, Dispatcher* dispatcher)
       : tls_(std::move(tls)),
         stream_(MakeStream(std::move(socket), tls_.get())),
         request_timer_(stream_.get_executor()),
         state_(std::move(state)),
+        dispatcher_(dispatcher),
         scheme_(std::move(scheme)) {
     state_->connections.fetch_add(1);
     beast::error_code ec;
@@ -199,7 +200,7 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
     referer_.clear();
     started_ = std::chrono::steady_clock::now();
     ++generation_;
-    WriteResponse(state_->dispatcher.Finalize(ErrorResponse(status, message)));
+    WriteResponse(dispatcher_->Finalize(ErrorResponse(status, message)));
   }
 
   static std::optional<std::string> Field(const http::request<http::string_body>& request,
@@ -239,7 +240,7 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
     uint64_t generation = ++generation_;
     auto self = this->shared_from_this();
     Responder respond =
-        state_->dispatcher.Dispatch(std::move(in), [self, generation](RestResponse response) {
+        dispatcher_->Dispatch(std::move(in), [self, generation](RestResponse response) {
           // Any thread: hop back onto the session's strand.
           asio::post(self->stream_.get_executor(),
                      [self, generation, response = std::move(response)]() mutable {
@@ -346,6 +347,7 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::shared_ptr<ServerState> state_;
+  Dispatcher* dispatcher_;  // state_'s main or admin dispatcher, as the listener's
   std::string scheme_;
   std::string local_authority_;
   std::string remote_address_;
@@ -367,15 +369,15 @@ class HttpSession : public Session, public std::enable_shared_from_this<HttpSess
 }  // namespace
 
 void StartSession(tcp::socket socket, std::shared_ptr<ServerState> state, std::string scheme,
-                  std::shared_ptr<asio::ssl::context> tls) {
+                  std::shared_ptr<asio::ssl::context> tls, Dispatcher* dispatcher) {
   if (tls) {
     auto session = std::make_shared<HttpSession<true>>(std::move(socket), state, std::move(scheme),
-                                                       std::move(tls));
+                                                       std::move(tls), dispatcher);
     state->Track(session);
     session->Run();
   } else {
-    auto session =
-        std::make_shared<HttpSession<false>>(std::move(socket), state, std::move(scheme), nullptr);
+    auto session = std::make_shared<HttpSession<false>>(std::move(socket), state, std::move(scheme),
+                                                        nullptr, dispatcher);
     state->Track(session);
     session->Run();
   }

@@ -124,18 +124,18 @@ absl::StatusOr<ClientAuth> ParseClientAuth(std::string_view key, const std::stri
   return InvalidValue(value, key, "String must be one of: required, requested, none");
 }
 
-absl::StatusOr<TlsConfig> ParseTls(const Props& props) {
-  // AbstractConfig.valuesWithPrefixAllOrNothing("listeners.https."): any prefixed key means
-  // only prefixed keys count.
+absl::StatusOr<TlsConfig> ParseTls(const Props& props, const std::string& https_prefix) {
+  // AbstractConfig.valuesWithPrefixAllOrNothing(https_prefix): any prefixed key means only
+  // prefixed keys count.
   bool prefixed = false;
   for (const auto& [key, value] : props) {
-    if (absl::StartsWith(key, kHttpsPrefix)) {
+    if (absl::StartsWith(key, https_prefix)) {
       prefixed = true;
       break;
     }
   }
   TlsConfig tls;
-  tls.prefix = prefixed ? kHttpsPrefix : "";
+  tls.prefix = prefixed ? https_prefix : "";
   auto get = [&](const std::string& key) { return Get(props, tls.prefix + key); };
 
   if (auto v = get("ssl.keystore.type")) tls.keystore_type = JavaTrim(*v);
@@ -211,15 +211,16 @@ absl::StatusOr<RestConfig> ParseRestConfig(const std::map<std::string, std::stri
   config.response_headers = std::move(*rules);
 
   if (auto admin = Get(props, kAdminListeners)) {
-    std::vector<std::string> admin_listeners = ParseList(*admin);
-    if (!admin_listeners.empty()) {
-      return absl::UnimplementedError(absl::StrCat(
-          "admin.listeners=", *admin,
-          " is not supported by connectd: separate admin listeners are not implemented. Remove "
-          "admin.listeners to serve /admin/loggers on 'listeners', or set it to an empty value "
-          "to disable the admin endpoints."));
+    for (const std::string& item : ParseList(*admin)) {
+      if (item.empty()) {
+        return absl::InvalidArgumentError("Empty URL found when parsing admin.listeners list.");
+      }
+      absl::StatusOr<ListenerSpec> spec = ParseListener(item);
+      if (!spec.ok()) return spec.status();
+      config.admin_listeners.push_back(std::move(*spec));
     }
-    config.admin_endpoints_enabled = false;  // blank: Connect disables the admin endpoints
+    // Blank: Connect disables the admin endpoints; a list: served on those listeners only.
+    config.admin_endpoints_enabled = !config.admin_listeners.empty();
   }
   if (auto extensions = Get(props, kRestExtensions)) {
     const char* kafka_opts = std::getenv("KAFKA_OPTS");
@@ -241,9 +242,12 @@ absl::StatusOr<RestConfig> ParseRestConfig(const std::map<std::string, std::stri
     absl::StatusOr<ClientAuth> parsed = ParseClientAuth(kClientAuth, JavaTrim(*auth));
     if (!parsed.ok()) return parsed.status();
   }
-  absl::StatusOr<TlsConfig> tls = ParseTls(props);
+  absl::StatusOr<TlsConfig> tls = ParseTls(props, kHttpsPrefix);
   if (!tls.ok()) return tls.status();
   config.tls = std::move(*tls);
+  absl::StatusOr<TlsConfig> admin_tls = ParseTls(props, "admin.listeners.https.");
+  if (!admin_tls.ok()) return admin_tls.status();
+  config.admin_tls = std::move(*admin_tls);
   return config;
 }
 

@@ -13,8 +13,10 @@
 //   access.control.allow.methods   ""             CORS methods (blank: GET,POST,HEAD)
 //   response.http.headers.config   ""             extra header rules (response_headers.h)
 //   admin.listeners                (unset)        unset: /admin/* on `listeners`; blank: /admin/*
-//                                                 disabled; a list: not supported (error)
-//   rest.extension.classes         ""             blank, or Connect's BasicAuthSecurityRestExtension
+//                                                 disabled; a list of http(s) URLs: /admin/* is
+//                                                 served there and only there (KIP-495)
+//   rest.extension.classes         ""             blank, or Connect's
+//   BasicAuthSecurityRestExtension
 //                                                 (implemented natively: basic_auth.h)
 //   topic.tracking.enable          true           GET .../topics; false -> 403
 //   topic.tracking.allow.reset     true           PUT .../topics/reset; false -> 403
@@ -23,10 +25,11 @@
 //
 // HTTPS listeners, and the RestClient that forwards requests to other workers, read
 // `listeners.https.ssl.*` if any such key is set, else `ssl.*` (Connect's all-or-nothing prefix
-// rule). Keystores: PEM (`ssl.keystore.location` holding the private key
-// and certificate chain, or inline `ssl.keystore.key` + `ssl.keystore.certificate.chain`, with
-// `ssl.key.password` for an encrypted key) and PKCS12 (`ssl.keystore.password`). JKS, Connect's
-// default type, cannot be read without a JVM and is refused with an error naming the key.
+// rule); HTTPS admin listeners `admin.listeners.https.ssl.*` the same way. Keystores: PEM
+// (`ssl.keystore.location` holding the private key and certificate chain, or inline
+// `ssl.keystore.key` + `ssl.keystore.certificate.chain`, with `ssl.key.password` for an
+// encrypted key), and JKS (Connect's default type) or PKCS12 with `ssl.keystore.password`
+// (jvm/java_key_store.h reads them; either type reads either file, as Java's).
 //
 // Threads: pure functions, any thread.
 #pragma once
@@ -91,6 +94,10 @@ struct RestConfig {
   bool topic_tracking_enabled = true;
   bool topic_tracking_reset_enabled = true;
   TlsConfig tls;  // meaningful when a listener is https
+  // admin.listeners as a list (empty: unset or blank, see admin_endpoints_enabled), and their
+  // TLS settings (admin.listeners.https.ssl.*, else ssl.*).
+  std::vector<ListenerSpec> admin_listeners;
+  TlsConfig admin_tls;
   // rest.extension.classes=...BasicAuthSecurityRestExtension (basic_auth.h); null: no auth.
   std::shared_ptr<const BasicAuth> basic_auth;
 };

@@ -70,6 +70,20 @@ void AsioScheduler::CancelAll() {
 
 // ---- ServerState ----------------------------------------------------------------------------
 
+namespace {
+
+// Java's admin context: the REST extensions (Basic authentication) apply, CORS and the response
+// header rules do not.
+RestConfig AdminConfig(const RestConfig& config) {
+  RestConfig admin = config;
+  admin.allowed_origins.clear();
+  admin.allowed_methods.clear();
+  admin.response_headers.clear();
+  return admin;
+}
+
+}  // namespace
+
 ServerState::ServerState(asio::io_context& io, herder::Herder& herder, RestConfig rest_config,
                          RestServer::Options server_options)
     : ioc(io),
@@ -83,7 +97,16 @@ ServerState::ServerState(asio::io_context& io, herder::Herder& herder, RestConfi
                  Dispatcher::Options{
                      options.health_check_timeout, nullptr, options.metrics, rest_client.get(),
                      options.mirror_herders.empty() ? nullptr : &options.mirror_herders,
-                     options.flow_health}) {}
+                     options.flow_health}),
+      admin_config(AdminConfig(config)) {
+  if (!config.admin_listeners.empty() && options.mirror_herders.empty()) {
+    Dispatcher::Options admin;
+    admin.health_check_timeout = options.health_check_timeout;
+    admin.admin_only = true;
+    admin_dispatcher =
+        std::make_unique<Dispatcher>(herder, admin_config, scheduler, loggers, std::move(admin));
+  }
+}
 
 void ServerState::Track(const std::shared_ptr<Session>& session) {
   std::lock_guard lock(mu_);
@@ -111,10 +134,11 @@ void ServerState::CloseAllSessions() {
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
   Listener(std::shared_ptr<ServerState> state, ListenerSpec spec,
-           std::shared_ptr<asio::ssl::context> tls)
+           std::shared_ptr<asio::ssl::context> tls, Dispatcher* dispatcher)
       : state_(std::move(state)),
         spec_(std::move(spec)),
         tls_(std::move(tls)),
+        dispatcher_(dispatcher),
         strand_(asio::make_strand(state_->ioc)),
         acceptor_(strand_),
         retry_(strand_) {}
@@ -213,7 +237,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
       boost::system::error_code ignored;
       socket.close(ignored);
     } else {
-      StartSession(std::move(socket), state_, spec_.scheme, tls_);
+      StartSession(std::move(socket), state_, spec_.scheme, tls_, dispatcher_);
     }
     DoAccept();
   }
@@ -221,6 +245,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   std::shared_ptr<ServerState> state_;
   const ListenerSpec spec_;
   std::shared_ptr<asio::ssl::context> tls_;
+  Dispatcher* dispatcher_;  // state_'s
   asio::strand<asio::io_context::executor_type> strand_;
   std::mutex mu_;
   tcp::acceptor acceptor_;    // guarded by mu_ once accepting
@@ -282,24 +307,45 @@ absl::StatusOr<std::vector<BoundListener>> RestServer::Start() {
   started_ = true;
   const RestConfig& config = state_->config;
 
-  std::shared_ptr<boost::asio::ssl::context> tls;
-  for (const ListenerSpec& spec : config.listeners) {
-    if (spec.scheme != "https" || tls) continue;
-    absl::StatusOr<std::shared_ptr<boost::asio::ssl::context>> made =
-        MakeServerTlsContext(config.tls);
-    if (!made.ok()) return made.status();
-    tls = std::move(*made);
-  }
+  // The TLS context of a set of listeners, made once if any of them is https.
+  auto tls_for = [](const std::vector<ListenerSpec>& specs, const TlsConfig& tls_config)
+      -> absl::StatusOr<std::shared_ptr<boost::asio::ssl::context>> {
+    for (const ListenerSpec& spec : specs) {
+      if (spec.scheme == "https") return MakeServerTlsContext(tls_config);
+    }
+    return nullptr;
+  };
+  absl::StatusOr<std::shared_ptr<boost::asio::ssl::context>> tls =
+      tls_for(config.listeners, config.tls);
+  if (!tls.ok()) return tls.status();
+  absl::StatusOr<std::shared_ptr<boost::asio::ssl::context>> admin_tls =
+      tls_for(config.admin_listeners, config.admin_tls);
+  if (!admin_tls.ok()) return admin_tls.status();
 
   std::vector<std::shared_ptr<internal::Listener>> listeners;
-  for (const ListenerSpec& spec : config.listeners) {
-    auto listener =
-        std::make_shared<internal::Listener>(state_, spec, spec.scheme == "https" ? tls : nullptr);
+  std::vector<std::shared_ptr<internal::Listener>> admin_listeners;
+  auto bind = [&](const ListenerSpec& spec, const std::shared_ptr<boost::asio::ssl::context>& ctx,
+                  Dispatcher* dispatcher, auto& into) -> absl::Status {
+    auto listener = std::make_shared<internal::Listener>(
+        state_, spec, spec.scheme == "https" ? ctx : nullptr, dispatcher);
     if (absl::Status s = listener->Bind(); !s.ok()) {
       for (auto& bound : listeners) bound->Close();
+      for (auto& bound : admin_listeners) bound->Close();
       return s;
     }
-    listeners.push_back(std::move(listener));
+    into.push_back(std::move(listener));
+    return absl::OkStatus();
+  };
+  for (const ListenerSpec& spec : config.listeners) {
+    if (absl::Status s = bind(spec, *tls, &state_->dispatcher, listeners); !s.ok()) return s;
+  }
+  if (state_->admin_dispatcher) {
+    for (const ListenerSpec& spec : config.admin_listeners) {
+      if (absl::Status s = bind(spec, *admin_tls, state_->admin_dispatcher.get(), admin_listeners);
+          !s.ok()) {
+        return s;
+      }
+    }
   }
 
   listeners_ = std::move(listeners);
@@ -310,6 +356,15 @@ absl::StatusOr<std::vector<BoundListener>> RestServer::Start() {
         << "Added listener " << listener->spec().text << " (port " << listener->port() << ")";
     listener->StartAccepting();
   }
+  admin_bound_.clear();
+  for (const auto& listener : admin_listeners) {
+    admin_bound_.push_back({listener->spec().scheme, listener->spec().host, listener->port()});
+    CONNECTD_LOG(kInfo, "connectd.rest.RestServer")
+        << "Added admin listener " << listener->spec().text << " (port " << listener->port()
+        << "): /admin/* is served there only";
+    listener->StartAccepting();
+  }
+  admin_listeners_ = std::move(admin_listeners);
 
   // RestServer.advertisedUrl(): the advertised protocol picks a listener; an advertised host or
   // port overrides it; Jetty's server URI (first listener, local address when its host is
@@ -358,6 +413,7 @@ void RestServer::Stop() {
   if (!state_) return;
   state_->stopping.store(true);
   for (const auto& listener : listeners_) listener->Close();
+  for (const auto& listener : admin_listeners_) listener->Close();
   state_->CloseAllSessions();
   state_->scheduler.CancelAll();
 }

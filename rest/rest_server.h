@@ -119,13 +119,18 @@ class RestServer {
   // Connect's worker id: advertised host + ":" + advertised port. REQUIRES: Start() succeeded.
   std::string WorkerId() const;
 
+  // The admin.listeners after Start() (empty unless admin.listeners lists some).
+  const std::vector<BoundListener>& admin_bound() const { return admin_bound_; }
+
   // Open connections right now.
   int active_connections() const;
 
  private:
   std::shared_ptr<internal::ServerState> state_;
   std::vector<std::shared_ptr<internal::Listener>> listeners_;
+  std::vector<std::shared_ptr<internal::Listener>> admin_listeners_;
   std::vector<BoundListener> bound_;
+  std::vector<BoundListener> admin_bound_;
   std::string advertised_host_;
   int advertised_port_ = 0;
   std::string advertised_scheme_;

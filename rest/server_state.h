@@ -64,6 +64,10 @@ struct ServerState {
   AsioScheduler scheduler;
   std::shared_ptr<RestClient> rest_client;  // forwards requests to other workers
   Dispatcher dispatcher;  // after config, loggers, scheduler and rest_client, which it references
+  // admin.listeners (KIP-495): /admin/* only, with the REST extensions but without CORS and the
+  // response header rules (as Java's admin context); null when admin.listeners is not a list.
+  const RestConfig admin_config;
+  std::unique_ptr<Dispatcher> admin_dispatcher;
   std::atomic<int> connections{0};
   std::atomic<bool> stopping{false};
 
@@ -72,8 +76,10 @@ struct ServerState {
   std::vector<std::weak_ptr<Session>> sessions_;  // guarded by mu_
 };
 
-// Starts serving one accepted connection (`tls` null for http).
+// Starts serving one accepted connection (`tls` null for http) with `dispatcher` (one of
+// `state`'s).
 void StartSession(boost::asio::ip::tcp::socket socket, std::shared_ptr<ServerState> state,
-                  std::string scheme, std::shared_ptr<boost::asio::ssl::context> tls);
+                  std::string scheme, std::shared_ptr<boost::asio::ssl::context> tls,
+                  Dispatcher* dispatcher);
 
 }  // namespace connectd::rest::internal

@@ -2,7 +2,6 @@
 
 #include <openssl/err.h>
 #include <openssl/pem.h>
-#include <openssl/pkcs12.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
@@ -18,6 +17,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "jvm/java_key_store.h"
 #include "runtime/common/strings.h"
 
 namespace connectd::rest {
@@ -31,12 +31,6 @@ struct PkeyFree {
 };
 struct X509Free {
   void operator()(X509* x) const { X509_free(x); }
-};
-struct Pkcs12Free {
-  void operator()(PKCS12* p) const { PKCS12_free(p); }
-};
-struct X509StackFree {
-  void operator()(STACK_OF(X509) * s) const { sk_X509_pop_free(s, X509_free); }
 };
 struct SslCtxFree {
   void operator()(SSL_CTX* c) const { SSL_CTX_free(c); }
@@ -120,56 +114,18 @@ absl::StatusOr<KeyMaterial> PemKeyMaterial(const std::string& key_pem, const std
   return material;
 }
 
-struct Pkcs12Contents {
-  PkeyPtr key;
-  X509Ptr cert;
-  std::vector<X509Ptr> others;
-};
-
-absl::StatusOr<Pkcs12Contents> ReadPkcs12(const std::string& der,
-                                          const std::optional<std::string>& password,
-                                          const std::string& where) {
-  BioPtr bio = MemoryBio(der);
-  std::unique_ptr<PKCS12, Pkcs12Free> p12(d2i_PKCS12_bio(bio.get(), nullptr));
-  if (!p12) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Cannot read ", where, " as PKCS12: ", OpenSslError()));
-  }
-  EVP_PKEY* key = nullptr;
-  X509* cert = nullptr;
-  STACK_OF(X509)* ca = nullptr;
-  if (PKCS12_parse(p12.get(), password ? password->c_str() : "", &key, &cert, &ca) != 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Cannot open PKCS12 store ", where, " (wrong password?): ", OpenSslError()));
-  }
-  Pkcs12Contents contents;
-  contents.key.reset(key);
-  contents.cert.reset(cert);
-  std::unique_ptr<STACK_OF(X509), X509StackFree> stack(ca);
-  while (stack && sk_X509_num(stack.get()) > 0)
-    contents.others.emplace_back(sk_X509_shift(stack.get()));
-  return contents;
-}
-
-bool LooksLikeJks(const std::string& data) {
-  return data.size() >= 4 && static_cast<unsigned char>(data[0]) == 0xFE &&
-         static_cast<unsigned char>(data[1]) == 0xED &&
-         static_cast<unsigned char>(data[2]) == 0xFE && static_cast<unsigned char>(data[3]) == 0xED;
-}
-
-bool LooksLikeDer(const std::string& data) {
-  return !data.empty() && static_cast<unsigned char>(data[0]) == 0x30;
-}
-
-absl::Status JksRefused(const TlsConfig& tls, const std::string& type_key,
-                        const std::string& location_key) {
-  return absl::UnimplementedError(absl::StrCat(
-      type_key,
-      "=JKS (Connect's default when unset) is not supported by connectd: a JKS store "
-      "needs a JVM to read. Convert it to PKCS12 (keytool -importkeystore -srckeystore store.jks "
-      "-destkeystore store.p12 -deststoretype PKCS12) and set ",
-      type_key, "=PKCS12, or use ", type_key, "=PEM with ", location_key, " pointing at a PEM file",
-      tls.prefix.empty() ? "" : " (keys read with the listeners.https. prefix)"));
+// A JKS or PKCS12 store (either type reads either file, as Java's) through jvm/'s reader, the
+// one every Kafka client uses too.
+absl::StatusOr<jvm::PemStore> ReadStore(const std::string& location, const std::string& type,
+                                        jvm::StoreUse use,
+                                        const std::optional<std::string>& store_password,
+                                        const std::optional<std::string>& key_password,
+                                        const std::string& location_key) {
+  std::string error;
+  std::optional<jvm::PemStore> store = jvm::ReadJavaKeyStore(
+      location, type, use, store_password.value_or(""), key_password.value_or(""), error);
+  if (!store) return absl::InvalidArgumentError(absl::StrCat(location_key, ": ", error));
+  return *std::move(store);
 }
 
 absl::StatusOr<KeyMaterial> LoadKeystore(const TlsConfig& tls) {
@@ -208,8 +164,9 @@ absl::StatusOr<KeyMaterial> LoadKeystore(const TlsConfig& tls) {
   }
 
   if (type != "PKCS12" && type != "JKS") {
-    return absl::UnimplementedError(absl::StrCat(
-        type_key, "=", tls.keystore_type, " is not supported by connectd; use PEM or PKCS12"));
+    return absl::UnimplementedError(absl::StrCat(type_key, "=", tls.keystore_type,
+                                                 " is not supported by connectd; use PEM, "
+                                                 "PKCS12 or JKS"));
   }
   if (inline_pem) {
     return absl::InvalidArgumentError(absl::StrCat(tls.KeyName("ssl.keystore.key"), "/",
@@ -217,27 +174,19 @@ absl::StatusOr<KeyMaterial> LoadKeystore(const TlsConfig& tls) {
                                                    " need ", type_key, "=PEM"));
   }
   if (!tls.keystore_location) {
-    if (type == "JKS") return JksRefused(tls, type_key, location_key);
     return absl::InvalidArgumentError(
         absl::StrCat("An HTTPS listener needs a keystore: set ", location_key));
   }
-  absl::StatusOr<std::string> data = ReadFile(*tls.keystore_location, location_key);
-  if (!data.ok()) return data.status();
-  if (type == "JKS" && (LooksLikeJks(*data) || !LooksLikeDer(*data))) {
-    return JksRefused(tls, type_key, location_key);
+  if (!std::ifstream(*tls.keystore_location)) {
+    return absl::NotFoundError(
+        absl::StrCat("Cannot read ", *tls.keystore_location, " (", location_key, ")"));
   }
-  absl::StatusOr<Pkcs12Contents> p12 = ReadPkcs12(
-      *data, tls.keystore_password, absl::StrCat(*tls.keystore_location, " (", location_key, ")"));
-  if (!p12.ok()) return p12.status();
-  if (!p12->key || !p12->cert) {
-    return absl::InvalidArgumentError(absl::StrCat("The keystore ", *tls.keystore_location,
-                                                   " holds no private key with a certificate"));
-  }
-  KeyMaterial material;
-  material.key = std::move(p12->key);
-  material.cert = std::move(p12->cert);
-  material.chain = std::move(p12->others);
-  return material;
+  absl::StatusOr<jvm::PemStore> store =
+      ReadStore(*tls.keystore_location, type, jvm::StoreUse::kKey, tls.keystore_password,
+                tls.key_password, location_key);
+  if (!store.ok()) return store.status();
+  return PemKeyMaterial(store->private_key, store->certificates, std::nullopt,
+                        absl::StrCat(*tls.keystore_location, " (", location_key, ")"));
 }
 
 // Trusted certificates for client authentication; empty when no truststore is configured.
@@ -269,17 +218,15 @@ absl::StatusOr<std::vector<X509Ptr>> LoadTruststore(const TlsConfig& tls) {
     return certs;
   }
   if (type != "PKCS12" && type != "JKS") {
-    return absl::UnimplementedError(absl::StrCat(
-        type_key, "=", tls.truststore_type, " is not supported by connectd; use PEM or PKCS12"));
+    return absl::UnimplementedError(absl::StrCat(type_key, "=", tls.truststore_type,
+                                                 " is not supported by connectd; use PEM, "
+                                                 "PKCS12 or JKS"));
   }
-  if (type == "JKS" && (LooksLikeJks(*data) || !LooksLikeDer(*data))) {
-    return JksRefused(tls, type_key, location_key);
-  }
-  absl::StatusOr<Pkcs12Contents> p12 = ReadPkcs12(*data, tls.truststore_password, where);
-  if (!p12.ok()) return p12.status();
-  if (p12->cert) certs.push_back(std::move(p12->cert));
-  for (X509Ptr& cert : p12->others) certs.push_back(std::move(cert));
-  return certs;
+  absl::StatusOr<jvm::PemStore> store =
+      ReadStore(*tls.truststore_location, type, jvm::StoreUse::kTrust, tls.truststore_password,
+                std::nullopt, location_key);
+  if (!store.ok()) return store.status();
+  return ReadPemCertificates(store->certificates);
 }
 
 absl::Status ConfigureProtocols(const TlsConfig& tls, SSL_CTX* ctx) {

@@ -126,6 +126,12 @@ KafkaHandle MakeClient(rd_kafka_type_t type, const Props& java_props, std::strin
   jvm::TranslatedConfig translated = jvm::TranslateJavaClientConfig(
       java_props,
       type == RD_KAFKA_CONSUMER ? jvm::ClientRole::kConsumer : jvm::ClientRole::kProducer);
+  if (!translated.errors.empty()) {
+    *error = "Kafka client config cannot be honoured:";
+    for (const std::string& e : translated.errors) *error += " " + e + ";";
+    error->pop_back();
+    return nullptr;
+  }
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   char errstr[512];
   for (const auto& [key, value] : translated.properties) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "jvm/java_client_config.h"
 #include "runtime/common/logging.h"
 #include "runtime/config/properties.h"
@@ -55,7 +56,26 @@ void LoadPlugins(const config::WorkerConfig& config, plugin::PluginRegistry& plu
   if (!plugin_path.empty()) plugins.LoadPluginPath(plugin_path);
 }
 
+absl::Status CheckWorkerClientConfigs(const config::WorkerConfig& config) {
+  // "": the worker's own clients (the group client, the internal topics' admin).
+  for (const auto& [prefix, role] :
+       {std::pair{"", jvm::ClientRole::kAdmin}, std::pair{"producer.", jvm::ClientRole::kProducer},
+        std::pair{"consumer.", jvm::ClientRole::kConsumer},
+        std::pair{"admin.", jvm::ClientRole::kAdmin}}) {
+    jvm::TranslatedConfig translated =
+        jvm::TranslateJavaClientConfig(config.ClientConfig(prefix), role);
+    if (!translated.errors.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("The worker's Kafka client settings",
+                       *prefix ? absl::StrCat(" (", prefix, "* included)") : std::string(),
+                       " cannot be honoured: ", absl::StrJoin(translated.errors, "; ")));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string> LookupClusterId(const config::WorkerConfig& config) {
+  if (absl::Status clients = CheckWorkerClientConfigs(config); !clients.ok()) return clients;
   jvm::TranslatedConfig translated =
       jvm::TranslateJavaClientConfig(config.ClientConfig("admin."), jvm::ClientRole::kAdmin);
   std::vector<std::string> warnings;

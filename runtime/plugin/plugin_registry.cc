@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "runtime/common/logging.h"
@@ -25,19 +26,31 @@ bool IsSharedObject(const std::filesystem::path& path) {
   return path.extension() == ".so" || path.filename().string().find(".so.") != std::string::npos;
 }
 
-void CollectLibraries(const std::filesystem::path& dir, int depth, std::vector<std::string>& out) {
+// What Java's Connect would load from plugin.path: a .jar, or a directory of .class files.
+bool IsJar(const std::filesystem::path& path) { return path.extension() == ".jar"; }
+
+// The shared objects under `dir` (into `out`) and the Java plugins (into `java`: each .jar, and
+// each directory holding .class files once).
+void CollectLibraries(const std::filesystem::path& dir, int depth, std::vector<std::string>& out,
+                      std::vector<std::string>& java) {
   std::error_code ec;
   std::vector<std::filesystem::path> entries;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     entries.push_back(entry.path());
   }
   std::sort(entries.begin(), entries.end());  // deterministic load order
+  bool classes = false;
   for (const auto& path : entries) {
     if (path.filename().string().starts_with(".")) continue;
     if (std::filesystem::is_directory(path, ec)) {
-      if (depth < kMaxScanDepth) CollectLibraries(path, depth + 1, out);
+      if (depth < kMaxScanDepth) CollectLibraries(path, depth + 1, out, java);
     } else if (IsSharedObject(path)) {
       out.push_back(path.string());
+    } else if (IsJar(path)) {
+      java.push_back(path.string());
+    } else if (path.extension() == ".class" && !classes) {
+      classes = true;
+      java.push_back(dir.string() + "/");
     }
   }
 }
@@ -65,6 +78,10 @@ void PluginRegistry::LoadPluginPath(std::string_view plugin_path) {
   for (absl::string_view raw : absl::StrSplit(AsAbsl(plugin_path), ',', absl::SkipWhitespace())) {
     std::filesystem::path entry(std::string(absl::StripAsciiWhitespace(raw)));
     std::error_code ec;
+    if (std::filesystem::is_regular_file(entry, ec) && IsJar(entry)) {
+      java_plugins_.push_back(entry.string());
+      continue;
+    }
     if (std::filesystem::is_regular_file(entry, ec)) {
       (void)LoadLibrary(entry.string());
       continue;
@@ -74,8 +91,24 @@ void PluginRegistry::LoadPluginPath(std::string_view plugin_path) {
       continue;
     }
     std::vector<std::string> libraries;
-    CollectLibraries(entry, 0, libraries);
+    CollectLibraries(entry, 0, libraries, java_plugins_);
     for (const std::string& library : libraries) (void)LoadLibrary(library);
+  }
+  // The same jar named directly and found in a scanned directory is one plugin.
+  std::set<std::string> seen;
+  std::erase_if(java_plugins_, [&seen](const std::string& p) { return !seen.insert(p).second; });
+  if (!java_plugins_.empty()) {
+    constexpr size_t kNamed = 10;
+    std::vector<std::string> named(java_plugins_.begin(),
+                                   java_plugins_.begin() + std::min(kNamed, java_plugins_.size()));
+    CONNECTD_LOG(kWarn, kLogger)
+        << "plugin.path holds " << java_plugins_.size()
+        << " Java plugin file(s) or class director(ies) that connectd cannot load (it loads "
+           "shared objects built against its plugin ABI; Java connectors need a Java worker): "
+        << absl::StrJoin(named, ", ")
+        << (java_plugins_.size() > kNamed
+                ? absl::StrCat(" and ", java_plugins_.size() - kNamed, " more")
+                : std::string());
   }
 }
 

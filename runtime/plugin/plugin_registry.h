@@ -68,6 +68,8 @@ class PluginRegistry {
   PluginRegistry& operator=(const PluginRegistry&) = delete;
 
   // Scans every directory of a `plugin.path` value ("dir1, dir2"); never fails as a whole.
+  // Java plugins found there (.jar files, directories of .class files) cannot load: they are
+  // listed in java_plugins() and named in one warning at the end of the scan.
   void LoadPluginPath(std::string_view plugin_path);
 
   // Loads one shared object. An error names the file and the reason; it is also recorded.
@@ -89,6 +91,7 @@ class PluginRegistry {
   std::vector<const StagePlugin*> Stages(StageKind kind) const;
 
   const std::vector<LoadProblem>& problems() const { return problems_; }
+  const std::vector<std::string>& java_plugins() const { return java_plugins_; }
 
  private:
   struct StageTable {
@@ -107,6 +110,7 @@ class PluginRegistry {
   std::map<std::string, const ConnectorPlugin*, std::less<>> by_alias_;
   std::map<std::string, std::string> loaded_files_;  // real path -> as given
   std::vector<LoadProblem> problems_;
+  std::vector<std::string> java_plugins_;
   StageTable stages_[2];
 };
 

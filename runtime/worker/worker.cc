@@ -2,6 +2,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "runtime/common/logging.h"
 #include "runtime/config/connector_config.h"
 #include "runtime/kafka/client_config.h"
@@ -152,19 +153,22 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
   absl::StatusOr<std::unique_ptr<RecordPipeline>> pipeline =
       RecordPipeline::Make(*resolved_connector, config_.parsed().originals(), &plugin_stages_);
   if (!pipeline.ok()) return pipeline.status();
-  const std::string policy =
-      config_.parsed().GetString("connector.client.config.override.policy").value_or("All");
   // Connect's settings for the client (`base`), then producer.*/consumer.*, then the
   // connector's overrides; Java's client defaults fill what none of them sets.
   auto client_config = [&](const std::string& client, jvm::ClientRole role,
                            std::map<std::string, std::string> base)
       -> absl::StatusOr<std::map<std::string, std::string>> {
     std::map<std::string, std::string> java = config_.ClientConfig(client + ".");
-    absl::StatusOr<std::map<std::string, std::string>> overrides =
-        config::ClientOverrides(*resolved_connector, client, policy);
+    absl::StatusOr<std::map<std::string, std::string>> overrides = config::AllowedClientOverrides(
+        *resolved_connector, client, config_.client_override_policy());
     if (!overrides.ok()) return overrides.status();
     for (const auto& [k, v] : *overrides) java[k] = v;
     jvm::TranslatedConfig translated = jvm::TranslateJavaClientConfig(java, role);
+    if (!translated.errors.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("The ", client,
+                       " settings cannot be honoured: ", absl::StrJoin(translated.errors, "; ")));
+    }
     for (const std::string& warning : translated.warnings) {
       CONNECTD_LOG(kWarn, kLogger) << "[" << id.connector << "|task-" << id.task << "] " << warning;
     }

@@ -87,6 +87,29 @@ TEST(PluginRegistryTest, BadPluginsAreReportedAndTheRestLoad) {
   std::filesystem::remove_all(junk_dir);
 }
 
+// A Java worker's plugin.path (jars, a directory of classes) next to connectd's: the shared
+// objects load, the Java plugins are listed (and named in one warning), none is a problem.
+TEST(PluginRegistryTest, JavaPluginsAreNamedNotLoaded) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "connectd-java-plugins";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "lib" / "classes" / "org" / "example");
+  std::ofstream(dir / "lib" / "kafka-connect-jdbc-10.7.4.jar") << "PK";
+  std::ofstream(dir / "lib" / "classes" / "org" / "example" / "A.class") << "\xca\xfe";
+  std::ofstream(dir / "lib" / "classes" / "org" / "example" / "B.class") << "\xca\xfe";
+  std::ofstream(dir / "direct.jar") << "PK";
+
+  PluginRegistry registry;
+  registry.LoadPluginPath(kGood + "," + dir.string() + "," + (dir / "direct.jar").string());
+  EXPECT_THAT(registry.problems(), IsEmpty()) << ProblemsText(registry);
+  EXPECT_NE(registry.Find("VerifiableSource"), nullptr);
+  // Each once, also direct.jar, which is both named and found in the scanned directory.
+  EXPECT_THAT(registry.java_plugins(),
+              ElementsAre((dir / "direct.jar").string(),
+                          (dir / "lib" / "classes" / "org" / "example").string() + "/",
+                          (dir / "lib" / "kafka-connect-jdbc-10.7.4.jar").string()));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(PluginRegistryTest, LoadingTheSameFileTwiceIsHarmless) {
   PluginRegistry registry;
   registry.LoadPluginPath(kGood);
@@ -101,14 +124,26 @@ TEST(PluginRegistryTest, AmbiguousAliasesAreRegisteredForNeither) {
   static const connectd_connector_vtable vtable{sizeof(connectd_connector_vtable)};
   static const connectd_source_task_vtable task{sizeof(connectd_source_task_vtable)};
   static const connectd_connector_descriptor a{sizeof(connectd_connector_descriptor),
-                                               "org.a.DupConnector", CONNECTD_CONNECTOR_TYPE_SOURCE,
-                                               "1", nullptr, 0, &vtable, &task, nullptr};
+                                               "org.a.DupConnector",
+                                               CONNECTD_CONNECTOR_TYPE_SOURCE,
+                                               "1",
+                                               nullptr,
+                                               0,
+                                               &vtable,
+                                               &task,
+                                               nullptr};
   static const connectd_connector_descriptor b{sizeof(connectd_connector_descriptor),
-                                               "org.b.DupConnector", CONNECTD_CONNECTOR_TYPE_SOURCE,
-                                               "1", nullptr, 0, &vtable, &task, nullptr};
+                                               "org.b.DupConnector",
+                                               CONNECTD_CONNECTOR_TYPE_SOURCE,
+                                               "1",
+                                               nullptr,
+                                               0,
+                                               &vtable,
+                                               &task,
+                                               nullptr};
   static const connectd_connector_descriptor* const list[] = {&a, &b};
-  static const connectd_plugin_descriptor plugin{sizeof(connectd_plugin_descriptor), 1, 1, "dups",
-                                                 "1", list, 2};
+  static const connectd_plugin_descriptor plugin{
+      sizeof(connectd_plugin_descriptor), 1, 1, "dups", "1", list, 2};
   PluginRegistry registry;
   ASSERT_TRUE(registry.AddDescriptor(&plugin, "memory").ok());
   EXPECT_NE(registry.Find("org.a.DupConnector"), nullptr);

@@ -17,6 +17,12 @@ Then what an SRE sees when an ACL is missing: a worker whose group is not grante
 startup: "Uncaught exception in herder work thread, exiting: Not authorized to access group"
 and exit status 1, as a Java worker does.
 
+JavaKeyStoresTest (issue #28): the same pair over the SSL listener with the client certificate
+and CA in the Java stores `scripts/kafka --ssl` writes (JKS, and PKCS12): every client presents
+the keystore's certificate and is User:CN=connectd-client, granted as above; without grants the
+worker stops at startup (so no client fell back to an anonymous connection); a wrong store
+password stops it naming the key, never printing the password.
+
 The pair authenticates with SCRAM-SHA-512 when connectd's librdkafka can (scripts/librdkafka's
 patched build, which scripts/setup makes, or librdkafka >= 2.6.1: confluentinc/librdkafka#4895,
 see sasl_test.py); with an unpatched older librdkafka it runs with PLAIN, and SCRAM is covered by
@@ -61,10 +67,39 @@ def kafka_acls(bootstrap, *args):
     return out.stdout
 
 
-class SecuredClusterTest(unittest.TestCase):
+class AclGrants(unittest.TestCase):
+    """grant(): ACLs for a test's principal on ctest-a, revoked when the test ends."""
+
+    principal = None
 
     def setUp(self):
         self.plain = kafka_bootstrap("ctest-a")
+
+    def grant(self, name, group=True, principal=None):
+        """What a Connect worker of cluster `name` needs, and nothing else."""
+        principal = principal or self.principal
+        args = ["--add", "--allow-principal", principal, "--operation", "All",
+                "--topic", name, "--resource-pattern-type", "prefixed"]
+        kafka_acls(self.plain, *args)
+        if group:
+            kafka_acls(self.plain, "--add", "--allow-principal", principal,
+                       "--operation", "All", "--group", name)
+        kafka_acls(self.plain, "--add", "--allow-principal", principal,
+                   "--operation", "Describe", "--operation", "IdempotentWrite", "--cluster")
+        self.addCleanup(self.revoke, name, group, principal)
+
+    def revoke(self, name, group, principal):
+        kafka_acls(self.plain, "--remove", "--force", "--allow-principal", principal,
+                   "--operation", "All", "--topic", name, "--resource-pattern-type", "prefixed")
+        if group:
+            kafka_acls(self.plain, "--remove", "--force", "--allow-principal", principal,
+                       "--operation", "All", "--group", name)
+
+
+class SecuredClusterTest(AclGrants):
+
+    def setUp(self):
+        super().setUp()
         self.sasl_ssl = cluster_file("ctest-a", "sasl_ssl_bootstrap")
         self.user = cluster_file("ctest-a", "sasl_app_username")
         self.password = cluster_file("ctest-a", "sasl_app_password")
@@ -79,25 +114,6 @@ class SecuredClusterTest(unittest.TestCase):
                 "sasl.mechanism": mechanism,
                 "sasl.jaas.config": f'{module} required username="{self.user}" '
                                     f'password="{self.password}";'}
-
-    def grant(self, name, group=True):
-        """What a Connect worker of cluster `name` needs, and nothing else."""
-        args = ["--add", "--allow-principal", self.principal, "--operation", "All",
-                "--topic", name, "--resource-pattern-type", "prefixed"]
-        kafka_acls(self.plain, *args)
-        if group:
-            kafka_acls(self.plain, "--add", "--allow-principal", self.principal,
-                       "--operation", "All", "--group", name)
-        kafka_acls(self.plain, "--add", "--allow-principal", self.principal,
-                   "--operation", "Describe", "--operation", "IdempotentWrite", "--cluster")
-        self.addCleanup(self.revoke, name, group)
-
-    def revoke(self, name, group):
-        kafka_acls(self.plain, "--remove", "--force", "--allow-principal", self.principal,
-                   "--operation", "All", "--topic", name, "--resource-pattern-type", "prefixed")
-        if group:
-            kafka_acls(self.plain, "--remove", "--force", "--allow-principal", self.principal,
-                       "--operation", "All", "--group", name)
 
     def test_pair_as_an_acl_limited_user_over_sasl_ssl(self):
         mechanism = "SCRAM-SHA-512"
@@ -121,6 +137,85 @@ class SecuredClusterTest(unittest.TestCase):
         self.assertEqual(worker.proc.returncode, 1, worker.tail())
         self.assertIn("Uncaught exception in herder work thread, exiting: Not authorized to "
                       f"access group: {name}", worker.tail())
+
+
+class JavaKeyStoresTest(AclGrants):
+    """Issue #28: a worker pair over SSL whose every client — internal topics, tasks and the
+    `connect` group client — presents the client certificate from the Java keystore a Java
+    worker would name (JKS or PKCS12) and trusts the CA of a Java truststore of the same type.
+    The SSL listener requests a certificate: presenting this one makes the worker
+    User:CN=connectd-client, which only the ACLs granted here empower (without a certificate
+    it would be User:ANONYMOUS, a super user of the test cluster)."""
+
+    principal = CERT_PRINCIPAL = "User:CN=connectd-client"
+
+    def store_props(self, store_type):
+        ssl_dir = os.path.join(run_dir(), "ctest-a", "ssl")
+        password = cluster_file("ctest-a", os.path.join("ssl", "store_password"))
+        ext = "jks" if store_type == "JKS" else "p12"
+        props = {"bootstrap.servers": kafka_ssl("ctest-a")[0], "security.protocol": "SSL",
+                 "ssl.truststore.location": os.path.join(ssl_dir, f"truststore.{ext}"),
+                 "ssl.truststore.password": password,
+                 "ssl.keystore.location": os.path.join(ssl_dir, f"client.keystore.{ext}"),
+                 "ssl.keystore.password": password, "ssl.key.password": password}
+        if store_type != "JKS":  # Java's default type is JKS: leave it unsaid there
+            props["ssl.truststore.type"] = props["ssl.keystore.type"] = store_type
+        return props
+
+    def check_pair(self, store_type):
+        name = f"stores-{store_type.lower()}-" + uuid.uuid4().hex[:8]
+        self.grant(name)
+        props = self.store_props(store_type)
+        cluster = WorkerCluster(["connectd", "connectd"], name=name, props=props)
+        topic = clean_up_pair(self, cluster)
+        run_verifiable_pair(self, cluster, topic, props["bootstrap.servers"],
+                            name=f"{name}-verifiable", listener="SSL",
+                            label=f"pair with {store_type} stores as {self.CERT_PRINCIPAL}")
+
+    def test_pair_with_jks_stores(self):
+        self.check_pair("JKS")
+
+    def test_pair_with_pkcs12_stores(self):
+        self.check_pair("PKCS12")
+
+    def test_the_certificate_is_who_the_group_client_is(self):
+        # Topics granted, the group not: had the group client connected without the certificate
+        # (as User:ANONYMOUS, a super user) the worker would join; it stops at the group.
+        name = "stores-nogroup-" + uuid.uuid4().hex[:8]
+        self.grant(name, group=False)
+        cluster = WorkerCluster(["connectd"], name=name, props=self.store_props("JKS"))
+        self.addCleanup(cluster.close)
+        worker = cluster[0]
+        worker.launch()
+        worker.proc.wait(timeout=120)
+        self.assertEqual(worker.proc.returncode, 1, worker.tail())
+        self.assertIn("Uncaught exception in herder work thread, exiting: Not authorized to "
+                      f"access group: {name}", worker.tail())
+
+    def test_without_grants_the_certificate_creates_no_topic(self):
+        name = "stores-noacl-" + uuid.uuid4().hex[:8]
+        cluster = WorkerCluster(["connectd"], name=name, props=self.store_props("PKCS12"))
+        self.addCleanup(cluster.close)
+        worker = cluster[0]
+        worker.launch()
+        worker.proc.wait(timeout=120)
+        self.assertEqual(worker.proc.returncode, 1, worker.tail())
+        self.assertIn(f"creating topic {name}-", worker.tail())
+        self.assertIn("Topic authorization failed", worker.tail())
+
+    def test_a_wrong_store_password_stops_start_up_naming_the_key(self):
+        props = self.store_props("PKCS12")
+        props["ssl.truststore.password"] = "not-the-password"
+        cluster = WorkerCluster(["connectd"], name="stores-badpw-" + uuid.uuid4().hex[:8],
+                                props=props)
+        self.addCleanup(cluster.close)
+        worker = cluster[0]
+        worker.launch()
+        worker.proc.wait(timeout=60)
+        self.assertEqual(worker.proc.returncode, 1, worker.tail())
+        self.assertIn("ssl.truststore.location: ", worker.tail())
+        self.assertIn("failed its integrity check", worker.tail())
+        self.assertNotIn("not-the-password", worker.tail())
 
 
 if __name__ == "__main__":

@@ -19,9 +19,16 @@ constexpr int64_t kHistoryMs = 5 * 60 * 1000;
 HeartbeatLeg::HeartbeatLeg(LegSpec spec, int64_t now_ms) : spec_(std::move(spec)) {
   facts_.cluster = spec_.cluster;
   facts_.topic = spec_.topic;
-  std::map<std::string, std::string> props =
-      jvm::TranslateJavaClientConfig(spec_.java_client_props, jvm::ClientRole::kConsumer)
-          .properties;
+  jvm::TranslatedConfig translated =
+      jvm::TranslateJavaClientConfig(spec_.java_client_props, jvm::ClientRole::kConsumer);
+  if (!translated.errors.empty()) {
+    std::string message = "the flow's client settings cannot be honoured:";
+    for (const std::string& e : translated.errors) message += " " + e + ";";
+    message.pop_back();
+    facts_.error = ClientError{message, now_ms};
+    return;
+  }
+  std::map<std::string, std::string> props = std::move(translated.properties);
   props["group.id"] = "connectd-flow-health";  // never joined: assign() only
   props["enable.auto.commit"] = "false";
   props["enable.auto.offset.store"] = "false";

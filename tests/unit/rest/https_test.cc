@@ -1,5 +1,8 @@
 // HTTPS listeners with certificates made at test time (test_certs.h; no files from the tree,
 // no network).
+#include <fstream>
+#include <iterator>
+
 #include <gtest/gtest.h>
 #include <boost/asio/ssl.hpp>
 
@@ -73,22 +76,24 @@ TEST(HttpsTest, Pkcs12ThroughJksTypeIsReadLikeJava) {
 }
 
 TEST(HttpsTest, UnusableKeystoresAreRefusedNamingTheKey) {
-  TlsConfig jks;
+  TlsConfig jks;  // a damaged JKS store (only its header)
   TempFile jks_file("store.jks", std::string("\xFE\xED\xFE\xED\x00\x00\x00\x02", 8));
   jks.keystore_location = jks_file.path();
   auto refused = MakeServerTlsContext(jks);
-  EXPECT_TRUE(absl::IsUnimplemented(refused.status()));
-  EXPECT_NE(refused.status().message().find("ssl.keystore.type=JKS"), absl::string_view::npos)
+  EXPECT_TRUE(absl::IsInvalidArgument(refused.status()));
+  EXPECT_NE(refused.status().message().find("ssl.keystore.location: "), absl::string_view::npos)
+      << refused.status();
+  EXPECT_NE(refused.status().message().find("truncated or damaged"), absl::string_view::npos)
       << refused.status();
 
   TlsConfig prefixed = jks;
   prefixed.prefix = "listeners.https.";
-  EXPECT_NE(
-      MakeServerTlsContext(prefixed).status().message().find("listeners.https.ssl.keystore.type"),
-      absl::string_view::npos);
+  EXPECT_NE(MakeServerTlsContext(prefixed).status().message().find(
+                "listeners.https.ssl.keystore.location"),
+            absl::string_view::npos);
 
   TlsConfig nothing;  // default JKS type, no location
-  EXPECT_TRUE(absl::IsUnimplemented(MakeServerTlsContext(nothing).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(MakeServerTlsContext(nothing).status()));
 
   TlsConfig wrong_password;
   wrong_password.keystore_type = "PKCS12";
@@ -132,8 +137,8 @@ TEST(HttpsTest, StartFailsOnBadTlsConfig) {
   ASSERT_TRUE(config.ok());
   RestServer server(ioc, herder, *config);
   absl::StatusOr<std::vector<BoundListener>> bound = server.Start();
-  EXPECT_TRUE(absl::IsUnimplemented(bound.status()));
-  EXPECT_NE(bound.status().message().find("ssl.keystore.type"), absl::string_view::npos);
+  EXPECT_TRUE(absl::IsInvalidArgument(bound.status()));
+  EXPECT_NE(bound.status().message().find("ssl.keystore.location"), absl::string_view::npos);
 }
 
 TEST(HttpsTest, CipherSuitesByIanaName) {
@@ -166,6 +171,43 @@ TEST(HttpsTest, ClientAuthRequired) {
   with_cert->use_private_key(boost::asio::buffer(client_cert.key_pem), ssl::context::pem, ec);
   ASSERT_FALSE(ec) << ec.message();
   TestHttpClient authenticated(env.port(), with_cert);
+  HttpResult r = authenticated.Send("GET", "/");
+  EXPECT_EQ(r.status, 200) << r.error;
+}
+
+// The JKS stores a Java worker's HTTPS listener names (written by keytool,
+// tests/golden/keystores): its key and chain from a JKS keystore, client certificates checked
+// against a JKS truststore (mutual TLS).
+TEST(HttpsTest, JksKeystoreAndTruststoreWithClientAuth) {
+  const std::string dir = CONNECTD_SOURCE_DIR "/tests/golden/keystores/";
+  auto read = [&](const std::string& name) {
+    std::ifstream in(dir + name, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  RestTestEnv env(Props{{"listeners", "https://127.0.0.1:0"},
+                        {"listeners.https.ssl.keystore.location", dir + "keystore-keypass.jks"},
+                        {"listeners.https.ssl.keystore.password", "changeit"},
+                        {"listeners.https.ssl.key.password", "keypass"},
+                        {"listeners.https.ssl.client.auth", "required"},
+                        {"listeners.https.ssl.truststore.location", dir + "truststore.jks"},
+                        {"listeners.https.ssl.truststore.password", "changeit"}});
+  auto client_ctx = [&](bool with_cert) {
+    auto ctx = std::make_shared<ssl::context>(ssl::context::tls_client);
+    boost::system::error_code ec;
+    ctx->add_certificate_authority(boost::asio::buffer(read("ca.pem")), ec);
+    EXPECT_FALSE(ec) << ec.message();
+    ctx->set_verify_mode(ssl::verify_peer, ec);
+    if (with_cert) {
+      ctx->use_certificate(boost::asio::buffer(read("client.pem")), ssl::context::pem, ec);
+      EXPECT_FALSE(ec) << ec.message();
+      ctx->use_private_key(boost::asio::buffer(read("client-key.pem")), ssl::context::pem, ec);
+      EXPECT_FALSE(ec) << ec.message();
+    }
+    return ctx;
+  };
+  TestHttpClient anonymous(env.port(), client_ctx(false));
+  EXPECT_EQ(anonymous.Send("GET", "/").status, 0);
+  TestHttpClient authenticated(env.port(), client_ctx(true));
   HttpResult r = authenticated.Send("GET", "/");
   EXPECT_EQ(r.status, 200) << r.error;
 }

@@ -76,6 +76,33 @@ TEST(LoggersResourceTest, ClusterScopeGoesToTheHerder) {
             200);
 }
 
+// KIP-495 as Java 4.4 answers it (checked 6 Dec 2026 against ConnectStandalone): with
+// admin.listeners, /admin/* is served there only; the main listeners answer it 404, and the admin
+// listener answers everything else 404, both with Jersey's body.
+TEST(LoggersResourceTest, AdminListenersServeTheAdminEndpointsAndOnlyThem) {
+  RestTestEnv env(
+      Props{{"admin.listeners", "http://127.0.0.1:0"}, {"access.control.allow.origin", "*"}});
+  ASSERT_EQ(env.server().admin_bound().size(), 1u);
+  const int admin = env.server().admin_bound()[0].port;
+  HttpResult main_admin = env.Get("/admin/loggers");
+  EXPECT_EQ(main_admin.status, 404);
+  EXPECT_EQ(main_admin.body, R"({"error_code":404,"message":"HTTP 404 Not Found"})");
+  EXPECT_EQ(env.Get("/connectors").status, 200);
+
+  EXPECT_EQ(HttpRequest(admin, "GET", "/admin/loggers").status, 200);
+  EXPECT_EQ(HttpRequest(admin, "PUT", "/admin/loggers/org.example", R"({"level":"DEBUG"})",
+                        {{"Content-Type", "application/json"}})
+                .body,
+            R"(["org.example"])");
+  EXPECT_NE(HttpRequest(admin, "GET", "/admin/loggers/org.example").body.find(R"("level":"DEBUG")"),
+            std::string::npos);
+  for (const char* path : {"/", "/connectors", "/admin/nothing"}) {
+    HttpResult r = HttpRequest(admin, "GET", path);
+    EXPECT_EQ(r.status, 404) << path;
+    EXPECT_EQ(r.body, R"({"error_code":404,"message":"HTTP 404 Not Found"})") << path;
+  }
+}
+
 TEST(LoggersResourceTest, BlankAdminListenersDisablesTheEndpoints) {
   RestTestEnv env(Props{{"admin.listeners", ""}});
   EXPECT_EQ(env.Get("/admin/loggers").status, 404);

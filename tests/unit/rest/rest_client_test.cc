@@ -297,7 +297,8 @@ TEST_F(RestClientHttpsTest, UnusableTlsSettingsFailAsFailedPrecondition) {
   absl::StatusOr<HttpClientResponse> response =
       client.SendAndWait({"GET", "https://127.0.0.1:1/", {}, ""});
   EXPECT_TRUE(absl::IsFailedPrecondition(response.status())) << response.status();
-  EXPECT_NE(response.status().message().find("ssl.truststore.type=JKS"), absl::string_view::npos);
+  EXPECT_NE(response.status().message().find("ssl.truststore.location: "), absl::string_view::npos)
+      << response.status();
   // Plain http never needs them (Java loads SSL settings only for https URLs).
   CaptureServer server;
   EXPECT_TRUE(client.SendAndWait({"GET", server.url(), {}, ""}).ok());

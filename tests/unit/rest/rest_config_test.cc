@@ -75,9 +75,21 @@ TEST(RestConfigTest, AdminListenersAndRestExtensions) {
   absl::StatusOr<RestConfig> blank = ParseRestConfig({{"admin.listeners", " "}});
   ASSERT_TRUE(blank.ok());
   EXPECT_FALSE(blank->admin_endpoints_enabled);
-  absl::StatusOr<RestConfig> separate = ParseRestConfig({{"admin.listeners", "http://:9093"}});
-  EXPECT_TRUE(absl::IsUnimplemented(separate.status()));
-  EXPECT_NE(separate.status().message().find("admin.listeners"), absl::string_view::npos);
+  absl::StatusOr<RestConfig> separate =
+      ParseRestConfig({{"admin.listeners", "http://:9093, https://127.0.0.1:9094"},
+                       {"admin.listeners.https.ssl.keystore.type", "PKCS12"}});
+  ASSERT_TRUE(separate.ok()) << separate.status();
+  EXPECT_TRUE(separate->admin_endpoints_enabled);
+  ASSERT_EQ(separate->admin_listeners.size(), 2u);
+  EXPECT_EQ(separate->admin_listeners[1].scheme, "https");
+  EXPECT_EQ(separate->admin_listeners[1].port, 9094);
+  EXPECT_EQ(separate->admin_tls.prefix, "admin.listeners.https.");
+  EXPECT_EQ(separate->admin_tls.keystore_type, "PKCS12");
+  EXPECT_EQ(separate->tls.prefix, "");  // the main listeners' keys are not the admin ones
+  EXPECT_EQ(ParseRestConfig({{"admin.listeners", "http://:9093,,http://:9095"}}).status().message(),
+            "Empty URL found when parsing admin.listeners list.");
+  EXPECT_EQ(ParseRestConfig({{"admin.listeners", "ftp://:21"}}).status().message(),
+            "Listener protocol must be either \"http\" or \"https\", but is: ftp://:21");
   absl::StatusOr<RestConfig> extension =
       ParseRestConfig({{"rest.extension.classes", "com.example.AuditExtension"}});
   EXPECT_TRUE(absl::IsUnimplemented(extension.status()));

@@ -13,6 +13,7 @@ TEST(ClientConfigTest, TranslatesJavaNamesAndDropsJavaOnlyOnes) {
   jvm::TranslatedConfig out = jvm::TranslateJavaClientConfig(
       {
           {"bootstrap.servers", "a:1"},
+          {"security.protocol", "SASL_SSL"},
           {"sasl.mechanism", "SCRAM-SHA-512"},
           {"sasl.jaas.config",
            "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" "
@@ -29,6 +30,7 @@ TEST(ClientConfigTest, TranslatesJavaNamesAndDropsJavaOnlyOnes) {
       jvm::ClientRole::kAdmin);
   EXPECT_EQ(out.properties, (std::map<std::string, std::string>{
                                 {"bootstrap.servers", "a:1"},
+                                {"security.protocol", "SASL_SSL"},
                                 {"enable.metrics.push", "false"},  // Java's admin default
                                 {"sasl.mechanisms", "SCRAM-SHA-512"},
                                 {"sasl.username", "u"},
@@ -42,7 +44,9 @@ TEST(ClientConfigTest, TranslatesJavaNamesAndDropsJavaOnlyOnes) {
                                 {"socket.connection.setup.timeout.ms", "10000"},
                                 {"socket.timeout.ms", "30000"},
                             }));
-  EXPECT_THAT(out.warnings, ElementsAre(HasSubstr("ssl.keystore.location: only PKCS12 and PEM")));
+  // A keystore (JKS: Java's default type) that cannot be read is an error, never ignored.
+  EXPECT_THAT(out.errors, ElementsAre("ssl.keystore.location: /etc/ks.jks: cannot be read"));
+  EXPECT_TRUE(out.warnings.empty());
 }
 
 TEST(ClientConfigTest, ReconnectBackoffDefaultsToJavasUnlessSet) {
@@ -50,8 +54,8 @@ TEST(ClientConfigTest, ReconnectBackoffDefaultsToJavasUnlessSet) {
       jvm::TranslateJavaClientConfig({{"bootstrap.servers", "a:1"}}, jvm::ClientRole::kConsumer);
   EXPECT_EQ(defaults.properties.at("reconnect.backoff.max.ms"), "1000");
   EXPECT_EQ(defaults.properties.at("reconnect.backoff.ms"), "50");
-  jvm::TranslatedConfig set =
-      jvm::TranslateJavaClientConfig({{"reconnect.backoff.max.ms", "30000"}}, jvm::ClientRole::kProducer);
+  jvm::TranslatedConfig set = jvm::TranslateJavaClientConfig(
+      {{"reconnect.backoff.max.ms", "30000"}}, jvm::ClientRole::kProducer);
   EXPECT_EQ(set.properties.at("reconnect.backoff.max.ms"), "30000");
   EXPECT_EQ(set.properties.at("reconnect.backoff.ms"), "50");
 }
