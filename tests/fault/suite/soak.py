@@ -5,16 +5,19 @@ broker restart, internal-topics broker restart. Run through scripts/soak.
 
 What it tells: nothing lost (every record produced on A is on B at the end, in order per
 partition, unaltered; duplicates are counted: at-least-once), and nothing growing. Every 10 s it
-samples each live worker's RSS, threads and open file descriptors (/proc); before each fault,
+samples each live worker's RSS, threads and open file descriptors (/proc) and its heap in use
+(connectd_process_heap_in_use_bytes on its /metrics: what is allocated and not freed, where RSS
+also counts what glibc's allocator keeps for reuse after a burst); before each fault,
 with the flow settled, the cluster's totals over the three workers are one "steady" sample. A
 worker's threads and descriptors follow the tasks it holds and the clients they open, so only
 the cluster's totals are comparable across faults; an abandoned task thread or a client not
 closed shows as a total that climbs from one steady sample to the next.
 
 Verdict: exit 0 only if no record was lost, reordered or altered, and from the first steady
-sample to the last the totals grew by at most 8 threads, 64 descriptors and 25% + 64 MiB RSS.
-The last line is
+sample to the last the totals grew by at most 8 threads, 64 descriptors, 25% + 64 MiB RSS and
+25% + 32 MiB heap in use. The last line is
   summary: minutes=M faults=F sent=S lost=L duplicates=D threads=A->B fds=A->B rss_mib=A->B
+           heap_mib=A->B
 
 Same layout and needs as the fault suite (fault_suite.py): root, three private brokers, worker 2
 in a network namespace. Python standard library only.
@@ -27,6 +30,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fault_suite as fs  # noqa: E402
@@ -36,6 +40,7 @@ FAULT_CYCLE = ["kill9", "netcut", "target-restart", "storm", "sigterm", "source-
 SAMPLE_S = 10
 THREADS_SLACK, FDS_SLACK = 8, 64
 RSS_SLACK_RATIO, RSS_SLACK_MIB = 0.25, 64
+HEAP_SLACK_RATIO, HEAP_SLACK_MIB = 0.25, 32
 
 
 def proc_figures(pid):
@@ -51,8 +56,22 @@ def proc_figures(pid):
         return None
 
 
+def heap_in_use_kib(worker):
+    """The worker's heap in use (connectd_process_heap_in_use_bytes on its /metrics: allocated
+    and not freed, unlike RSS, which also holds what the allocator keeps for reuse), or None."""
+    try:
+        with urllib.request.urlopen(f"{worker.url}/metrics", timeout=5) as response:
+            for line in response.read().decode().splitlines():
+                if line.startswith("connectd_process_heap_in_use_bytes "):
+                    return int(float(line.split()[1]) / 1024)
+    except (OSError, ValueError):
+        return None
+    return None
+
+
 class Sampler(threading.Thread):
-    """Every SAMPLE_S: (time, worker index, pid, rss_kib, threads, fds) of each live worker."""
+    """Every SAMPLE_S: (time, worker index, pid, rss_kib, threads, fds, heap_kib) of each live
+    worker (heap_kib None when its /metrics did not answer)."""
 
     def __init__(self, cluster):
         super().__init__(daemon=True)
@@ -61,21 +80,24 @@ class Sampler(threading.Thread):
         self.stopping = threading.Event()
 
     def totals(self):
-        """The three original workers' totals now: (rss_kib, threads, fds, workers counted)."""
-        rss = threads = fds = counted = 0
+        """The three original workers' totals now: (rss_kib, threads, fds, workers counted,
+        heap_kib)."""
+        rss = threads = fds = counted = heap = 0
         for w in self.cluster.workers[:3]:
             figures = proc_figures(w.proc.pid) if w.alive() else None
             if figures:
                 rss, threads, fds = rss + figures[0], threads + figures[1], fds + figures[2]
+                heap += heap_in_use_kib(w) or 0
                 counted += 1
-        return rss, threads, fds, counted
+        return rss, threads, fds, counted, heap
 
     def run(self):
         while not self.stopping.wait(SAMPLE_S):
             for w in list(self.cluster.workers):
                 figures = proc_figures(w.proc.pid) if w.alive() else None
                 if figures:
-                    self.rows.append((round(time.time(), 1), w.index, w.proc.pid, *figures))
+                    self.rows.append((round(time.time(), 1), w.index, w.proc.pid, *figures,
+                                      heap_in_use_kib(w)))
 
 
 class Soak(fs.Suite):
@@ -131,18 +153,18 @@ class Soak(fs.Suite):
             time.sleep(max(0.0, t0 + (index + 1) * self.every - time.time()))
             fault = FAULT_CYCLE[index % len(FAULT_CYCLE)]
             self.settle(cluster, connector, monitor)
-            rss, threads, fds, counted = sampler.totals()
+            rss, threads, fds, counted, heap = sampler.totals()
             minute = (time.time() - t0) / 60
-            self.steady.append((minute, fault, rss, threads, fds))
+            self.steady.append((minute, fault, rss, threads, fds, heap))
             fs.log(f"   +{minute:.1f} min steady: {counted} workers, threads {threads}, fds {fds}, "
-                   f"RSS {rss / 1024:.0f} MiB; now {fault}")
+                   f"RSS {rss / 1024:.0f} MiB, heap in use {heap / 1024:.0f} MiB; now {fault}")
             _, _, note = self.inject(fault, cluster, connector, rng)
             self.faults.append((minute, fault, note))
             fs.log(f"   {fault}: {note}")
             index += 1
         self.settle(cluster, connector, monitor)
-        rss, threads, fds, _ = sampler.totals()
-        self.steady.append(((time.time() - t0) / 60, "end", rss, threads, fds))
+        rss, threads, fds, _, heap = sampler.totals()
+        self.steady.append(((time.time() - t0) / 60, "end", rss, threads, fds, heap))
         out, _ = producer.communicate(timeout=seconds + 600)
         if producer.returncode != 0:
             raise RuntimeError(f"produce-paced exited {producer.returncode}: {out}")
@@ -163,20 +185,24 @@ class Soak(fs.Suite):
 
     def report(self):
         lines = ["soak: steady samples (cluster totals over workers 0-2, before each fault)",
-                 "  minute  next fault         threads   fds  RSS MiB"]
-        for minute, fault, rss, threads, fds in self.steady:
-            lines.append(f"  {minute:6.1f}  {fault:<17} {threads:8d} {fds:5d} {rss / 1024:8.0f}")
-        lines += ["soak: each worker process's RSS, first -> last sample (a process that lives long",
-                  "and keeps growing is a leak; one restarted by a fault starts small again)",
-                  "  worker  pid       minutes  RSS MiB first -> last"]
+                 "  minute  next fault         threads   fds  RSS MiB  heap in use MiB"]
+        for minute, fault, rss, threads, fds, heap in self.steady:
+            lines.append(f"  {minute:6.1f}  {fault:<17} {threads:8d} {fds:5d} {rss / 1024:8.0f}"
+                         f"  {heap / 1024:15.1f}")
+        lines += ["soak: each worker process's RSS and heap in use, first -> last sample (a process",
+                  "that lives long and whose heap in use keeps growing leaks; RSS alone also holds",
+                  "what the allocator keeps for reuse; one restarted by a fault starts small again)",
+                  "  worker  pid       minutes  RSS MiB first -> last  heap MiB first -> last"]
         processes = {}
-        for t, index, pid, rss, _, _ in getattr(self, "samples", []):
-            first_t, first_rss, _, _ = processes.get((index, pid), (t, rss, t, rss))
-            processes[(index, pid)] = (first_t, first_rss, t, rss)
-        for (index, pid), (first_t, first_rss, last_t, last_rss) in sorted(
+        for t, index, pid, rss, _, _, heap in getattr(self, "samples", []):
+            heap = heap if heap is not None else -1024
+            first = processes.get((index, pid), (t, rss, heap))
+            processes[(index, pid)] = (first[0], first[1], first[2], t, rss, heap)
+        for (index, pid), (first_t, first_rss, first_heap, last_t, last_rss, last_heap) in sorted(
                 processes.items(), key=lambda kv: kv[1][0]):
             lines.append(f"  {index:6d}  {pid:<8d} {(last_t - first_t) / 60:8.1f}  "
-                         f"{first_rss / 1024:7.0f} -> {last_rss / 1024:.0f}")
+                         f"{first_rss / 1024:7.0f} -> {last_rss / 1024:<6.0f}      "
+                         f"{first_heap / 1024:7.1f} -> {last_heap / 1024:.1f}")
         print("\n".join(lines))
         problems = []
         r = self.result or {}
@@ -197,6 +223,8 @@ class Soak(fs.Suite):
                 problems.append(f"descriptors grew {first[4]} -> {last[4]}")
             if last[2] > first[2] * (1 + RSS_SLACK_RATIO) + RSS_SLACK_MIB * 1024:
                 problems.append(f"RSS grew {first[2] // 1024} -> {last[2] // 1024} MiB")
+            if last[5] > first[5] * (1 + HEAP_SLACK_RATIO) + HEAP_SLACK_MIB * 1024:
+                problems.append(f"heap in use grew {first[5] // 1024} -> {last[5] // 1024} MiB")
         for p in problems:
             print(f"soak: FAIL: {p}")
         pair = (lambda i, scale=1: f"{first[i] // scale}->{last[i] // scale}") if first else \
@@ -204,7 +232,7 @@ class Soak(fs.Suite):
         print(f"summary: minutes={self.minutes} faults={len(self.faults)} "
               f"sent={r.get('sent', 0)} lost={r.get('lost', '?')} "
               f"duplicates={r.get('duplicates', '?')} threads={pair(3)} fds={pair(4)} "
-              f"rss_mib={pair(2, 1024)}", flush=True)
+              f"rss_mib={pair(2, 1024)} heap_mib={pair(5, 1024)}", flush=True)
         return 0 if not problems else 1
 
 
