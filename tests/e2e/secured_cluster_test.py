@@ -23,10 +23,7 @@ the keystore's certificate and is User:CN=connectd-client, granted as above; wit
 worker stops at startup (so no client fell back to an anonymous connection); a wrong store
 password stops it naming the key, never printing the password.
 
-The pair authenticates with SCRAM-SHA-512 when connectd's librdkafka can (scripts/librdkafka's
-patched build, which scripts/setup makes, or librdkafka >= 2.6.1: confluentinc/librdkafka#4895,
-see sasl_test.py); with an unpatched older librdkafka it runs with PLAIN, and SCRAM is covered by
-connectd's own group client (tests/integration/kafka/sasl_group_test.cc).
+The pair authenticates with SCRAM-SHA-512 (librdkafka 2.14.2, built by scripts/librdkafka).
 
 Run, from tests/e2e (build dir: $CONNECTD_BUILD_DIR, else <repo>/build):
     CONNECTD_RUN_DIR=<run dir of ctest-a started with --authorizer --ssl --sasl> \
