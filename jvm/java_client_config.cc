@@ -81,20 +81,27 @@ struct SecurityKey {
   const char* refusal;
 };
 
-bool InTlsVersions(const std::string& value) {
-  bool has_12 = false;
+// A Java list value: comma-separated, each item trimmed, empty items dropped (ConfigDef LIST).
+std::vector<std::string> JavaList(const std::string& value) {
+  std::vector<std::string> items;
   size_t start = 0;
   while (start <= value.size()) {
     size_t end = value.find(',', start);
     if (end == std::string::npos) end = value.size();
-    std::string v = value.substr(start, end - start);
-    v.erase(0, v.find_first_not_of(" \t"));
-    v.erase(v.find_last_not_of(" \t") + 1);
-    if (v == "TLSv1.2") has_12 = true;
-    if (!v.empty() && v != "TLSv1.2" && v != "TLSv1.3" && v != "TLSv1.1" && v != "TLSv1") {
-      return false;
-    }
+    std::string item = value.substr(start, end - start);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (!item.empty()) items.push_back(std::move(item));
     start = end + 1;
+  }
+  return items;
+}
+
+bool InTlsVersions(const std::string& value) {
+  bool has_12 = false;
+  for (const std::string& v : JavaList(value)) {
+    if (v == "TLSv1.2") has_12 = true;
+    if (v != "TLSv1.2" && v != "TLSv1.3" && v != "TLSv1.1" && v != "TLSv1") return false;
   }
   return has_12;
 }
@@ -168,15 +175,7 @@ std::optional<std::string> OpenSslCipherList(const std::string& java,
                                              std::vector<std::string>& errors) {
   std::string list;
   bool tls13 = false;
-  size_t start = 0;
-  while (start <= java.size()) {
-    size_t end = java.find(',', start);
-    if (end == std::string::npos) end = java.size();
-    std::string name = java.substr(start, end - start);
-    name.erase(0, name.find_first_not_of(" \t"));
-    name.erase(name.find_last_not_of(" \t") + 1);
-    start = end + 1;
-    if (name.empty()) continue;
+  for (const std::string& name : JavaList(java)) {
     if (name.rfind("TLS_AES_", 0) == 0 || name.rfind("TLS_CHACHA20_", 0) == 0) {
       tls13 = true;
       continue;

@@ -85,6 +85,17 @@ class AclGrants(unittest.TestCase):
                    "--operation", "Describe", "--operation", "IdempotentWrite", "--cluster")
         self.addCleanup(self.revoke, name, group, principal)
 
+    def failed_start(self, name, props, timeout=120):
+        """Starts one worker of cluster `name` with `props`, asserts it exits 1 at startup and
+        returns the end of its log."""
+        cluster = WorkerCluster(["connectd"], name=name, props=props)
+        self.addCleanup(cluster.close)
+        worker = cluster[0]
+        worker.launch()
+        worker.proc.wait(timeout=timeout)
+        self.assertEqual(worker.proc.returncode, 1, worker.tail())
+        return worker.tail()
+
     def revoke(self, name, group, principal):
         kafka_acls(self.plain, "--remove", "--force", "--allow-principal", principal,
                    "--operation", "All", "--topic", name, "--resource-pattern-type", "prefixed")
@@ -126,14 +137,9 @@ class SecuredClusterTest(AclGrants):
     def test_missing_group_acl_is_named_at_startup(self):
         name = "secured-nogroup-" + uuid.uuid4().hex[:8]
         self.grant(name, group=False)
-        cluster = WorkerCluster(["connectd"], name=name, props=self.client_props())
-        self.addCleanup(cluster.close)
-        worker = cluster[0]
-        worker.launch()
-        worker.proc.wait(timeout=120)
-        self.assertEqual(worker.proc.returncode, 1, worker.tail())
+        tail = self.failed_start(name, self.client_props())
         self.assertIn("Uncaught exception in herder work thread, exiting: Not authorized to "
-                      f"access group: {name}", worker.tail())
+                      f"access group: {name}", tail)
 
 
 class JavaKeyStoresTest(AclGrants):
@@ -180,39 +186,23 @@ class JavaKeyStoresTest(AclGrants):
         # (as User:ANONYMOUS, a super user) the worker would join; it stops at the group.
         name = "stores-nogroup-" + uuid.uuid4().hex[:8]
         self.grant(name, group=False)
-        cluster = WorkerCluster(["connectd"], name=name, props=self.store_props("JKS"))
-        self.addCleanup(cluster.close)
-        worker = cluster[0]
-        worker.launch()
-        worker.proc.wait(timeout=120)
-        self.assertEqual(worker.proc.returncode, 1, worker.tail())
+        tail = self.failed_start(name, self.store_props("JKS"))
         self.assertIn("Uncaught exception in herder work thread, exiting: Not authorized to "
-                      f"access group: {name}", worker.tail())
+                      f"access group: {name}", tail)
 
     def test_without_grants_the_certificate_creates_no_topic(self):
         name = "stores-noacl-" + uuid.uuid4().hex[:8]
-        cluster = WorkerCluster(["connectd"], name=name, props=self.store_props("PKCS12"))
-        self.addCleanup(cluster.close)
-        worker = cluster[0]
-        worker.launch()
-        worker.proc.wait(timeout=120)
-        self.assertEqual(worker.proc.returncode, 1, worker.tail())
-        self.assertIn(f"creating topic {name}-", worker.tail())
-        self.assertIn("Topic authorization failed", worker.tail())
+        tail = self.failed_start(name, self.store_props("PKCS12"))
+        self.assertIn(f"creating topic {name}-", tail)
+        self.assertIn("Topic authorization failed", tail)
 
     def test_a_wrong_store_password_stops_start_up_naming_the_key(self):
         props = self.store_props("PKCS12")
         props["ssl.truststore.password"] = "not-the-password"
-        cluster = WorkerCluster(["connectd"], name="stores-badpw-" + uuid.uuid4().hex[:8],
-                                props=props)
-        self.addCleanup(cluster.close)
-        worker = cluster[0]
-        worker.launch()
-        worker.proc.wait(timeout=60)
-        self.assertEqual(worker.proc.returncode, 1, worker.tail())
-        self.assertIn("ssl.truststore.location: ", worker.tail())
-        self.assertIn("failed its integrity check", worker.tail())
-        self.assertNotIn("not-the-password", worker.tail())
+        tail = self.failed_start("stores-badpw-" + uuid.uuid4().hex[:8], props, timeout=60)
+        self.assertIn("ssl.truststore.location: ", tail)
+        self.assertIn("failed its integrity check", tail)
+        self.assertNotIn("not-the-password", tail)
 
 
 if __name__ == "__main__":
