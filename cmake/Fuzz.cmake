@@ -35,7 +35,7 @@ add_library(connectd_fuzz_parsers STATIC
     runtime/storage/status_records.cc runtime/storage/offsets_records.cc
     runtime/storage/status_state.cc runtime/distributed/connect_protocol.cc
     runtime/storage/offset_codec.cc jvm/java_text.cc jvm/java_hash_order.cc jvm/utf8.cc
-    jvm/java_base64.cc jvm/java_regex.cc
+    jvm/java_base64.cc jvm/java_regex.cc jvm/java_key_store.cc
     runtime/kafka/protocol/wire.cc runtime/kafka/protocol/messages.cc
     runtime/kafka/protocol/sasl.cc
     connectors/mirror_client/records.cc)

@@ -341,22 +341,16 @@ std::optional<PemStore> ReadPkcs12(const std::string& data, StoreUse use,
 
 }  // namespace
 
-std::optional<PemStore> ReadJavaKeyStore(const std::string& path, const std::string& type,
-                                         StoreUse use, const std::string& store_password,
-                                         const std::string& key_password, std::string& error) {
+std::optional<PemStore> ReadJavaKeyStoreData(const std::string& data, const std::string& type,
+                                             StoreUse use, const std::string& store_password,
+                                             const std::string& key_password, std::string& error) {
   std::string kind = type;
   std::transform(kind.begin(), kind.end(), kind.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   if (kind != "JKS" && kind != "PKCS12") {
-    error = path + ": store type " + type + " is not supported (JKS, PKCS12 or PEM)";
+    error = "store type " + type + " is not supported (JKS, PKCS12 or PEM)";
     return std::nullopt;
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    error = path + ": cannot be read";
-    return std::nullopt;
-  }
-  const std::string data((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   // As Java's KeyStore with keystore.type.compat (the default): a JKS or PKCS12 store is read
   // whichever of the two types names it, by its content.
   const bool jks_magic = data.size() >= 4 && static_cast<unsigned char>(data[0]) == 0xFE &&
@@ -367,14 +361,30 @@ std::optional<PemStore> ReadJavaKeyStore(const std::string& path, const std::str
   } else if (!data.empty() && static_cast<unsigned char>(data[0]) == 0x30) {
     kind = "PKCS12";
   } else {
-    error = path + " is neither a JKS nor a PKCS12 store (a PEM file needs the type PEM)";
+    error = "is neither a JKS nor a PKCS12 store (a PEM file needs the type PEM)";
     return std::nullopt;
   }
   std::string why;
   std::optional<PemStore> store = kind == "JKS"
                                       ? ReadJks(data, use, store_password, key_password, why)
                                       : ReadPkcs12(data, use, store_password, why);
-  if (!store) error = path + " (" + kind + ") " + why;
+  if (!store) error = "(" + kind + ") " + why;
+  return store;
+}
+
+std::optional<PemStore> ReadJavaKeyStore(const std::string& path, const std::string& type,
+                                         StoreUse use, const std::string& store_password,
+                                         const std::string& key_password, std::string& error) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    error = path + ": cannot be read";
+    return std::nullopt;
+  }
+  const std::string data((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::string why;
+  std::optional<PemStore> store =
+      ReadJavaKeyStoreData(data, type, use, store_password, key_password, why);
+  if (!store) error = path + (why.rfind("store type", 0) == 0 ? ": " : " ") + why;
   return store;
 }
 

@@ -43,4 +43,9 @@ std::optional<PemStore> ReadJavaKeyStore(const std::string& path, const std::str
                                          StoreUse use, const std::string& store_password,
                                          const std::string& key_password, std::string& error);
 
+// The same for a store's bytes (`error` then does not name a file).
+std::optional<PemStore> ReadJavaKeyStoreData(const std::string& data, const std::string& type,
+                                             StoreUse use, const std::string& store_password,
+                                             const std::string& key_password, std::string& error);
+
 }  // namespace connectd::jvm

@@ -18,6 +18,8 @@ Input layouts (see each target's header comment):
   json_converter                config byte (1 schemas.enable, 2 decimal NUMERIC, 4 replace
                                 null with default, 8 null value), then the record value
   values                        the text Values.parseString reads
+  key_store                     use/password byte (bit 0 keystore, bit 1 password "changeit"),
+                                then the store (tests/golden/keystores, written by keytool)
 """
 import glob
 import json
@@ -268,6 +270,18 @@ def values(s):
         s.add("values", name, text)
 
 
+def key_store(s):
+    stores = os.path.join(GOLDEN, "keystores")
+    for name in sorted(os.listdir(stores)):
+        if not name.endswith((".jks", ".p12", ".jceks")):
+            continue
+        with open(os.path.join(stores, name), "rb") as f:
+            data = f.read()
+        use = 1 if name.startswith("keystore") else 0
+        s.add("key_store", name.replace(".", "-"), bytes([use | 2]) + data)
+        s.add("key_store", name.replace(".", "-") + "-nopw", bytes([use]) + data)
+
+
 def main():
     s = Seeds()
     properties(s)
@@ -280,6 +294,7 @@ def main():
     kafka_protocol(s)
     json_converter(s)
     values(s)
+    key_store(s)
     s.write()
 
 

@@ -59,3 +59,4 @@ connectd_fuzz_target(NAME kafka_protocol DEPS connectd_kafka_protocol)
 # Connect data: JsonConverter's envelope and schema JSON, Values.parseString.
 connectd_fuzz_target(NAME json_converter DEPS connectd_converters)
 connectd_fuzz_target(NAME values DEPS connectd_data)
+connectd_fuzz_target(NAME key_store DEPS connectd_jvm)
