@@ -278,10 +278,12 @@ std::optional<PemStore> ReadJks(const std::string& data, StoreUse use,
 // provider; loading it (with the default one, which loading any provider would otherwise
 // unload) is process-wide, hence done once and only for such a store.
 void LoadLegacyProviderOnce() {
+  // Held for the life of the process (never unloaded: other stores may need them).
+  static OSSL_PROVIDER* providers[2] = {nullptr, nullptr};
   static std::once_flag once;
   std::call_once(once, [] {
-    OSSL_PROVIDER_load(nullptr, "legacy");
-    OSSL_PROVIDER_load(nullptr, "default");
+    providers[0] = OSSL_PROVIDER_load(nullptr, "legacy");
+    providers[1] = OSSL_PROVIDER_load(nullptr, "default");
   });
 }
 
