@@ -16,7 +16,6 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "jvm/utf8.h"
@@ -279,12 +278,13 @@ std::optional<PemStore> ReadJks(const std::string& data, StoreUse use,
 // unload) is process-wide, hence done once and only for such a store.
 void LoadLegacyProviderOnce() {
   // Held for the life of the process (never unloaded: other stores may need them).
-  static OSSL_PROVIDER* providers[2] = {nullptr, nullptr};
-  static std::once_flag once;
-  std::call_once(once, [] {
-    providers[0] = OSSL_PROVIDER_load(nullptr, "legacy");
-    providers[1] = OSSL_PROVIDER_load(nullptr, "default");
-  });
+  struct Providers {
+    OSSL_PROVIDER* legacy;
+    OSSL_PROVIDER* fallback;
+  };
+  static const Providers* const held =
+      new Providers{OSSL_PROVIDER_load(nullptr, "legacy"), OSSL_PROVIDER_load(nullptr, "default")};
+  (void)held;
 }
 
 std::optional<PemStore> ReadPkcs12(const std::string& data, StoreUse use,
