@@ -26,6 +26,8 @@ find_package(absl REQUIRED CONFIG)
 find_package(Boost 1.74 REQUIRED)
 find_package(RapidJSON REQUIRED CONFIG)
 find_package(OpenSSL REQUIRED)
+# libcurl (Debian's libcurl4-openssl-dev): the group client's OAUTHBEARER token fetch.
+find_package(CURL REQUIRED)
 find_package(Threads REQUIRED)
 if(CONNECTD_BUILD_TESTS)
   find_package(GTest REQUIRED CONFIG)

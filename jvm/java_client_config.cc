@@ -6,13 +6,14 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
-#include <regex>
 #include <set>
 #include <vector>
 
 #include <openssl/ssl.h>
 
+#include "jvm/java_jaas_config.h"
 #include "jvm/java_key_store.h"
+#include "jvm/java_oauthbearer_config.h"
 
 namespace connectd::jvm {
 namespace {
@@ -131,9 +132,19 @@ const std::vector<SecurityKey>& SecurityKeys() {
        "a Java Login class cannot run in connectd"},
       {"sasl.client.callback.handler.class", [](const std::string& v) { return v.empty(); },
        "a Java SASL client callback handler cannot run in connectd"},
-      {"sasl.login.callback.handler.class", [](const std::string& v) { return v.empty(); },
-       "a Java login callback handler cannot run in connectd (OAUTHBEARER's OIDC handler is "
-       "not supported yet)"},
+      {"sasl.login.callback.handler.class",
+       [](const std::string& v) {
+         return v.empty() ||
+                v == "org.apache.kafka.common.security.oauthbearer."
+                     "OAuthBearerLoginCallbackHandler" ||
+                v == "org.apache.kafka.common.security.oauthbearer.secured."
+                     "OAuthBearerLoginCallbackHandler" ||
+                v == "org.apache.kafka.common.security.oauthbearer.internals.unsecured."
+                     "OAuthBearerUnsecuredLoginCallbackHandler";
+       },
+       "a Java login callback handler cannot run in connectd; connectd does what Kafka's "
+       "OAuthBearerLoginCallbackHandler (OIDC client credentials) and "
+       "OAuthBearerUnsecuredLoginCallbackHandler do"},
   };
   return *keys;
 }
@@ -151,19 +162,14 @@ std::string AssignorName(const std::string& java) {
   return out;
 }
 
-// Pulls username="..." password="..." out of a PLAIN or SCRAM sasl.jaas.config.
-bool ParseJaas(const std::string& jaas, std::string& username, std::string& password) {
-  if (jaas.find("PlainLoginModule") == std::string::npos &&
-      jaas.find("ScramLoginModule") == std::string::npos) {
-    return false;
-  }
-  static const std::regex kUser(R"(username\s*=\s*"([^"]*)\")");
-  static const std::regex kPassword(R"(password\s*=\s*"([^"]*)\")");
-  std::smatch m;
-  if (!std::regex_search(jaas, m, kUser)) return false;
-  username = m[1];
-  if (!std::regex_search(jaas, m, kPassword)) return false;
-  password = m[1];
+// username and password of a PLAIN or SCRAM login module.
+bool UserAndPassword(const JaasLoginModule& jaas, std::string& username, std::string& password) {
+  if (!jaas.Is("PlainLoginModule") && !jaas.Is("ScramLoginModule")) return false;
+  auto user = jaas.options.find("username");
+  auto pass = jaas.options.find("password");
+  if (user == jaas.options.end() || pass == jaas.options.end()) return false;
+  username = user->second;
+  password = pass->second;
   return true;
 }
 
@@ -273,6 +279,9 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
   const std::string protocol = Upper(get("security.protocol"));
   const bool sasl = protocol == "SASL_PLAINTEXT" || protocol == "SASL_SSL";
   const bool tls = protocol == "SSL" || protocol == "SASL_SSL";
+  std::string mechanism = Upper(get("sasl.mechanism"));
+  if (mechanism.empty()) mechanism = "GSSAPI";  // Java's default
+  std::optional<JaasLoginModule> jaas;
   auto security_key = [](const std::string& key) -> const SecurityKey* {
     for (const SecurityKey& k : SecurityKeys()) {
       if (key == k.key) return &k;
@@ -280,7 +289,7 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
     return nullptr;
   };
   for (const auto& [key, value] : java) {
-    if (Dropped().count(key) != 0) continue;
+    if (Dropped().count(key) != 0 || IsOAuthBearerKey(key)) continue;
     if (const SecurityKey* security = security_key(key)) {
       if (!security->acceptable(value)) {
         out.errors.push_back(key + "=" + value + " is not supported: " + security->refusal);
@@ -307,14 +316,17 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
             std::to_string(std::max<int64_t>(1, bytes / 1024));
       }
     } else if (key == "sasl.jaas.config") {
-      std::string username, password;
-      if (ParseJaas(value, username, password)) {
+      std::string error, username, password;
+      jaas = ParseJaasConfig(value, error);
+      if (!jaas) {
+        if (sasl) out.errors.push_back(error);
+      } else if (UserAndPassword(*jaas, username, password)) {
         out.properties["sasl.username"] = username;
         out.properties["sasl.password"] = password;
-      } else if (sasl) {
+      } else if (sasl && mechanism != "OAUTHBEARER") {
         out.errors.push_back(
-            "sasl.jaas.config: only PLAIN and SCRAM login modules with username and password "
-            "are supported (GSSAPI and OAUTHBEARER not yet)");
+            "sasl.jaas.config: only PLAIN and SCRAM login modules with username and password, "
+            "and OAuthBearerLoginModule, are supported (GSSAPI not yet)");
       }
     } else if (key == "ssl.endpoint.identification.algorithm") {
       out.properties[key] = value.empty() ? "none" : Lower(value);
@@ -333,6 +345,15 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
     }
   }
   if (tls) TranslateStores(java, out);
+  if (sasl && mechanism == "OAUTHBEARER") {
+    if (jaas) {
+      TranslateOAuthBearer(java, *jaas, out);
+    } else if (java.count("sasl.jaas.config") == 0) {
+      out.errors.push_back(
+          "sasl.jaas.config is required for sasl.mechanism=OAUTHBEARER (connectd reads no JAAS "
+          "file): org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;");
+    }
+  }
   // Java's defaults where the user set none. Java's reconnect backoff, for one: a client whose
   // broker restarted is back within a second, as a Java worker's is (librdkafka's grows to
   // 10 s); the leader's read-to-end before zombie fencing, bounded by worker.sync.timeout.ms

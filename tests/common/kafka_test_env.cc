@@ -81,6 +81,27 @@ absl::StatusOr<TestKafkaSasl> TestKafkaSaslListener(const std::string& name) {
   return TestKafkaSasl{*bootstrap, *username, *password};
 }
 
+absl::StatusOr<TestKafkaOAuth> TestKafkaOAuthListeners(const std::string& name) {
+  TestKafkaOAuth oauth;
+  std::string path;
+  for (auto [file, field] : {std::pair{"oauth_bootstrap", &oauth.bootstrap},
+                             std::pair{"oauth_unsecured_bootstrap", &oauth.unsecured_bootstrap},
+                             std::pair{"oauth_token_url", &oauth.token_url},
+                             std::pair{"oauth_client_id", &oauth.client_id},
+                             std::pair{"oauth_client_secret", &oauth.client_secret}}) {
+    std::optional<std::string> value = ClusterFile(
+        name, file, EnvName(name, absl::AsciiStrToUpper(absl::StrCat("_", file))), &path);
+    if (!value) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "Kafka test cluster '", name, "' has no OAUTHBEARER listeners (", path,
+          " missing): run the tests with ctest, which starts them, or `scripts/kafka start ", name,
+          " --oauth`"));
+    }
+    *field = *value;
+  }
+  return oauth;
+}
+
 std::string UniqueName(const std::string& prefix) {
   static std::atomic<int> counter{0};
   return absl::StrCat(prefix, "-", getpid(), "-", counter.fetch_add(1));

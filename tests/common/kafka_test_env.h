@@ -43,6 +43,21 @@ struct TestKafkaSasl {
 // The SASL_PLAINTEXT listener of test cluster `name`, or an error saying how to start one.
 absl::StatusOr<TestKafkaSasl> TestKafkaSaslListener(const std::string& name);
 
+// The OAUTHBEARER listeners of test cluster `name` (`scripts/kafka start --oauth`): OAUTH checks
+// RS256 JWTs from the test identity provider, whose client-credentials token endpoint gives
+// `client_id` tokens for User:<client_id> (not a super user); OAUTH_UNSECURED takes Kafka's
+// unsecured JWTs. `dir` is the provider's directory (token_seconds, server.log).
+struct TestKafkaOAuth {
+  std::string bootstrap;            // 127.0.0.1:PORT of OAUTH
+  std::string unsecured_bootstrap;  // 127.0.0.1:PORT of OAUTH_UNSECURED
+  std::string token_url;            // http://127.0.0.1:PORT/token
+  std::string client_id;
+  std::string client_secret;
+};
+
+// The OAUTHBEARER listeners of test cluster `name`, or an error saying how to start them.
+absl::StatusOr<TestKafkaOAuth> TestKafkaOAuthListeners(const std::string& name);
+
 // A name unique to this process and call, for topics and groups: "<prefix>-<pid>-<n>".
 std::string UniqueName(const std::string& prefix);
 

@@ -1,6 +1,7 @@
 #include "runtime/kafka/protocol/broker_connection.h"
 
 #include <algorithm>
+#include <random>
 
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
@@ -63,6 +64,21 @@ class ScramExchange : public SaslExchange {
   int round_ = 0;
 };
 
+// RFC 7628: the token in the first message; a broker that refuses it answers with an error
+// document, to which the client sends a lone 0x01 and the broker then fails the exchange.
+class OAuthBearerExchange : public SaslExchange {
+ public:
+  explicit OAuthBearerExchange(std::string initial) : initial_(std::move(initial)) {}
+  std::string Initial() override { return initial_; }
+  absl::StatusOr<std::optional<std::string>> Next(const std::string& server) override {
+    if (server.empty()) return std::optional<std::string>();
+    return std::optional<std::string>(std::string(1, '\x01'));
+  }
+
+ private:
+  std::string initial_;
+};
+
 absl::Status LoadPem(asio::ssl::context& ctx, const std::map<std::string, std::string>& p,
                      const std::string& file_key, const std::string& pem_key, bool ca) {
   boost::system::error_code ec;
@@ -112,10 +128,16 @@ absl::StatusOr<SecurityConfig> SecurityConfig::FromProperties(
   }
   if (config.uses_sasl()) {
     config.sasl_mechanism = get("sasl.mechanisms", "GSSAPI");
-    if (config.sasl_mechanism != "PLAIN" && !ScramClient::HashOf(config.sasl_mechanism).ok()) {
+    if (config.sasl_mechanism == "OAUTHBEARER") {
+      absl::StatusOr<std::shared_ptr<OAuthBearerTokenSource>> source =
+          OAuthBearerTokenSource::FromProperties(p);
+      if (!source.ok()) return source.status();
+      config.oauthbearer = *std::move(source);
+    } else if (config.sasl_mechanism != "PLAIN" &&
+               !ScramClient::HashOf(config.sasl_mechanism).ok()) {
       return absl::InvalidArgumentError("sasl.mechanism=" + config.sasl_mechanism +
                                         " is not supported by connectd's group client: use PLAIN, "
-                                        "SCRAM-SHA-256 or SCRAM-SHA-512");
+                                        "SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER");
     }
     config.sasl_username = get("sasl.username");
     config.sasl_password = get("sasl.password");
@@ -159,6 +181,7 @@ BrokerConnection::BrokerConnection(Strand strand, Options options)
       resolver_(strand_),
       socket_(strand_),
       timeout_timer_(strand_),
+      reauth_timer_(strand_),
       options_(std::move(options)) {}
 
 BrokerConnection::~BrokerConnection() = default;
@@ -307,15 +330,39 @@ void BrokerConnection::NegotiateVersions(int16_t version, std::function<void(abs
 
 void BrokerConnection::Authenticate(std::function<void(absl::Status)> done) {
   const SecurityConfig& security = options_.security;
-  std::shared_ptr<SaslExchange> exchange;
-  if (security.sasl_mechanism == "PLAIN") {
-    exchange = std::make_shared<PlainExchange>(security.sasl_username, security.sasl_password);
-  } else {
-    exchange = std::make_shared<ScramExchange>(
-        ScramClient(*ScramClient::HashOf(security.sasl_mechanism), security.sasl_username,
-                    security.sasl_password));
+  if (security.sasl_mechanism == "OAUTHBEARER") {
+    // The token may come from the token endpoint, on the source's thread: back to the strand.
+    auto self = shared_from_this();
+    security.oauthbearer->Get(
+        [this, self, done = std::move(done)](absl::StatusOr<OAuthBearerToken> token) mutable {
+          Post([this, token = std::move(token), done = std::move(done)]() mutable {
+            if (closed_) return done(close_reason_);
+            if (!token.ok()) {
+              return done(absl::Status(
+                  token.status().code(),
+                  "cannot get an OAUTHBEARER token: " + std::string(token.status().message())));
+            }
+            Handshake(std::make_shared<OAuthBearerExchange>(OAuthBearerInitialResponse(
+                          token->value, options_.security.oauthbearer->extensions())),
+                      std::move(done));
+          });
+        });
+    return;
   }
-  SaslHandshakeRequest handshake{security.sasl_mechanism};
+  if (security.sasl_mechanism == "PLAIN") {
+    return Handshake(
+        std::make_shared<PlainExchange>(security.sasl_username, security.sasl_password),
+        std::move(done));
+  }
+  Handshake(
+      std::make_shared<ScramExchange>(ScramClient(*ScramClient::HashOf(security.sasl_mechanism),
+                                                  security.sasl_username, security.sasl_password)),
+      std::move(done));
+}
+
+void BrokerConnection::Handshake(std::shared_ptr<SaslExchange> exchange,
+                                 std::function<void(absl::Status)> done) {
+  SaslHandshakeRequest handshake{options_.security.sasl_mechanism};
   SendVersion(ApiKey::kSaslHandshake, 1, handshake.Encode(1),
               [this, exchange, done = std::move(done)](absl::StatusOr<std::string> body,
                                                        int16_t v) mutable {
@@ -358,9 +405,40 @@ void BrokerConnection::SaslRounds(std::shared_ptr<SaslExchange> exchange, std::s
                 absl::StatusOr<std::optional<std::string>> next =
                     exchange->Next(response->auth_bytes);
                 if (!next.ok()) return done(next.status());
-                if (!*next) return done(absl::OkStatus());
+                if (!*next) {
+                  ScheduleReauthentication(response->session_lifetime_ms);
+                  return done(absl::OkStatus());
+                }
                 SaslRounds(exchange, **next, std::move(done));
               });
+}
+
+void BrokerConnection::ScheduleReauthentication(int64_t session_lifetime_ms) {
+  if (session_lifetime_ms <= 0) return;
+  static thread_local std::mt19937 random{std::random_device{}()};
+  const double share = std::uniform_real_distribution<double>(0.85, 0.95)(random);
+  reauth_timer_.expires_after(
+      std::chrono::milliseconds(static_cast<int64_t>(session_lifetime_ms * share)));
+  auto self = shared_from_this();
+  reauth_timer_.async_wait(asio::bind_executor(strand_, [this, self](boost::system::error_code ec) {
+    if (ec || closed_) return;
+    Reauthenticate();
+  }));
+}
+
+void BrokerConnection::Reauthenticate() {
+  reauthenticating_ = true;
+  Authenticate([this, self = shared_from_this()](absl::Status status) {
+    reauthenticating_ = false;
+    if (!status.ok()) {
+      return Fail(absl::Status(status.code(), "re-authentication to " + options_.host + ":" +
+                                                  std::to_string(options_.port) +
+                                                  " failed: " + std::string(status.message())));
+    }
+    std::deque<Held> held;
+    held.swap(held_);
+    for (Held& h : held) Send(h.key, std::move(h.encode), std::move(h.done));
+  });
 }
 
 void BrokerConnection::Send(ApiKey key, std::function<std::string(int16_t)> encode,
@@ -368,6 +446,10 @@ void BrokerConnection::Send(ApiKey key, std::function<std::string(int16_t)> enco
   Post([this, key, encode = std::move(encode), done = std::move(done)]() mutable {
     std::optional<int16_t> version = VersionOf(key);
     if (closed_) return done(close_reason_, 0);
+    if (reauthenticating_) {
+      held_.push_back(Held{key, std::move(encode), std::move(done)});
+      return;
+    }
     if (!version) {
       return done(absl::UnimplementedError(
                       "the broker at " + options_.host + ":" + std::to_string(options_.port) +
@@ -521,6 +603,7 @@ void BrokerConnection::Fail(const absl::Status& status) {
   boost::system::error_code ignored;
   resolver_.cancel();
   timeout_timer_.cancel();
+  reauth_timer_.cancel();
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
   std::map<int32_t, Pending> pending;
@@ -532,6 +615,9 @@ void BrokerConnection::Fail(const absl::Status& status) {
     write_queue_.clear();
   }
   for (auto& [id, p] : pending) p.done(status, p.version);
+  std::deque<Held> held;
+  held.swap(held_);
+  for (Held& h : held) h.done(status, 0);
 }
 
 }  // namespace connectd::kafka::protocol

@@ -2,9 +2,10 @@
 //
 // One connection to one Kafka broker for the requests connectd sends itself (group membership):
 // TCP or TLS, ApiVersions negotiation (each request goes out in the highest version both sides
-// support), SASL PLAIN or SCRAM-SHA-256/512 (SaslHandshake v1 + SaslAuthenticate), requests
-// pipelined and matched to responses by correlation id, a per-request timeout after which the
-// connection is closed (as Kafka's clients do) and every pending request fails.
+// support), SASL PLAIN, SCRAM-SHA-256/512 or OAUTHBEARER (SaslHandshake v1 + SaslAuthenticate)
+// with KIP-368 re-authentication when the broker limits the session (connections.max.reauth.ms),
+// requests pipelined and matched to responses by correlation id, a per-request timeout after
+// which the connection is closed (as Kafka's clients do) and every pending request fails.
 //
 //   auto conn = BrokerConnection::Create(io, {"127.0.0.1", 9092, security, "connect-w1"});
 //   conn->Connect([conn](absl::Status s) {
@@ -14,7 +15,8 @@
 // Security settings are librdkafka's property names (what jvm/java_client_config.h
 // makes of a worker's Java client keys), so the group client reaches whatever the worker's
 // librdkafka clients reach: security.protocol PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL,
-// sasl.mechanisms PLAIN|SCRAM-SHA-256|SCRAM-SHA-512, sasl.username/password, ssl.ca.location or
+// sasl.mechanisms PLAIN|SCRAM-SHA-256|SCRAM-SHA-512|OAUTHBEARER, sasl.username/password (the
+// OAUTHBEARER token's properties: oauthbearer.h), ssl.ca.location or
 // ssl.ca.pem, ssl.certificate.location+ssl.key.location(+ssl.key.password) or their .pem forms,
 // ssl.endpoint.identification.algorithm (https or none).
 //
@@ -41,6 +43,7 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/kafka/protocol/messages.h"
+#include "runtime/kafka/protocol/oauthbearer.h"
 
 namespace connectd::kafka::protocol {
 
@@ -50,7 +53,8 @@ struct SecurityConfig {
   std::string sasl_mechanism;
   std::string sasl_username;
   std::string sasl_password;
-  std::shared_ptr<boost::asio::ssl::context> tls;  // set for SSL and SASL_SSL
+  std::shared_ptr<OAuthBearerTokenSource> oauthbearer;  // set for OAUTHBEARER
+  std::shared_ptr<boost::asio::ssl::context> tls;       // set for SSL and SASL_SSL
   bool verify_hostname = true;
 
   // kInvalidArgument naming the property on a bad or unsupported setting.
@@ -124,9 +128,17 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
   absl::Status TlsHandshakeError(const boost::system::error_code& ec) const;
   void NegotiateVersions(std::function<void(absl::Status)> done);
   void NegotiateVersions(int16_t version, std::function<void(absl::Status)> done);
+  // SaslHandshake and the mechanism's rounds (on connect, and again to re-authenticate).
   void Authenticate(std::function<void(absl::Status)> done);
+  void Handshake(std::shared_ptr<class SaslExchange> exchange,
+                 std::function<void(absl::Status)> done);
   void SaslRounds(std::shared_ptr<class SaslExchange> exchange, std::string token,
                   std::function<void(absl::Status)> done);
+  // KIP-368: a broker that answered SaslAuthenticate with a session lifetime closes the
+  // connection at its end unless the client authenticates again; this does so at 85-95% of it
+  // (Java's window), holding the requests sent meanwhile until it is done.
+  void ScheduleReauthentication(int64_t session_lifetime_ms);
+  void Reauthenticate();
   // Queues a frame with an explicit version (used before negotiation finished).
   void SendVersion(ApiKey key, int16_t version, std::string body, RawCallback done);
   void WriteNext();
@@ -145,6 +157,7 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
   Socket socket_;
   std::unique_ptr<TlsStream> tls_;
   boost::asio::steady_timer timeout_timer_;
+  boost::asio::steady_timer reauth_timer_;
   const Options options_;
 
   // Strand only.
@@ -154,6 +167,14 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
   std::map<int32_t, Pending> pending_;
   std::map<int16_t, int16_t> versions_;  // api key -> negotiated version
   bool closed_ = false;
+  bool reauthenticating_ = false;
+  // Requests sent while re-authenticating: encoded and queued when it is done.
+  struct Held {
+    ApiKey key;
+    std::function<std::string(int16_t)> encode;
+    RawCallback done;
+  };
+  std::deque<Held> held_;
   absl::Status close_reason_ = absl::CancelledError("connection closed");
   char size_buffer_[4];
   std::string read_buffer_;
