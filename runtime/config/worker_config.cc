@@ -2,6 +2,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 
 namespace connectd::config {
@@ -254,6 +255,11 @@ std::map<std::string, std::string> WorkerConfig::ClientConfig(const std::string&
   for (const char* key : kInherited) {
     auto it = parsed_.originals().find(key);
     if (it != parsed_.originals().end()) out[key] = it->second;
+  }
+  // And every SASL setting: OAUTHBEARER's token endpoint, client credentials, scope and login
+  // timeouts among them.
+  for (const auto& [key, value] : parsed_.originals()) {
+    if (absl::StartsWith(key, "sasl.")) out[key] = value;
   }
   out["bootstrap.servers"] = bootstrap_servers();
   for (const auto& [key, value] : parsed_.OriginalsWithPrefix(prefix)) out[key] = value;
