@@ -28,6 +28,8 @@ find_package(RapidJSON REQUIRED CONFIG)
 find_package(OpenSSL REQUIRED)
 # libcurl (Debian's libcurl4-openssl-dev): the group client's OAUTHBEARER token fetch.
 find_package(CURL REQUIRED)
+# MIT Kerberos' GSS-API (Debian's libkrb5-dev): the group client's SASL/GSSAPI.
+pkg_check_modules(GSSAPI REQUIRED IMPORTED_TARGET krb5-gssapi)
 find_package(Threads REQUIRED)
 if(CONNECTD_BUILD_TESTS)
   find_package(GTest REQUIRED CONFIG)

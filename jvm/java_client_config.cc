@@ -12,6 +12,7 @@
 #include <openssl/ssl.h>
 
 #include "jvm/java_jaas_config.h"
+#include "jvm/java_kerberos_config.h"
 #include "jvm/java_key_store.h"
 #include "jvm/java_oauthbearer_config.h"
 
@@ -41,7 +42,6 @@ const std::map<std::string, std::string>& Renamed() {
       {"send.buffer.bytes", "socket.send.buffer.bytes"},
       {"receive.buffer.bytes", "socket.receive.buffer.bytes"},
       {"max.request.size", "message.max.bytes"},
-      {"sasl.kerberos.service.name", "sasl.kerberos.service.name"},
       {"delivery.timeout.ms", "message.timeout.ms"},
       {"fetch.max.wait.ms", "fetch.wait.max.ms"},
       {"metadata.max.age.ms", "topic.metadata.refresh.interval.ms"},
@@ -289,7 +289,7 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
     return nullptr;
   };
   for (const auto& [key, value] : java) {
-    if (Dropped().count(key) != 0 || IsOAuthBearerKey(key)) continue;
+    if (Dropped().count(key) != 0 || IsOAuthBearerKey(key) || IsKerberosKey(key)) continue;
     if (const SecurityKey* security = security_key(key)) {
       if (!security->acceptable(value)) {
         out.errors.push_back(key + "=" + value + " is not supported: " + security->refusal);
@@ -323,10 +323,10 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
       } else if (UserAndPassword(*jaas, username, password)) {
         out.properties["sasl.username"] = username;
         out.properties["sasl.password"] = password;
-      } else if (sasl && mechanism != "OAUTHBEARER") {
+      } else if (sasl && mechanism != "OAUTHBEARER" && mechanism != "GSSAPI") {
         out.errors.push_back(
-            "sasl.jaas.config: only PLAIN and SCRAM login modules with username and password, "
-            "and OAuthBearerLoginModule, are supported (GSSAPI not yet)");
+            "sasl.jaas.config: sasl.mechanism=" + mechanism +
+            " needs PlainLoginModule or ScramLoginModule with username and password");
       }
     } else if (key == "ssl.endpoint.identification.algorithm") {
       out.properties[key] = value.empty() ? "none" : Lower(value);
@@ -345,6 +345,16 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
     }
   }
   if (tls) TranslateStores(java, out);
+  if (sasl && mechanism == "GSSAPI") {
+    if (jaas) {
+      TranslateKerberos(java, *jaas, out);
+    } else if (java.count("sasl.jaas.config") == 0) {
+      out.errors.push_back(
+          "sasl.jaas.config is required for sasl.mechanism=GSSAPI (connectd reads no JAAS file): "
+          "com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true keyTab=... "
+          "principal=...;");
+    }
+  }
   if (sasl && mechanism == "OAUTHBEARER") {
     if (jaas) {
       TranslateOAuthBearer(java, *jaas, out);

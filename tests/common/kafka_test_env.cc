@@ -102,6 +102,26 @@ absl::StatusOr<TestKafkaOAuth> TestKafkaOAuthListeners(const std::string& name) 
   return oauth;
 }
 
+absl::StatusOr<TestKafkaKerberos> TestKafkaKerberosListener(const std::string& name) {
+  TestKafkaKerberos kerberos;
+  std::string path;
+  for (auto [file, field] : {std::pair{"kerberos_bootstrap", &kerberos.bootstrap},
+                             std::pair{"kerberos_principal", &kerberos.principal},
+                             std::pair{"kerberos_keytab", &kerberos.keytab},
+                             std::pair{"kerberos_krb5_conf", &kerberos.krb5_conf}}) {
+    std::optional<std::string> value = ClusterFile(
+        name, file, EnvName(name, absl::AsciiStrToUpper(absl::StrCat("_", file))), &path);
+    if (!value) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "Kafka test cluster '", name, "' has no GSSAPI listener (", path,
+          " missing): run the tests with ctest, which starts it, or `scripts/kafka start ", name,
+          " --kerberos`"));
+    }
+    *field = *value;
+  }
+  return kerberos;
+}
+
 std::string UniqueName(const std::string& prefix) {
   static std::atomic<int> counter{0};
   return absl::StrCat(prefix, "-", getpid(), "-", counter.fetch_add(1));

@@ -58,6 +58,20 @@ struct TestKafkaOAuth {
 // The OAUTHBEARER listeners of test cluster `name`, or an error saying how to start them.
 absl::StatusOr<TestKafkaOAuth> TestKafkaOAuthListeners(const std::string& name);
 
+// The GSSAPI listener of test cluster `name` (`scripts/kafka start --kerberos`), advertised as
+// localhost (the broker's service principal is kafka/localhost), and the client principal of
+// its throw-away KDC, not a super user. MIT's library finds the KDC through `krb5_conf`
+// (KRB5_CONFIG).
+struct TestKafkaKerberos {
+  std::string bootstrap;  // localhost:PORT
+  std::string principal;  // connectd-krb@CONNECTD.TEST
+  std::string keytab;
+  std::string krb5_conf;
+};
+
+// The GSSAPI listener of test cluster `name`, or an error saying how to start it.
+absl::StatusOr<TestKafkaKerberos> TestKafkaKerberosListener(const std::string& name);
+
 // A name unique to this process and call, for topics and groups: "<prefix>-<pid>-<n>".
 std::string UniqueName(const std::string& prefix);
 

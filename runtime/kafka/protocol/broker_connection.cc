@@ -79,6 +79,20 @@ class OAuthBearerExchange : public SaslExchange {
   std::string initial_;
 };
 
+// RFC 4752 through a GssapiContext: its tokens until the context is established, then the
+// security layer answer.
+class GssapiExchange : public SaslExchange {
+ public:
+  explicit GssapiExchange(std::unique_ptr<GssapiContext> context) : context_(std::move(context)) {}
+  std::string Initial() override { return context_->first_token(); }
+  absl::StatusOr<std::optional<std::string>> Next(const std::string& server) override {
+    return context_->Next(server);
+  }
+
+ private:
+  std::unique_ptr<GssapiContext> context_;
+};
+
 absl::Status LoadPem(asio::ssl::context& ctx, const std::map<std::string, std::string>& p,
                      const std::string& file_key, const std::string& pem_key, bool ca) {
   boost::system::error_code ec;
@@ -133,11 +147,15 @@ absl::StatusOr<SecurityConfig> SecurityConfig::FromProperties(
           OAuthBearerTokenSource::FromProperties(p);
       if (!source.ok()) return source.status();
       config.oauthbearer = *std::move(source);
+    } else if (config.sasl_mechanism == "GSSAPI") {
+      absl::StatusOr<std::shared_ptr<KerberosClient>> kerberos = KerberosClient::FromProperties(p);
+      if (!kerberos.ok()) return kerberos.status();
+      config.kerberos = *std::move(kerberos);
     } else if (config.sasl_mechanism != "PLAIN" &&
                !ScramClient::HashOf(config.sasl_mechanism).ok()) {
       return absl::InvalidArgumentError("sasl.mechanism=" + config.sasl_mechanism +
                                         " is not supported by connectd's group client: use PLAIN, "
-                                        "SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER");
+                                        "SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER or GSSAPI");
     }
     config.sasl_username = get("sasl.username");
     config.sasl_password = get("sasl.password");
@@ -345,6 +363,21 @@ void BrokerConnection::Authenticate(std::function<void(absl::Status)> done) {
             Handshake(std::make_shared<OAuthBearerExchange>(OAuthBearerInitialResponse(
                           token->value, options_.security.oauthbearer->extensions())),
                       std::move(done));
+          });
+        });
+    return;
+  }
+  if (security.sasl_mechanism == "GSSAPI") {
+    // The first step asks the KDC for the broker's service ticket, on the client's thread.
+    auto self = shared_from_this();
+    security.kerberos->Begin(
+        options_.host, [this, self, done = std::move(done)](
+                           absl::StatusOr<std::unique_ptr<GssapiContext>> context) mutable {
+          Post([this, context = std::make_shared<decltype(context)>(std::move(context)),
+                done = std::move(done)]() mutable {
+            if (closed_) return done(close_reason_);
+            if (!context->ok()) return done(context->status());
+            Handshake(std::make_shared<GssapiExchange>(*std::move(*context)), std::move(done));
           });
         });
     return;

@@ -2,7 +2,8 @@
 //
 // One connection to one Kafka broker for the requests connectd sends itself (group membership):
 // TCP or TLS, ApiVersions negotiation (each request goes out in the highest version both sides
-// support), SASL PLAIN, SCRAM-SHA-256/512 or OAUTHBEARER (SaslHandshake v1 + SaslAuthenticate)
+// support), SASL PLAIN, SCRAM-SHA-256/512, OAUTHBEARER or GSSAPI (SaslHandshake v1 +
+// SaslAuthenticate)
 // with KIP-368 re-authentication when the broker limits the session (connections.max.reauth.ms),
 // requests pipelined and matched to responses by correlation id, a per-request timeout after
 // which the connection is closed (as Kafka's clients do) and every pending request fails.
@@ -15,8 +16,8 @@
 // Security settings are librdkafka's property names (what jvm/java_client_config.h
 // makes of a worker's Java client keys), so the group client reaches whatever the worker's
 // librdkafka clients reach: security.protocol PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL,
-// sasl.mechanisms PLAIN|SCRAM-SHA-256|SCRAM-SHA-512|OAUTHBEARER, sasl.username/password (the
-// OAUTHBEARER token's properties: oauthbearer.h), ssl.ca.location or
+// sasl.mechanisms PLAIN|SCRAM-SHA-256|SCRAM-SHA-512|OAUTHBEARER|GSSAPI, sasl.username/password
+// (OAUTHBEARER's token properties: oauthbearer.h; GSSAPI's: gssapi.h), ssl.ca.location or
 // ssl.ca.pem, ssl.certificate.location+ssl.key.location(+ssl.key.password) or their .pem forms,
 // ssl.endpoint.identification.algorithm (https or none).
 //
@@ -42,6 +43,7 @@
 #include <boost/asio/strand.hpp>
 
 #include "absl/status/statusor.h"
+#include "runtime/kafka/protocol/gssapi.h"
 #include "runtime/kafka/protocol/messages.h"
 #include "runtime/kafka/protocol/oauthbearer.h"
 
@@ -54,6 +56,7 @@ struct SecurityConfig {
   std::string sasl_username;
   std::string sasl_password;
   std::shared_ptr<OAuthBearerTokenSource> oauthbearer;  // set for OAUTHBEARER
+  std::shared_ptr<KerberosClient> kerberos;             // set for GSSAPI
   std::shared_ptr<boost::asio::ssl::context> tls;       // set for SSL and SASL_SSL
   bool verify_hostname = true;
 

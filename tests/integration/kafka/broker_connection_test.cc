@@ -6,8 +6,8 @@
 #include <future>
 #include <thread>
 
-#include <boost/asio/executor_work_guard.hpp>
 #include <gtest/gtest.h>
+#include <boost/asio/executor_work_guard.hpp>
 
 #include "tests/common/kafka_test_env.h"
 
@@ -47,8 +47,9 @@ class BrokerConnectionTest : public ::testing::Test {
   template <typename Response, typename Request>
   absl::StatusOr<Response> Call(BrokerConnection& connection, ApiKey key, Request request) {
     std::promise<absl::StatusOr<Response>> done;
-    connection.Call<Response>(key, std::move(request),
-                              [&done](absl::StatusOr<Response> r) { done.set_value(std::move(r)); });
+    connection.Call<Response>(key, std::move(request), [&done](absl::StatusOr<Response> r) {
+      done.set_value(std::move(r));
+    });
     return done.get_future().get();
   }
 
@@ -130,26 +131,26 @@ TEST_F(BrokerConnectionTest, JoinsSyncsHeartbeatsAndLeavesAConnectGroup) {
   ASSERT_EQ(synced->error_code, kNone) << ErrorName(synced->error_code);
   EXPECT_EQ(synced->assignment, std::string("assignment\0bytes", 16));
 
-  auto beat = Call<HeartbeatResponse>(*connection, ApiKey::kHeartbeat,
-                                      HeartbeatRequest{group, joined->generation_id,
-                                                       join.member_id, std::nullopt});
+  auto beat = Call<HeartbeatResponse>(
+      *connection, ApiKey::kHeartbeat,
+      HeartbeatRequest{group, joined->generation_id, join.member_id, std::nullopt});
   ASSERT_TRUE(beat.ok()) << beat.status();
   EXPECT_EQ(beat->error_code, kNone);
-  auto stale = Call<HeartbeatResponse>(*connection, ApiKey::kHeartbeat,
-                                       HeartbeatRequest{group, joined->generation_id + 5,
-                                                        join.member_id, std::nullopt});
+  auto stale = Call<HeartbeatResponse>(
+      *connection, ApiKey::kHeartbeat,
+      HeartbeatRequest{group, joined->generation_id + 5, join.member_id, std::nullopt});
   ASSERT_TRUE(stale.ok());
   EXPECT_EQ(stale->error_code, kIllegalGeneration);
 
-  auto left = Call<LeaveGroupResponse>(*connection, ApiKey::kLeaveGroup,
-                                       LeaveGroupRequest{group, join.member_id, std::nullopt,
-                                                         "test done"});
+  auto left =
+      Call<LeaveGroupResponse>(*connection, ApiKey::kLeaveGroup,
+                               LeaveGroupRequest{group, join.member_id, std::nullopt, "test done"});
   ASSERT_TRUE(left.ok()) << left.status();
   EXPECT_EQ(left->error_code, kNone);
   EXPECT_EQ(left->member_error_code, kNone);
-  auto gone = Call<HeartbeatResponse>(*connection, ApiKey::kHeartbeat,
-                                      HeartbeatRequest{group, joined->generation_id,
-                                                       join.member_id, std::nullopt});
+  auto gone = Call<HeartbeatResponse>(
+      *connection, ApiKey::kHeartbeat,
+      HeartbeatRequest{group, joined->generation_id, join.member_id, std::nullopt});
   ASSERT_TRUE(gone.ok());
   EXPECT_EQ(gone->error_code, kUnknownMemberId);
 }
@@ -200,13 +201,14 @@ TEST(SecurityConfigTest, TranslatesLibrdkafkaPropertiesAndRefusesWhatItCannotDo)
       {{"security.protocol", "SSL"}, {"ssl.ca.location", "/nonexistent/ca.pem"}});
   EXPECT_EQ(missing_ca.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(missing_ca.status().message().find("ssl.ca.location"), std::string::npos);
-  auto tls = SecurityConfig::FromProperties({{"security.protocol", "SSL"},
-                                             {"ssl.endpoint.identification.algorithm", ""}});
+  auto tls = SecurityConfig::FromProperties(
+      {{"security.protocol", "SSL"}, {"ssl.endpoint.identification.algorithm", ""}});
   ASSERT_TRUE(tls.ok()) << tls.status();
   EXPECT_TRUE(tls->uses_tls());
   EXPECT_FALSE(tls->verify_hostname);
-  EXPECT_EQ(SecurityConfig::FromProperties({{"security.protocol", "SSL_PLAINTEXT"}}).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      SecurityConfig::FromProperties({{"security.protocol", "SSL_PLAINTEXT"}}).status().code(),
+      absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

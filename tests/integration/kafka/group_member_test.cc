@@ -8,8 +8,8 @@
 #include <mutex>
 #include <thread>
 
-#include <boost/asio/executor_work_guard.hpp>
 #include <gtest/gtest.h>
+#include <boost/asio/executor_work_guard.hpp>
 
 #include "tests/common/kafka_test_env.h"
 

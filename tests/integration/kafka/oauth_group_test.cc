@@ -10,8 +10,6 @@
 // distributed` uses: KIP-768's OAuthBearerLoginCallbackHandler with
 // sasl.oauthbearer.token.endpoint.url and the JAAS options clientId/clientSecret, or Kafka's
 // unsecured login (unsecuredLoginStringClaim_sub) on the OAUTH_UNSECURED listener.
-#include <librdkafka/rdkafka.h>
-
 #include <chrono>
 #include <map>
 #include <memory>
@@ -36,44 +34,6 @@ using ::testing::HasSubstr;
 
 constexpr char kGroupPrefix[] = "connect-oauth";
 
-// Grants `principal` READ and DESCRIBE on the groups prefixed `group_prefix`, through the
-// PLAINTEXT listener (User:ANONYMOUS is a super user of the test cluster).
-void GrantGroups(const std::string& plaintext_bootstrap, const std::string& principal,
-                 const std::string& group_prefix) {
-  char errstr[512];
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  ASSERT_EQ(rd_kafka_conf_set(conf, "bootstrap.servers", plaintext_bootstrap.c_str(), errstr,
-                              sizeof errstr),
-            RD_KAFKA_CONF_OK);
-  std::unique_ptr<rd_kafka_t, decltype(&rd_kafka_destroy)> admin(
-      rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr), &rd_kafka_destroy);
-  ASSERT_NE(admin, nullptr) << errstr;
-  std::vector<rd_kafka_AclBinding_t*> acls;
-  for (rd_kafka_AclOperation_t op :
-       {RD_KAFKA_ACL_OPERATION_READ, RD_KAFKA_ACL_OPERATION_DESCRIBE}) {
-    acls.push_back(rd_kafka_AclBinding_new(
-        RD_KAFKA_RESOURCE_GROUP, group_prefix.c_str(), RD_KAFKA_RESOURCE_PATTERN_PREFIXED,
-        principal.c_str(), "*", op, RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW, errstr, sizeof errstr));
-    ASSERT_NE(acls.back(), nullptr) << errstr;
-  }
-  rd_kafka_queue_t* queue = rd_kafka_queue_new(admin.get());
-  rd_kafka_CreateAcls(admin.get(), acls.data(), acls.size(), nullptr, queue);
-  rd_kafka_event_t* event = rd_kafka_queue_poll(queue, 30000);
-  ASSERT_NE(event, nullptr) << "CreateAcls timed out";
-  EXPECT_EQ(rd_kafka_event_error(event), RD_KAFKA_RESP_ERR_NO_ERROR)
-      << rd_kafka_event_error_string(event);
-  size_t n = 0;
-  const rd_kafka_acl_result_t** results =
-      rd_kafka_CreateAcls_result_acls(rd_kafka_event_CreateAcls_result(event), &n);
-  for (size_t i = 0; i < n; ++i) {
-    const rd_kafka_error_t* error = rd_kafka_acl_result_error(results[i]);
-    EXPECT_EQ(error, nullptr) << rd_kafka_error_string(error);
-  }
-  rd_kafka_event_destroy(event);
-  rd_kafka_queue_destroy(queue);
-  rd_kafka_AclBinding_destroy_array(acls.data(), acls.size());
-}
-
 class OAuthGroupTest : public WorkerGroupFixture {
  protected:
   OAuthGroupTest() : WorkerGroupFixture("connectd-oauth-test", kGroupPrefix) {}
@@ -85,7 +45,7 @@ class OAuthGroupTest : public WorkerGroupFixture {
     oauth_ = *oauth;
     absl::StatusOr<std::string> plaintext = testing::TestKafkaBootstrap("ctest-a");
     ASSERT_TRUE(plaintext.ok()) << plaintext.status();
-    GrantGroups(*plaintext, "User:" + oauth_.client_id, kGroupPrefix);
+    GrantGroupAcls(*plaintext, "User:" + oauth_.client_id, kGroupPrefix);
     UseBootstrap(oauth_.bootstrap);
   }
 

@@ -1,5 +1,7 @@
 #include "tests/integration/kafka/worker_group_fixture.h"
 
+#include <librdkafka/rdkafka.h>
+
 #include <future>
 #include <set>
 #include <utility>
@@ -15,10 +17,45 @@ using kafka::protocol::BrokerConnection;
 using kafka::protocol::SecurityConfig;
 
 absl::StatusOr<SecurityConfig> SecurityFromJava(const std::map<std::string, std::string>& java) {
-  jvm::TranslatedConfig translated =
-      jvm::TranslateJavaClientConfig(java, jvm::ClientRole::kAdmin);
+  jvm::TranslatedConfig translated = jvm::TranslateJavaClientConfig(java, jvm::ClientRole::kAdmin);
   EXPECT_THAT(translated.warnings, ::testing::IsEmpty());
   return SecurityConfig::FromProperties(translated.properties);
+}
+
+void GrantGroupAcls(const std::string& plaintext_bootstrap, const std::string& principal,
+                    const std::string& group_prefix) {
+  char errstr[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  ASSERT_EQ(rd_kafka_conf_set(conf, "bootstrap.servers", plaintext_bootstrap.c_str(), errstr,
+                              sizeof errstr),
+            RD_KAFKA_CONF_OK);
+  std::unique_ptr<rd_kafka_t, decltype(&rd_kafka_destroy)> admin(
+      rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr), &rd_kafka_destroy);
+  ASSERT_NE(admin, nullptr) << errstr;
+  std::vector<rd_kafka_AclBinding_t*> acls;
+  for (rd_kafka_AclOperation_t op :
+       {RD_KAFKA_ACL_OPERATION_READ, RD_KAFKA_ACL_OPERATION_DESCRIBE}) {
+    acls.push_back(rd_kafka_AclBinding_new(
+        RD_KAFKA_RESOURCE_GROUP, group_prefix.c_str(), RD_KAFKA_RESOURCE_PATTERN_PREFIXED,
+        principal.c_str(), "*", op, RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW, errstr, sizeof errstr));
+    ASSERT_NE(acls.back(), nullptr) << errstr;
+  }
+  rd_kafka_queue_t* queue = rd_kafka_queue_new(admin.get());
+  rd_kafka_CreateAcls(admin.get(), acls.data(), acls.size(), nullptr, queue);
+  rd_kafka_event_t* event = rd_kafka_queue_poll(queue, 30000);
+  ASSERT_NE(event, nullptr) << "CreateAcls timed out";
+  EXPECT_EQ(rd_kafka_event_error(event), RD_KAFKA_RESP_ERR_NO_ERROR)
+      << rd_kafka_event_error_string(event);
+  size_t n = 0;
+  const rd_kafka_acl_result_t** results =
+      rd_kafka_CreateAcls_result_acls(rd_kafka_event_CreateAcls_result(event), &n);
+  for (size_t i = 0; i < n; ++i) {
+    const rd_kafka_error_t* error = rd_kafka_acl_result_error(results[i]);
+    EXPECT_EQ(error, nullptr) << rd_kafka_error_string(error);
+  }
+  rd_kafka_event_destroy(event);
+  rd_kafka_queue_destroy(queue);
+  rd_kafka_AclBinding_destroy_array(acls.data(), acls.size());
 }
 
 std::vector<kafka::protocol::JoinGroupRequest::Protocol> ErrorRecordingListener::JoinMetadata() {

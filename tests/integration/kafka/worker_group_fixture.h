@@ -35,6 +35,12 @@ namespace connectd::distributed {
 absl::StatusOr<kafka::protocol::SecurityConfig> SecurityFromJava(
     const std::map<std::string, std::string>& java);
 
+// Grants `principal` READ and DESCRIBE on the groups prefixed `group_prefix`, through the
+// PLAINTEXT listener `plaintext_bootstrap` (User:ANONYMOUS is a super user of the test
+// clusters); a failure is a test failure.
+void GrantGroupAcls(const std::string& plaintext_bootstrap, const std::string& principal,
+                    const std::string& group_prefix);
+
 // A GroupMemberListener that records what the group tells one member, for members that are
 // expected never to join (bad credentials). Thread-safe: the group calls it on the io thread.
 class ErrorRecordingListener : public GroupMemberListener {
