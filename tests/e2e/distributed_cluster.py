@@ -249,7 +249,8 @@ class Worker:
             self._out = open(self.log_path, "a")
             cmd = [CONNECTD, "distributed", path]
         self.started_at = time.time()
-        self.proc = subprocess.Popen(cmd, stdout=self._out, stderr=subprocess.STDOUT)
+        env = dict(os.environ, **self.extra_env) if getattr(self, "extra_env", None) else None
+        self.proc = subprocess.Popen(cmd, stdout=self._out, stderr=subprocess.STDOUT, env=env)
         return self
 
     def alive(self):

@@ -1,0 +1,166 @@
+"""SASL/GSSAPI (Kerberos) end to end (issue #28), against the GSSAPI listener the ctest fixture
+starts on ctest-a (`scripts/kafka start --kerberos`): a throw-away MIT KDC on loopback (realm
+CONNECTD.TEST), the broker's service principal kafka/localhost (the listener is advertised as
+localhost), and the client principal connectd-krb with its keytab. User:connectd-krb is no
+super user: it can do only what the ACLs granted here allow, so a worker that works
+authenticated every client — librdkafka's (through Cyrus SASL's GSSAPI module and kinit) and
+connectd's own group client (through GSS-API) — as that principal.
+
+The workers get a Java worker's settings, unchanged: sasl.kerberos.service.name and
+Krb5LoginModule with useKeyTab, keyTab and principal. Where Java reads
+-Djava.security.krb5.conf, connectd (MIT's library) reads KRB5_CONFIG; librdkafka's kinit keeps
+its tickets in the default credential cache, which each process gets its own of here
+(KRB5CCNAME), as it would on separate hosts.
+
+- KerberosDistributedTest: a `connectd distributed` pair runs a VerifiableSource connector
+  (gap-free records, tasks on both workers); an unknown principal stops start-up with
+  Kerberos's own words; without grants no topic is created.
+- KerberosMirrorMakerTest: a dedicated `connectd mirror-maker` flow a->b whose two aliases both
+  name ctest-a's GSSAPI listener (one KDC, one realm: every client of the flow, the target's
+  herder group included, uses Kerberos) copies a topic created after start, with heartbeats.
+
+Run, from tests/e2e:
+    CONNECTD_RUN_DIR=<run dir of ctest-a started with --authorizer --kerberos> \\
+        python3 -m unittest -v kerberos_test
+"""
+import os
+import tempfile
+import unittest
+import uuid
+
+from connectd_e2e import kafka_bootstrap
+from distributed_cluster import WorkerCluster, clean_up_pair, run_verifiable_pair, tool
+from mirror_maker_test import (MirrorMakerTestBase, connect_status, heartbeats, mm2_properties,
+                               running, topics)
+from secured_cluster_test import AclGrants, cluster_file, kafka_acls
+
+KRB5_LOGIN_MODULE = "com.sun.security.auth.module.Krb5LoginModule"
+
+
+def use_the_test_kdc():
+    """Points this process and its children at ctest-a's KDC."""
+    os.environ["KRB5_CONFIG"] = cluster_file("ctest-a", "kerberos_krb5_conf")
+
+
+def kerberos_client_props(principal=None):
+    """A Java client's keytab login on ctest-a's GSSAPI listener."""
+    principal = principal or cluster_file("ctest-a", "kerberos_principal")
+    keytab = cluster_file("ctest-a", "kerberos_keytab")
+    return {"bootstrap.servers": cluster_file("ctest-a", "kerberos_bootstrap"),
+            "security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "GSSAPI",
+            "sasl.kerberos.service.name": "kafka",
+            "sasl.jaas.config": f'{KRB5_LOGIN_MODULE} required useKeyTab=true storeKey=true '
+                                f'keyTab="{keytab}" principal="{principal}";'}
+
+
+def own_credential_caches(cluster):
+    """A credential cache per worker process, as separate hosts would have."""
+    for worker in cluster.workers:
+        worker.extra_env = {"KRB5CCNAME": "FILE:" + os.path.join(worker.dir, "krb5cc")}
+
+
+class KerberosDistributedTest(AclGrants):
+
+    def setUp(self):
+        super().setUp()
+        use_the_test_kdc()
+        principal = cluster_file("ctest-a", "kerberos_principal")
+        self.principal = "User:" + principal.split("@")[0]
+
+    def test_pair_over_gssapi(self):
+        name = "krb-" + uuid.uuid4().hex[:8]
+        self.grant(name)
+        props = kerberos_client_props()
+        cluster = WorkerCluster(["connectd", "connectd"], name=name, props=props)
+        own_credential_caches(cluster)
+        topic = clean_up_pair(self, cluster)
+        run_verifiable_pair(self, cluster, topic, props["bootstrap.servers"],
+                            name=f"{name}-verifiable", listener="GSSAPI",
+                            label="pair over GSSAPI (keytab, ACLs)")
+
+    def test_an_unknown_principal_stops_start_up_in_kerberos_words(self):
+        name = "krb-stranger-" + uuid.uuid4().hex[:8]
+        self.grant(name)
+        cluster = WorkerCluster(["connectd"], name=name,
+                                props=kerberos_client_props("nobody@CONNECTD.TEST"))
+        own_credential_caches(cluster)
+        self.addCleanup(cluster.close)
+        worker = cluster[0]
+        worker.launch()
+        worker.proc.wait(timeout=120)
+        self.assertEqual(worker.proc.returncode, 1, worker.tail())
+        with open(worker.log_path, errors="replace") as f:
+            log = f.read()
+        # kinit's words (run by librdkafka), and GSS-API's as librdkafka's SASL layer reports them.
+        self.assertIn("kinit: Keytab contains no suitable keys for nobody@CONNECTD.TEST", log)
+        self.assertIn("Kerberos ticket refresh failed", log)
+        self.assertIn("GSSAPI Error: No credentials were supplied", log)
+        self.assertIn("Failed to connect to and describe Kafka cluster", worker.tail())
+
+    def test_without_grants_the_ticket_creates_no_topic(self):
+        name = "krb-noacl-" + uuid.uuid4().hex[:8]
+        cluster = WorkerCluster(["connectd"], name=name, props=kerberos_client_props())
+        own_credential_caches(cluster)
+        self.addCleanup(cluster.close)
+        worker = cluster[0]
+        worker.launch()
+        worker.proc.wait(timeout=120)
+        self.assertEqual(worker.proc.returncode, 1, worker.tail())
+        self.assertIn(f"creating topic {name}-", worker.tail())
+        self.assertIn("Topic authorization failed", worker.tail())
+
+
+class KerberosMirrorMakerTest(MirrorMakerTestBase):
+    """A dedicated MirrorMaker flow a->b over GSSAPI, both aliases on ctest-a's GSSAPI listener,
+    as the ACL-limited User:connectd-krb."""
+
+    def setUp(self):
+        super().setUp()
+        use_the_test_kdc()
+        self.B = self.A  # both aliases are ctest-a
+        self.created = {self.A: []}
+        principal = cluster_file("ctest-a", "kerberos_principal")
+        self.principal = "User:" + principal.split("@")[0]
+        prefixes = [f"test-topic-{self.uid}", f"{self.a}.", "mm2-", "heartbeats"]
+        resources = [arg for p in prefixes for arg in ("--topic", p)] + ["--group", self.a]
+        kafka_acls(self.A, "--add", "--allow-principal", self.principal, "--operation", "All",
+                   *resources, "--resource-pattern-type", "prefixed")
+        kafka_acls(self.A, "--add", "--allow-principal", self.principal, "--operation",
+                   "Describe", "--operation", "IdempotentWrite", "--cluster")
+        self.addCleanup(kafka_acls, self.A, "--remove", "--force", "--allow-principal",
+                        self.principal, "--operation", "All", *resources,
+                        "--resource-pattern-type", "prefixed")
+        cache = tempfile.mkdtemp(prefix="connectd-krb5cc-")
+        os.environ["KRB5CCNAME"] = "FILE:" + os.path.join(cache, "krb5cc")
+        self.addCleanup(os.environ.pop, "KRB5CCNAME", None)
+
+    def test_flow_over_gssapi(self):
+        a, b = self.a, self.b
+        props = mm2_properties(a, b, {
+            "dedicated.mode.enable.internal.rest": "false",
+            "listeners": "http://localhost:0",
+            f"{a}->{b}.enabled": "true",
+            f"{a}->{b}.topics": f"^test-topic-{self.uid}-.*",
+            f"{b}->{a}.enabled": "false",
+            f"{b}->{a}.emit.heartbeats.enabled": "false"})
+        for alias in (a, b):
+            for key, value in kerberos_client_props().items():
+                props[f"{alias}.{key}"] = value
+        self.node(props, "krb-node")
+        self.wait(lambda: running(connect_status(self.A, a), "MirrorSourceConnector", 0)
+                  and running(connect_status(self.A, a), "MirrorHeartbeatConnector"), 90,
+                  "MirrorSourceConnector and MirrorHeartbeatConnector RUNNING over GSSAPI")
+        topic = f"test-topic-{self.uid}-1"
+        remote = f"{a}.{topic}"
+        tool("create", self.A, topic, 1)
+        self.wait(lambda: remote in topics(self.A, remote), 60, f"{remote} created")
+        tool("produce", self.A, topic, 10, 1)
+        self.wait(lambda: int(tool("count", self.A, remote)) == 10, 60, f"10 records in {remote}")
+        self.wait(lambda: heartbeats(self.A, "heartbeats", a, b), 30, "heartbeats (a, b)")
+        log = self.nodes[0].log_text()
+        for failure in ("Authorization failed", "SASL authentication failed", "GSSAPI:"):
+            self.assertNotIn(failure, log)
+
+
+if __name__ == "__main__":
+    unittest.main()
