@@ -280,7 +280,8 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
   const bool sasl = protocol == "SASL_PLAINTEXT" || protocol == "SASL_SSL";
   const bool tls = protocol == "SSL" || protocol == "SASL_SSL";
   std::string mechanism = Upper(get("sasl.mechanism"));
-  if (mechanism.empty()) mechanism = "GSSAPI";  // Java's default
+  if (mechanism.empty()) mechanism = Upper(get("sasl.mechanisms"));  // librdkafka's name
+  if (mechanism.empty()) mechanism = "GSSAPI";  // Java's default, and librdkafka's
   std::optional<JaasLoginModule> jaas;
   auto security_key = [](const std::string& key) -> const SecurityKey* {
     for (const SecurityKey& k : SecurityKeys()) {
@@ -349,10 +350,11 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
     if (jaas) {
       TranslateKerberos(java, *jaas, out);
     } else if (java.count("sasl.jaas.config") == 0) {
-      out.errors.push_back(
-          "sasl.jaas.config is required for sasl.mechanism=GSSAPI (connectd reads no JAAS file): "
-          "com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true keyTab=... "
-          "principal=...;");
+      // Without a JAAS config, librdkafka's own Kerberos keys (passed on) or its defaults.
+      for (const char* key :
+           {"sasl.kerberos.service.name", "sasl.kerberos.min.time.before.relogin"}) {
+        if (java.count(key) != 0) out.properties[key] = java.at(key);
+      }
     }
   }
   if (sasl && mechanism == "OAUTHBEARER") {

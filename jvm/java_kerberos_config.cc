@@ -16,7 +16,14 @@ bool True(const std::string& value) {
 
 }  // namespace
 
-bool IsKerberosKey(const std::string& key) { return key.rfind("sasl.kerberos.", 0) == 0; }
+bool IsKerberosKey(const std::string& key) {
+  // Java's keys; librdkafka's own (sasl.kerberos.keytab, .principal) pass on as they are.
+  return key == "sasl.kerberos.service.name" || key == "sasl.kerberos.kinit.cmd" ||
+         key == "sasl.kerberos.min.time.before.relogin" ||
+         key == "sasl.kerberos.ticket.renew.window.factor" ||
+         key == "sasl.kerberos.ticket.renew.jitter" ||
+         key == "sasl.kerberos.principal.to.local.rules";
+}
 
 void TranslateKerberos(const std::map<std::string, std::string>& java, const JaasLoginModule& jaas,
                        TranslatedConfig& out) {

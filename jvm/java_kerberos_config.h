@@ -31,7 +31,8 @@ namespace connectd::jvm {
 void TranslateKerberos(const std::map<std::string, std::string>& java, const JaasLoginModule& jaas,
                        TranslatedConfig& out);
 
-// Whether a Java client key is one of the sasl.kerberos.* keys TranslateKerberos reads or drops.
+// Whether a Java client key is one of Java's sasl.kerberos.* keys, which TranslateKerberos reads
+// or drops (librdkafka's own sasl.kerberos.keytab and .principal are passed on as they are).
 bool IsKerberosKey(const std::string& key);
 
 }  // namespace connectd::jvm

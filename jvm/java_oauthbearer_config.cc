@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "jvm/java_key_store.h"
@@ -267,7 +268,29 @@ void TranslateUnsecured(const JaasLoginModule& jaas, TranslatedConfig& out) {
 }  // namespace
 
 bool IsOAuthBearerKey(const std::string& key) {
-  return StartsWith(key, "sasl.oauthbearer.") ||
+  // Java's keys; librdkafka's own (sasl.oauthbearer.method, .client.id, .config, ...) pass on as
+  // they are.
+  static const auto* java = new std::set<std::string>{
+      "sasl.oauthbearer.token.endpoint.url",
+      "sasl.oauthbearer.jwks.endpoint.url",
+      "sasl.oauthbearer.jwks.endpoint.refresh.ms",
+      "sasl.oauthbearer.jwks.endpoint.retry.backoff.ms",
+      "sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms",
+      "sasl.oauthbearer.scope.claim.name",
+      "sasl.oauthbearer.sub.claim.name",
+      "sasl.oauthbearer.clock.skew.seconds",
+      "sasl.oauthbearer.expected.audience",
+      "sasl.oauthbearer.expected.issuer",
+      "sasl.oauthbearer.allow.unverified.audience",
+      "sasl.oauthbearer.allow.unverified.issuer",
+      "sasl.oauthbearer.header.urlencode",
+      "sasl.oauthbearer.jwt.retriever.class",
+      "sasl.oauthbearer.jwt.validator.class",
+      "sasl.oauthbearer.scope",
+      "sasl.oauthbearer.client.credentials.client.id",
+      "sasl.oauthbearer.client.credentials.client.secret",
+  };
+  return java->count(key) != 0 || StartsWith(key, "sasl.oauthbearer.assertion.") ||
          (StartsWith(key, "sasl.login.") && key != "sasl.login.class" &&
           key != "sasl.login.callback.handler.class");
 }

@@ -164,7 +164,12 @@ TEST(JavaKeyStoreTest, JavaStoreSettingsBecomePemForEveryClient) {
 
 TEST(JavaKeyStoreTest, StoresAreReadOnlyWhenTheProtocolUsesTls) {
   TranslatedConfig t = TranslateJavaClientConfig(
-      {{"security.protocol", "SASL_PLAINTEXT"}, {"ssl.truststore.location", "/nonexistent.jks"}},
+      {{"security.protocol", "SASL_PLAINTEXT"},
+       {"sasl.mechanism", "PLAIN"},
+       {"sasl.jaas.config",
+        "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" "
+        "password=\"p\";"},
+       {"ssl.truststore.location", "/nonexistent.jks"}},
       ClientRole::kConsumer);
   EXPECT_TRUE(t.errors.empty());
   EXPECT_EQ(t.properties.count("ssl.ca.pem"), 0u);
@@ -172,7 +177,7 @@ TEST(JavaKeyStoreTest, StoresAreReadOnlyWhenTheProtocolUsesTls) {
 
 TEST(JavaKeyStoreTest, AStoreThatCannotBeReadIsAnErrorNamingTheKey) {
   TranslatedConfig t =
-      TranslateJavaClientConfig({{"security.protocol", "SASL_SSL"},
+      TranslateJavaClientConfig({{"security.protocol", "SSL"},
                                  {"ssl.truststore.location", kDir + "truststore.p12"},
                                  {"ssl.truststore.type", "PKCS12"},
                                  {"ssl.truststore.password", "wrong-pw"}},
@@ -221,18 +226,20 @@ TEST(JavaSecurityKeysTest, KeysWithoutAnEquivalentAreAcceptedOnlyWhenHarmless) {
 }
 
 TEST(JavaSecurityKeysTest, ALoginModuleConnectdCannotRunStopsASaslClient) {
-  const std::string kerberos =
-      "com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true "
-      "keyTab=\"/etc/connect.keytab\" principal=\"connect@EXAMPLE.COM\";";
+  const std::string ibm =
+      "com.ibm.security.auth.module.Krb5LoginModule required useKeytab=\"/etc/connect.keytab\" "
+      "principal=\"connect@EXAMPLE.COM\" credsType=both;";
   TranslatedConfig sasl = TranslateJavaClientConfig({{"security.protocol", "SASL_SSL"},
                                                      {"sasl.mechanism", "GSSAPI"},
-                                                     {"sasl.jaas.config", kerberos}},
+                                                     {"sasl.kerberos.service.name", "kafka"},
+                                                     {"sasl.jaas.config", ibm}},
                                                     ClientRole::kAdmin);
   ASSERT_EQ(sasl.errors.size(), 1u);
   EXPECT_THAT(sasl.errors[0], HasSubstr("sasl.jaas.config"));
+  EXPECT_THAT(sasl.errors[0], HasSubstr("com.ibm.security.auth.module.Krb5LoginModule"));
   // Without SASL the JAAS config is not used, by Java either.
   TranslatedConfig plain = TranslateJavaClientConfig(
-      {{"security.protocol", "SSL"}, {"sasl.jaas.config", kerberos}}, ClientRole::kAdmin);
+      {{"security.protocol", "SSL"}, {"sasl.jaas.config", ibm}}, ClientRole::kAdmin);
   EXPECT_TRUE(plain.errors.empty());
 }
 

@@ -1,6 +1,7 @@
-// sasl.jaas.config read as Java's JaasConfig reads it, and a Java client's OAUTHBEARER settings
-// as librdkafka's (which the group client reads too): KIP-768 client credentials, the unsecured
-// login, and what stops the client naming the key.
+// sasl.jaas.config read as Java's JaasConfig reads it, and a Java client's OAUTHBEARER and GSSAPI
+// settings as librdkafka's (which the group client reads too): KIP-768 client credentials, the
+// unsecured login, Krb5LoginModule's keytab and ticket cache, and what stops the client naming
+// the key.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -217,6 +218,79 @@ TEST(JavaOAuthBearerTest, OtherMechanismsIgnoreTheOAuthKeys) {
   EXPECT_EQ(t.properties.at("sasl.username"), "u");
   EXPECT_EQ(t.properties.count("sasl.oauthbearer.method"), 0u);
   EXPECT_EQ(t.properties.count("sasl.oauthbearer.assertion.file"), 0u);
+}
+
+constexpr char kKrb5[] = "com.sun.security.auth.module.Krb5LoginModule";
+
+std::map<std::string, std::string> Kerberos(std::map<std::string, std::string> extra) {
+  std::map<std::string, std::string> java{{"security.protocol", "SASL_PLAINTEXT"}};
+  for (auto& [k, v] : extra) java[k] = v;
+  return java;
+}
+
+TEST(JavaKerberosTest, AKeytabLoginAsLibrdkafkasKeytabAndPrincipal) {
+  // No sasl.mechanism: Java's default is GSSAPI.
+  TranslatedConfig t = TranslateJavaClientConfig(
+      Kerberos(
+          {{"sasl.kerberos.service.name", "kafka"},
+           {"sasl.kerberos.min.time.before.relogin", "30000"},
+           {"sasl.kerberos.ticket.renew.window.factor", "0.8"},
+           {"sasl.kerberos.kinit.cmd", "/usr/bin/kinit"},
+           {"sasl.jaas.config", std::string(kKrb5) + " required useKeyTab=true storeKey=true "
+                                                     "keyTab=\"/etc/security/connect.keytab\" "
+                                                     "principal=\"connect/host1@EXAMPLE.COM\";"}}),
+      ClientRole::kConsumer);
+  EXPECT_THAT(t.errors, IsEmpty());
+  EXPECT_EQ(t.properties.at("sasl.kerberos.service.name"), "kafka");
+  EXPECT_EQ(t.properties.at("sasl.kerberos.keytab"), "/etc/security/connect.keytab");
+  EXPECT_EQ(t.properties.at("sasl.kerberos.principal"), "connect/host1@EXAMPLE.COM");
+  EXPECT_EQ(t.properties.at("sasl.kerberos.min.time.before.relogin"), "30000");
+  for (const char* key : {"sasl.kerberos.kinit.cmd", "sasl.kerberos.ticket.renew.window.factor",
+                          "sasl.jaas.config", "sasl.username"}) {
+    EXPECT_EQ(t.properties.count(key), 0u) << key;
+  }
+}
+
+TEST(JavaKerberosTest, TheTicketCacheAsItIsAndTheJaasServiceName) {
+  TranslatedConfig t = TranslateJavaClientConfig(
+      Kerberos({{"sasl.mechanism", "GSSAPI"},
+                {"sasl.jaas.config",
+                 std::string(kKrb5) + " required useTicketCache=true serviceName=\"kafka\";"}}),
+      ClientRole::kAdmin);
+  EXPECT_THAT(t.errors, IsEmpty());
+  EXPECT_EQ(t.properties.at("sasl.kerberos.service.name"), "kafka");
+  EXPECT_EQ(t.properties.at("sasl.kerberos.min.time.before.relogin"), "0") << "no kinit";
+  EXPECT_EQ(t.properties.count("sasl.kerberos.keytab"), 0u);
+}
+
+TEST(JavaKerberosTest, WhatConnectdCannotDoIsNamed) {
+  struct Case {
+    std::map<std::string, std::string> java;
+    std::string named;
+  };
+  const std::string keytab =
+      std::string(kKrb5) + " required useKeyTab=true keyTab=\"/k\" principal=\"p@R\";";
+  for (const Case& c : std::vector<Case>{
+           {{{"sasl.jaas.config", keytab}}, "sasl.kerberos.service.name is required"},
+           {{{"sasl.kerberos.service.name", "kafka"},
+             {"sasl.kerberos.kinit.cmd", "/opt/kinit"},
+             {"sasl.jaas.config", keytab}},
+            "sasl.kerberos.kinit.cmd"},
+           {{{"sasl.kerberos.service.name", "kafka"},
+             {"sasl.jaas.config", std::string(kKrb5) + " required useKeyTab=true;"}},
+            "keyTab and principal"},
+           {{{"sasl.kerberos.service.name", "kafka"},
+             {"sasl.jaas.config", std::string(kKrb5) + " required;"}},
+            "cannot prompt"},
+           {{{"sasl.kerberos.service.name", "kafka"},
+             {"sasl.jaas.config",
+              std::string(kKrb5) + " required useTicketCache=true ticketCache=\"/tmp/c\";"}},
+            "KRB5CCNAME"},
+       }) {
+    TranslatedConfig t = TranslateJavaClientConfig(Kerberos(c.java), ClientRole::kAdmin);
+    ASSERT_FALSE(t.errors.empty()) << c.named;
+    EXPECT_THAT(t.errors[0], HasSubstr(c.named));
+  }
 }
 
 }  // namespace

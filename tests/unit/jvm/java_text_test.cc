@@ -124,6 +124,5 @@ TEST(JacksonStringTest, TruncatedUtf8NeverReadsPastTheEnd) {
   EXPECT_FALSE(out.empty());
 }
 
-
 }  // namespace
 }  // namespace connectd::jvm
