@@ -37,14 +37,14 @@ add_library(connectd_fuzz_parsers STATIC
     runtime/storage/offset_codec.cc jvm/java_text.cc jvm/java_hash_order.cc jvm/utf8.cc
     jvm/java_base64.cc jvm/java_regex.cc jvm/java_key_store.cc
     runtime/kafka/protocol/wire.cc runtime/kafka/protocol/messages.cc
-    runtime/kafka/protocol/sasl.cc
+    runtime/kafka/protocol/sasl.cc runtime/kafka/protocol/oauthbearer.cc jvm/java_jaas_config.cc
     connectors/mirror_client/records.cc)
 target_include_directories(connectd_fuzz_parsers PUBLIC ${PROJECT_SOURCE_DIR}
                                                         ${PROJECT_SOURCE_DIR}/include)
 target_link_libraries(connectd_fuzz_parsers PUBLIC
     connectd_rapidjson absl::status absl::statusor absl::strings absl::str_format absl::cord
     absl::flat_hash_map
-    OpenSSL::Crypto Threads::Threads PkgConfig::PCRE2)
+    OpenSSL::Crypto Threads::Threads PkgConfig::PCRE2 CURL::libcurl)
 # As in runtime/CMakeLists.txt: Double.toString's rounding needs no fused multiply-add.
 set_source_files_properties(jvm/java_text.cc PROPERTIES COMPILE_OPTIONS -ffp-contract=off)
 connectd_set_warnings(connectd_fuzz_parsers)

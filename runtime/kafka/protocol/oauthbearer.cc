@@ -39,7 +39,7 @@ std::optional<int64_t> ParseMillis(const std::string& value) {
 // Used until 80% of its lifetime, as librdkafka refreshes its clients' tokens.
 Clock::time_point RefreshAt(Clock::time_point start, Clock::time_point expires) {
   if (expires <= start) return expires;
-  return start + (expires - start) * 8 / 10;
+  return start + (expires - start) / 10 * 8;
 }
 
 // application/x-www-form-urlencoded, as java.net.URLEncoder writes it.
@@ -331,14 +331,16 @@ absl::StatusOr<OAuthBearerToken> ParseJwtClaims(std::string_view jwt,
   if (json.HasParseError() || !json.IsObject()) {
     return absl::InvalidArgumentError("the JWT's payload is not a JSON object");
   }
+  // NumericDate seconds, within what the clock can hold (until 2255).
   auto seconds = [&json](const char* name) -> std::optional<Clock::time_point> {
     auto it = json.FindMember(name);
     if (it == json.MemberEnd() || !it->value.IsNumber()) return std::nullopt;
-    return Clock::time_point(
-        std::chrono::milliseconds(static_cast<int64_t>(it->value.GetDouble() * 1000)));
+    const double value = it->value.GetDouble();
+    if (!(value >= 0 && value < 9e9)) return std::nullopt;
+    return Clock::time_point(std::chrono::milliseconds(static_cast<int64_t>(value * 1000)));
   };
   std::optional<Clock::time_point> exp = seconds("exp");
-  if (!exp) return absl::InvalidArgumentError("the JWT has no numeric exp claim");
+  if (!exp) return absl::InvalidArgumentError("the JWT has no exp claim the clock can hold");
   OAuthBearerToken token;
   token.value = std::string(jwt);
   token.expires = *exp;
@@ -419,7 +421,7 @@ absl::StatusOr<std::shared_ptr<OAuthBearerTokenSource>> OAuthBearerTokenSource::
       scope_claim = value;
     } else if (name == "lifeSeconds") {
       std::optional<int64_t> s = ParseMillis(value);
-      if (!s || *s == 0) {
+      if (!s || *s == 0 || *s > 100LL * 365 * 24 * 3600) {
         return absl::InvalidArgumentError("sasl.oauthbearer.config: lifeSeconds=" + value +
                                           " is not a positive number");
       }

@@ -63,7 +63,7 @@ std::string UnsecuredJwt(std::string_view principal_claim, std::string_view prin
 
 // What a JWT says about itself: its `sub` (or `principal_claim`), `iat` and `exp` claims, read
 // without checking the signature (the broker does that). kInvalidArgument when it is not a
-// JWT or has no exp.
+// JWT or has no exp between 1970 and 2255 (an iat outside that is ignored).
 absl::StatusOr<OAuthBearerToken> ParseJwtClaims(std::string_view jwt,
                                                 std::string_view principal_claim = "sub");
 

@@ -20,6 +20,7 @@ Input layouts (see each target's header comment):
   values                        the text Values.parseString reads
   key_store                     use/password byte (bit 0 keystore, bit 1 password "changeit"),
                                 then the store (tests/golden/keystores, written by keytool)
+  sasl_login                    selector byte (even: sasl.jaas.config, odd: a JWT), the text
 """
 import glob
 import json
@@ -282,6 +283,29 @@ def key_store(s):
         s.add("key_store", name.replace(".", "-") + "-nopw", bytes([use]) + data)
 
 
+def sasl_login(s):
+    def b64(data):
+        import base64
+        return base64.urlsafe_b64encode(data).rstrip(b"=")
+    for name, text in [
+            ("plain", b'org.apache.kafka.common.security.plain.PlainLoginModule required '
+                      b'username="alice" password="a\\"b;c";'),
+            ("oauth", b'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule '
+                      b'required clientId=c clientSecret="s" scope="a b" extension_x="1";'),
+            ("krb5", b'com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true '
+                     b'storeKey=true keyTab="/etc/k.keytab" principal="kafka/h@EX.COM";'),
+            ("two-modules", b"a.B required; c.D optional;"),
+            ("unterminated", b'a.B required x="y;')]:
+        s.add("sasl_login", "jaas-" + name, b"\x00" + text)
+    header = b64(b'{"alg":"RS256","kid":"k"}')
+    for name, claims in [("full", b'{"sub":"svc","iat":1700000000,"exp":1700003600,"scope":"k"}'),
+                         ("no-iat", b'{"sub":"svc","exp":1700003600.5}'),
+                         ("no-exp", b'{"sub":"svc"}'), ("not-object", b"[1,2]"),
+                         ("past", b'{"iat":1700003600,"exp":1700000000}')]:
+        s.add("sasl_login", "jwt-" + name, b"\x01" + header + b"." + b64(claims) + b".c2ln")
+    s.add("sasl_login", "jwt-two-parts", b"\x01a.b")
+
+
 def main():
     s = Seeds()
     properties(s)
@@ -295,6 +319,7 @@ def main():
     json_converter(s)
     values(s)
     key_store(s)
+    sasl_login(s)
     s.write()
 
 
