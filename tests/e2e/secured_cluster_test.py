@@ -23,6 +23,11 @@ the keystore's certificate and is User:CN=connectd-client, granted as above; wit
 worker stops at startup (so no client fell back to an anonymous connection); a wrong store
 password stops it naming the key, never printing the password.
 
+JavaKeyStoresMirrorMakerTest (issue #28): a dedicated `connectd mirror-maker` flow a->b over the
+SSL listeners of ctest-a and ctest-b, the source's clients with JKS stores and the target's with
+PKCS12, every one User:CN=connectd-client on its cluster, granted only by ACLs: a topic created
+after start is mirrored, heartbeats arrive.
+
 The pair authenticates with SCRAM-SHA-512 (librdkafka 2.14.2, built by scripts/librdkafka).
 
 Run, from tests/e2e (build dir: $CONNECTD_BUILD_DIR, else <repo>/build):
@@ -36,6 +41,9 @@ import uuid
 
 from connectd_e2e import BUILD_DIR, REPO_ROOT, kafka_bootstrap, kafka_ssl
 from distributed_cluster import WorkerCluster, clean_up_pair, java_bin, run_verifiable_pair
+from distributed_cluster import tool
+from mirror_maker_test import (MirrorMakerTestBase, connect_status, heartbeats, mm2_properties,
+                               running, topics)
 
 
 def run_dir():
@@ -153,17 +161,7 @@ class JavaKeyStoresTest(AclGrants):
     principal = CERT_PRINCIPAL = "User:CN=connectd-client"
 
     def store_props(self, store_type):
-        ssl_dir = os.path.join(run_dir(), "ctest-a", "ssl")
-        password = cluster_file("ctest-a", os.path.join("ssl", "store_password"))
-        ext = "jks" if store_type == "JKS" else "p12"
-        props = {"bootstrap.servers": kafka_ssl("ctest-a")[0], "security.protocol": "SSL",
-                 "ssl.truststore.location": os.path.join(ssl_dir, f"truststore.{ext}"),
-                 "ssl.truststore.password": password,
-                 "ssl.keystore.location": os.path.join(ssl_dir, f"client.keystore.{ext}"),
-                 "ssl.keystore.password": password, "ssl.key.password": password}
-        if store_type != "JKS":  # Java's default type is JKS: leave it unsaid there
-            props["ssl.truststore.type"] = props["ssl.keystore.type"] = store_type
-        return props
+        return java_store_props("ctest-a", store_type)
 
     def check_pair(self, store_type):
         name = f"stores-{store_type.lower()}-" + uuid.uuid4().hex[:8]
@@ -204,6 +202,66 @@ class JavaKeyStoresTest(AclGrants):
         self.assertIn("failed its integrity check", tail)
         self.assertNotIn("not-the-password", tail)
 
+
+def java_store_props(cluster, store_type):
+    """A Java client's SSL settings for `cluster`'s SSL listener with the client certificate and
+    the CA in the Java stores `scripts/kafka --ssl` writes (JKS or PKCS12)."""
+    ssl_dir = os.path.join(run_dir(), cluster, "ssl")
+    password = cluster_file(cluster, os.path.join("ssl", "store_password"))
+    ext = "jks" if store_type == "JKS" else "p12"
+    props = {"bootstrap.servers": kafka_ssl(cluster)[0], "security.protocol": "SSL",
+             "ssl.truststore.location": os.path.join(ssl_dir, f"truststore.{ext}"),
+             "ssl.truststore.password": password,
+             "ssl.keystore.location": os.path.join(ssl_dir, f"client.keystore.{ext}"),
+             "ssl.keystore.password": password, "ssl.key.password": password}
+    if store_type != "JKS":  # Java's default type is JKS: leave it unsaid there
+        props["ssl.truststore.type"] = props["ssl.keystore.type"] = store_type
+    return props
+
+
+class JavaKeyStoresMirrorMakerTest(MirrorMakerTestBase):
+    """Issue #28: a dedicated MirrorMaker flow a->b over SSL whose every client presents the
+    client certificate from Java stores, JKS on the source cluster and PKCS12 on the target, as
+    the ACL-limited User:CN=connectd-client on both."""
+
+    def setUp(self):
+        super().setUp()
+        principal = JavaKeyStoresTest.CERT_PRINCIPAL
+        prefixes = [f"test-topic-{self.uid}", f"{self.a}.", "mm2-", "heartbeats"]
+        resources = [arg for p in prefixes for arg in ("--topic", p)] + ["--group", self.a]
+        for plaintext in (self.A, self.B):
+            kafka_acls(plaintext, "--add", "--allow-principal", principal, "--operation", "All",
+                       *resources, "--resource-pattern-type", "prefixed")
+            kafka_acls(plaintext, "--add", "--allow-principal", principal, "--operation",
+                       "Describe", "--operation", "IdempotentWrite", "--cluster")
+            self.addCleanup(kafka_acls, plaintext, "--remove", "--force", "--allow-principal",
+                            principal, "--operation", "All", *resources,
+                            "--resource-pattern-type", "prefixed")
+
+    def test_flow_with_jks_and_pkcs12_stores(self):
+        a, b = self.a, self.b
+        props = mm2_properties(a, b, {
+            "dedicated.mode.enable.internal.rest": "false",
+            "listeners": "http://localhost:0",
+            f"{a}->{b}.enabled": "true",
+            f"{a}->{b}.topics": f"^test-topic-{self.uid}-.*",
+            f"{b}->{a}.enabled": "false",
+            f"{b}->{a}.emit.heartbeats.enabled": "false"})
+        for alias, cluster, store_type in ((a, "ctest-a", "JKS"), (b, "ctest-b", "PKCS12")):
+            for key, value in java_store_props(cluster, store_type).items():
+                props[f"{alias}.{key}"] = value
+        self.node(props, "stores-node")
+        self.wait(lambda: running(connect_status(self.B, a), "MirrorSourceConnector", 0)
+                  and running(connect_status(self.B, a), "MirrorHeartbeatConnector"), 90,
+                  "MirrorSourceConnector and MirrorHeartbeatConnector RUNNING over SSL")
+        topic = f"test-topic-{self.uid}-1"
+        remote = f"{a}.{topic}"
+        tool("create", self.A, topic, 1)
+        self.wait(lambda: remote in topics(self.B, remote), 60, f"{remote} on B")
+        tool("produce", self.A, topic, 10, 1)
+        self.wait(lambda: int(tool("count", self.B, remote)) == 10, 60, f"10 records in {remote}")
+        self.wait(lambda: heartbeats(self.B, "heartbeats", a, b), 30, "heartbeats (a, b) on B")
+        self.assertNotIn("Authorization failed", self.nodes[0].log_text())
 
 if __name__ == "__main__":
     unittest.main()
