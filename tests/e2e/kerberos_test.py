@@ -15,24 +15,27 @@ its tickets in the default credential cache, which each process gets its own of 
 - KerberosDistributedTest: a `connectd distributed` pair runs a VerifiableSource connector
   (gap-free records, tasks on both workers); an unknown principal stops start-up with
   Kerberos's own words; without grants no topic is created.
-- KerberosMirrorMakerTest: a dedicated `connectd mirror-maker` flow a->b whose two aliases both
-  name ctest-a's GSSAPI listener (one KDC, one realm: every client of the flow, the target's
-  herder group included, uses Kerberos) copies a topic created after start, with heartbeats.
+- KerberosMirrorMakerTest: a dedicated `connectd mirror-maker` flow a->b from ctest-a's GSSAPI
+  listener to the GSSAPI listener of a target cluster the test starts with the same KDC
+  (`scripts/kafka start ... --kerberos-of ctest-a`: one realm, as one organisation's clusters
+  share one): every client of the flow, the target's herder group included, uses Kerberos; a
+  topic created after start is copied, heartbeats arrive.
 
 Run, from tests/e2e:
     CONNECTD_RUN_DIR=<run dir of ctest-a started with --authorizer --kerberos> \\
         python3 -m unittest -v kerberos_test
 """
 import os
+import subprocess
 import tempfile
 import unittest
 import uuid
 
-from connectd_e2e import kafka_bootstrap
+from connectd_e2e import REPO_ROOT, kafka_bootstrap
 from distributed_cluster import WorkerCluster, clean_up_pair, run_verifiable_pair, tool
 from mirror_maker_test import (MirrorMakerTestBase, connect_status, heartbeats, mm2_properties,
                                running, topics)
-from secured_cluster_test import AclGrants, cluster_file, kafka_acls
+from secured_cluster_test import AclGrants, cluster_file, kafka_acls, run_dir
 
 KRB5_LOGIN_MODULE = "com.sun.security.auth.module.Krb5LoginModule"
 
@@ -42,11 +45,11 @@ def use_the_test_kdc():
     os.environ["KRB5_CONFIG"] = cluster_file("ctest-a", "kerberos_krb5_conf")
 
 
-def kerberos_client_props(principal=None):
-    """A Java client's keytab login on ctest-a's GSSAPI listener."""
-    principal = principal or cluster_file("ctest-a", "kerberos_principal")
-    keytab = cluster_file("ctest-a", "kerberos_keytab")
-    return {"bootstrap.servers": cluster_file("ctest-a", "kerberos_bootstrap"),
+def kerberos_client_props(principal=None, cluster="ctest-a"):
+    """A Java client's keytab login on `cluster`'s GSSAPI listener."""
+    principal = principal or cluster_file(cluster, "kerberos_principal")
+    keytab = cluster_file(cluster, "kerberos_keytab")
+    return {"bootstrap.servers": cluster_file(cluster, "kerberos_bootstrap"),
             "security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "GSSAPI",
             "sasl.kerberos.service.name": "kafka",
             "sasl.jaas.config": f'{KRB5_LOGIN_MODULE} required useKeyTab=true storeKey=true '
@@ -111,22 +114,39 @@ class KerberosDistributedTest(AclGrants):
 
 
 class KerberosMirrorMakerTest(MirrorMakerTestBase):
-    """A dedicated MirrorMaker flow a->b over GSSAPI, both aliases on ctest-a's GSSAPI listener,
-    as the ACL-limited User:connectd-krb."""
+    """A dedicated MirrorMaker flow a->b over GSSAPI from ctest-a to a target cluster sharing its
+    KDC, as the ACL-limited User:connectd-krb on both."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.target = "krb-target-" + uuid.uuid4().hex[:6]
+        env = dict(os.environ, CONNECTD_RUN_DIR=run_dir())
+        out = subprocess.run([os.path.join(REPO_ROOT, "scripts", "kafka"), "start", cls.target,
+                              "--authorizer", "--kerberos-of", "ctest-a"],
+                             capture_output=True, text=True, env=env, timeout=300)
+        if out.returncode != 0:
+            raise AssertionError(f"starting {cls.target}: {out.stderr[-3000:]}")
+
+    @classmethod
+    def tearDownClass(cls):
+        env = dict(os.environ, CONNECTD_RUN_DIR=run_dir())
+        subprocess.run([os.path.join(REPO_ROOT, "scripts", "kafka"), "stop", cls.target],
+                       capture_output=True, env=env, timeout=120)
 
     def setUp(self):
         super().setUp()
         use_the_test_kdc()
-        self.B = self.A  # both aliases are ctest-a
-        self.created = {self.A: []}
+        self.B = kafka_bootstrap(self.target)
+        self.created = {self.A: [], self.B: []}
         principal = cluster_file("ctest-a", "kerberos_principal")
         self.principal = "User:" + principal.split("@")[0]
         prefixes = [f"test-topic-{self.uid}", f"{self.a}.", "mm2-", "heartbeats"]
         resources = [arg for p in prefixes for arg in ("--topic", p)] + ["--group", self.a]
-        kafka_acls(self.A, "--add", "--allow-principal", self.principal, "--operation", "All",
-                   *resources, "--resource-pattern-type", "prefixed")
-        kafka_acls(self.A, "--add", "--allow-principal", self.principal, "--operation",
-                   "Describe", "--operation", "IdempotentWrite", "--cluster")
+        for plaintext in (self.A, self.B):
+            kafka_acls(plaintext, "--add", "--allow-principal", self.principal, "--operation",
+                       "All", *resources, "--resource-pattern-type", "prefixed")
+            kafka_acls(plaintext, "--add", "--allow-principal", self.principal, "--operation",
+                       "Describe", "--operation", "IdempotentWrite", "--cluster")
         self.addCleanup(kafka_acls, self.A, "--remove", "--force", "--allow-principal",
                         self.principal, "--operation", "All", *resources,
                         "--resource-pattern-type", "prefixed")
@@ -143,24 +163,23 @@ class KerberosMirrorMakerTest(MirrorMakerTestBase):
             f"{a}->{b}.topics": f"^test-topic-{self.uid}-.*",
             f"{b}->{a}.enabled": "false",
             f"{b}->{a}.emit.heartbeats.enabled": "false"})
-        for alias in (a, b):
-            for key, value in kerberos_client_props().items():
+        for alias, cluster in ((a, "ctest-a"), (b, self.target)):
+            for key, value in kerberos_client_props(cluster=cluster).items():
                 props[f"{alias}.{key}"] = value
         self.node(props, "krb-node")
-        self.wait(lambda: running(connect_status(self.A, a), "MirrorSourceConnector", 0)
-                  and running(connect_status(self.A, a), "MirrorHeartbeatConnector"), 90,
+        self.wait(lambda: running(connect_status(self.B, a), "MirrorSourceConnector", 0)
+                  and running(connect_status(self.B, a), "MirrorHeartbeatConnector"), 90,
                   "MirrorSourceConnector and MirrorHeartbeatConnector RUNNING over GSSAPI")
         topic = f"test-topic-{self.uid}-1"
         remote = f"{a}.{topic}"
         tool("create", self.A, topic, 1)
-        self.wait(lambda: remote in topics(self.A, remote), 60, f"{remote} created")
+        self.wait(lambda: remote in topics(self.B, remote), 60, f"{remote} on the target")
         tool("produce", self.A, topic, 10, 1)
-        self.wait(lambda: int(tool("count", self.A, remote)) == 10, 60, f"10 records in {remote}")
-        self.wait(lambda: heartbeats(self.A, "heartbeats", a, b), 30, "heartbeats (a, b)")
+        self.wait(lambda: int(tool("count", self.B, remote)) == 10, 60, f"10 records in {remote}")
+        self.wait(lambda: heartbeats(self.B, "heartbeats", a, b), 30, "heartbeats (a, b)")
         log = self.nodes[0].log_text()
         for failure in ("Authorization failed", "SASL authentication failed", "GSSAPI:"):
             self.assertNotIn(failure, log)
-
 
 if __name__ == "__main__":
     unittest.main()
