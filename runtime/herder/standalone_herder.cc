@@ -49,11 +49,13 @@ void StandaloneHerder::Stop() {
   if (stopped_.exchange(true) || !thread_.joinable()) return;
   CONNECTD_LOG(kInfo, kLogger) << "Herder stopping";
   Post([this] {
-    for (auto& [name, state] : connectors_) {
-      std::vector<ConnectorTaskId> ids = worker_->TaskIds(name);
-      worker_->StopAndAwaitTasks(ids);
-      worker_->StopConnector(name);
-    }
+    for (auto& [name, state] : connectors_) StopConnectorAndTasks(name);
+    // The io_context runs on until its queue is empty: work queued behind this one (a request a
+    // connector made while being stopped above, a REST call) must find no connector to touch
+    // the destroyed worker through, and no retry may hold the thread for its backoff.
+    connectors_.clear();
+    for (auto& [name, timer] : update_timers_) timer->cancel();
+    update_timers_.clear();
     worker_.reset();
     work_.reset();
   });
@@ -89,7 +91,8 @@ void StandaloneHerder::OnTopicUsed(const std::string& connector, const std::stri
 
 void StandaloneHerder::OnTaskReconfigurationRequest(const std::string& connector) {
   Post([this, connector] {
-    if (connectors_.count(connector) != 0) UpdateTasks(connector);
+    // Once Stop() has begun no task is restarted: Stop stops them all.
+    if (!stopped_ && connectors_.count(connector) != 0) UpdateTasks(connector);
   });
 }
 
@@ -129,13 +132,15 @@ void StandaloneHerder::UpdateTasks(const std::string& name) {
 }
 
 void StandaloneHerder::RetryUpdateTasksLater(const std::string& name) {
-  if (stopped_ || !update_pending_.insert(name).second) return;
+  if (stopped_ || update_timers_.count(name) != 0) return;
   auto [it, fresh] = update_backoff_.try_emplace(name, kUpdateBackoffStart);
   if (!fresh) it->second = std::min(it->second * 2, kUpdateBackoffMax);
   auto timer = std::make_shared<boost::asio::steady_timer>(io_, it->second);
+  update_timers_[name] = timer;
   timer->async_wait([this, timer, name](const boost::system::error_code& ec) {
-    update_pending_.erase(name);
-    if (!ec && connectors_.count(name) != 0) UpdateTasks(name);
+    if (ec) return;  // cancelled by Stop()
+    update_timers_.erase(name);
+    if (connectors_.count(name) != 0) UpdateTasks(name);
   });
 }
 
@@ -158,6 +163,7 @@ void StandaloneHerder::StopConnectorAndTasks(const std::string& name) {
 absl::Status StandaloneHerder::ApplyConfig(const std::string& name, const ConfigMap& config,
                                            std::optional<TargetState> initial_state,
                                            bool allow_replace, bool& created) {
+  if (!worker_) return absl::UnavailableError("The worker is shutting down");
   if (absl::Status valid = ValidateForWrite(plugins_, options_.validation, config); !valid.ok())
     return valid;
   auto existing = connectors_.find(name);

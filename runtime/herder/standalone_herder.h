@@ -21,6 +21,7 @@
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "runtime/herder/connector_validation.h"
 #include "runtime/herder_api/herder.h"
@@ -54,7 +55,11 @@ class StandaloneHerder : public Herder,
   void SetWorkerId(std::string worker_id) { worker_id_ = std::move(worker_id); }
   // Starts the herder thread; Ready() turns true.
   void Start();
-  // Stops every connector and task (offsets flushed), then the thread. Idempotent.
+  // Stops every connector and task (offsets flushed), then the thread. Idempotent. Once Stop()
+  // has begun, a connector's request for task reconfiguration (from any thread, even one the
+  // connector joins in its stop()) restarts no task and a pending task-config retry is
+  // cancelled. Work that reaches the herder thread after the connectors are stopped finds none
+  // (callbacks answer NotFound); a call that would create one fails with kUnavailable.
   void Stop();
 
   // Herder
@@ -151,7 +156,8 @@ class StandaloneHerder : public Herder,
   std::unique_ptr<worker::Worker> worker_;
   std::map<std::string, ConnectorState> connectors_;
   std::map<std::string, std::chrono::milliseconds> update_backoff_;  // the last retry's backoff
-  std::set<std::string> update_pending_;                             // a retry is scheduled
+  // The scheduled retries (at most one per connector), for Stop() to cancel.
+  std::map<std::string, std::shared_ptr<boost::asio::steady_timer>> update_timers_;
 
   // Guarded by status_mu_: the snapshot status reads see, and the connector names that exist.
   mutable std::mutex status_mu_;
