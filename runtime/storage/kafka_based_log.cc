@@ -368,6 +368,13 @@ void KafkaBasedLog::PollOnce() {
   const size_t p = static_cast<size_t>(message->partition);
   if (message->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
     if (p < next_offsets_.size()) next_offsets_[p] = std::max(next_offsets_[p], message->offset);
+  } else if (message->err == RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED) {
+    // librdkafka looks up the coordinator of the placeholder group.id its consumers need, though
+    // this log only assigns partitions and never uses the group: a principal that ACLs limit to
+    // what a Java worker needs is not granted it, and nothing is wrong.
+    CONNECTD_LOG(kDebug, kLogger) << "Reading topic " << options_.topic << ": "
+                                  << rd_kafka_message_errstr(message.get())
+                                  << " (the placeholder group is never used)";
   } else if (message->err) {
     CONNECTD_LOG(kWarn, kLogger) << "Error reading topic " << options_.topic << ": "
                                  << rd_kafka_message_errstr(message.get());
