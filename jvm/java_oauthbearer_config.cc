@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "jvm/java_key_store.h"
+#include "jvm/java_text.h"
 
 namespace connectd::jvm {
 namespace {
@@ -26,24 +27,6 @@ bool StartsWith(const std::string& s, const std::string& prefix) {
 std::string SimpleName(const std::string& class_name) {
   size_t dot = class_name.rfind('.');
   return dot == std::string::npos ? class_name : class_name.substr(dot + 1);
-}
-
-// java.net.URLEncoder's application/x-www-form-urlencoded form.
-std::string UrlEncode(const std::string& value) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : value) {
-    if (std::isalnum(c) || c == '.' || c == '-' || c == '*' || c == '_') {
-      out += static_cast<char>(c);
-    } else if (c == ' ') {
-      out += '+';
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
 }
 
 // Java 4.1+ takes the setting from the client config first, else from the JAAS option (deprecated
@@ -164,8 +147,8 @@ void TranslateClientCredentials(const std::map<std::string, std::string>& java,
         "required by the OAUTHBEARER client-credentials login");
   }
   if (Get(java, "sasl.oauthbearer.header.urlencode") == "true") {
-    client_id = UrlEncode(client_id);
-    secret = UrlEncode(secret);
+    client_id = JavaUrlEncode(client_id);
+    secret = JavaUrlEncode(secret);
   }
   out.properties["sasl.oauthbearer.method"] = "oidc";
   out.properties["sasl.oauthbearer.token.endpoint.url"] = url;

@@ -47,4 +47,8 @@ std::string FormatJavaFloat(float value);
 // as Jackson escapes a lone surrogate).
 void AppendJacksonString(std::string_view utf8, std::string& out);
 
+// java.net.URLEncoder.encode(s, UTF_8): a-z, A-Z, 0-9, '.', '-', '*' and '_' as they are, a space
+// as '+', every other byte of the UTF-8 as %XX (upper-case hex).
+std::string JavaUrlEncode(std::string_view utf8);
+
 }  // namespace connectd::jvm

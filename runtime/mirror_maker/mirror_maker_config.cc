@@ -5,6 +5,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "jvm/java_text.h"
 #include "runtime/config/config_def.h"
 
 namespace connectd::mirror_maker {
@@ -47,21 +49,9 @@ bool IsClientKey(const std::string& key) {
          absl::StartsWith(key, "admin");
 }
 
-// java.net.URLEncoder.encode(s, UTF-8) with '+' then replaced by %20.
+// java.net.URLEncoder.encode(s, UTF-8) with '+' then replaced by %20, as Java builds the path.
 std::string JavaUrlEncodePath(const std::string& s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-        c == '-' || c == '*' || c == '_') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;  // a space is %20 here already
+  return absl::StrReplaceAll(jvm::JavaUrlEncode(s), {{"+", "%20"}});
 }
 
 }  // namespace

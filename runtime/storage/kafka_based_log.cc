@@ -369,12 +369,12 @@ void KafkaBasedLog::PollOnce() {
   if (message->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
     if (p < next_offsets_.size()) next_offsets_[p] = std::max(next_offsets_[p], message->offset);
   } else if (message->err == RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED) {
-    // librdkafka looks up the coordinator of the placeholder group.id its consumers need, though
-    // this log only assigns partitions and never uses the group: a principal that ACLs limit to
-    // what a Java worker needs is not granted it, and nothing is wrong.
+    // librdkafka looks up the coordinator of the group.id its consumers require, though this log
+    // only assigns partitions and never joins or commits: a principal that ACLs limit to what a
+    // Java worker needs is not granted that group, and nothing is wrong.
     CONNECTD_LOG(kDebug, kLogger) << "Reading topic " << options_.topic << ": "
                                   << rd_kafka_message_errstr(message.get())
-                                  << " (the placeholder group is never used)";
+                                  << " (the log's consumer joins no group)";
   } else if (message->err) {
     CONNECTD_LOG(kWarn, kLogger) << "Error reading topic " << options_.topic << ": "
                                  << rd_kafka_message_errstr(message.get());

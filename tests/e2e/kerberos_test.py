@@ -32,10 +32,10 @@ import unittest
 import uuid
 
 from connectd_e2e import REPO_ROOT, kafka_bootstrap
-from distributed_cluster import WorkerCluster, clean_up_pair, run_verifiable_pair, tool
-from mirror_maker_test import (MirrorMakerTestBase, connect_status, heartbeats, mm2_properties,
-                               running, topics)
-from secured_cluster_test import AclGrants, cluster_file, kafka_acls, run_dir
+from distributed_cluster import WorkerCluster, clean_up_pair, run_verifiable_pair
+from mirror_maker_test import MirrorMakerTestBase
+from secured_cluster_test import AclGrants, cluster_file, run_dir
+import secured_mirror
 
 KRB5_LOGIN_MODULE = "com.sun.security.auth.module.Krb5LoginModule"
 
@@ -139,47 +139,16 @@ class KerberosMirrorMakerTest(MirrorMakerTestBase):
         self.B = kafka_bootstrap(self.target)
         self.created = {self.A: [], self.B: []}
         principal = cluster_file("ctest-a", "kerberos_principal")
-        self.principal = "User:" + principal.split("@")[0]
-        prefixes = [f"test-topic-{self.uid}", f"{self.a}.", "mm2-", "heartbeats"]
-        resources = [arg for p in prefixes for arg in ("--topic", p)] + ["--group", self.a]
-        for plaintext in (self.A, self.B):
-            kafka_acls(plaintext, "--add", "--allow-principal", self.principal, "--operation",
-                       "All", *resources, "--resource-pattern-type", "prefixed")
-            kafka_acls(plaintext, "--add", "--allow-principal", self.principal, "--operation",
-                       "Describe", "--operation", "IdempotentWrite", "--cluster")
-        self.addCleanup(kafka_acls, self.A, "--remove", "--force", "--allow-principal",
-                        self.principal, "--operation", "All", *resources,
-                        "--resource-pattern-type", "prefixed")
+        secured_mirror.grant_flow(self, "User:" + principal.split("@")[0])
         cache = tempfile.mkdtemp(prefix="connectd-krb5cc-")
         os.environ["KRB5CCNAME"] = "FILE:" + os.path.join(cache, "krb5cc")
         self.addCleanup(os.environ.pop, "KRB5CCNAME", None)
 
     def test_flow_over_gssapi(self):
-        a, b = self.a, self.b
-        props = mm2_properties(a, b, {
-            "dedicated.mode.enable.internal.rest": "false",
-            "listeners": "http://localhost:0",
-            f"{a}->{b}.enabled": "true",
-            f"{a}->{b}.topics": f"^test-topic-{self.uid}-.*",
-            f"{b}->{a}.enabled": "false",
-            f"{b}->{a}.emit.heartbeats.enabled": "false"})
-        for alias, cluster in ((a, "ctest-a"), (b, self.target)):
-            for key, value in kerberos_client_props(cluster=cluster).items():
-                props[f"{alias}.{key}"] = value
-        self.node(props, "krb-node")
-        self.wait(lambda: running(connect_status(self.B, a), "MirrorSourceConnector", 0)
-                  and running(connect_status(self.B, a), "MirrorHeartbeatConnector"), 90,
-                  "MirrorSourceConnector and MirrorHeartbeatConnector RUNNING over GSSAPI")
-        topic = f"test-topic-{self.uid}-1"
-        remote = f"{a}.{topic}"
-        tool("create", self.A, topic, 1)
-        self.wait(lambda: remote in topics(self.B, remote), 60, f"{remote} on the target")
-        tool("produce", self.A, topic, 10, 1)
-        self.wait(lambda: int(tool("count", self.B, remote)) == 10, 60, f"10 records in {remote}")
-        self.wait(lambda: heartbeats(self.B, "heartbeats", a, b), 30, "heartbeats (a, b)")
-        log = self.nodes[0].log_text()
-        for failure in ("Authorization failed", "SASL authentication failed", "GSSAPI:"):
-            self.assertNotIn(failure, log)
+        secured_mirror.run_flow(
+            self, {self.a: kerberos_client_props(cluster="ctest-a"),
+                   self.b: kerberos_client_props(cluster=self.target)}, "GSSAPI",
+            failures=("Authorization failed", "SASL authentication failed", "GSSAPI:"))
 
 if __name__ == "__main__":
     unittest.main()

@@ -31,9 +31,9 @@ import uuid
 from connectd_e2e import kafka_bootstrap, wait_until
 from distributed_cluster import WorkerCluster, clean_up_pair, count_records, run_verifiable_pair
 from distributed_cluster import VERIFIABLE_SOURCE, tool
-from mirror_maker_test import (MirrorMakerTestBase, connect_status, heartbeats, mm2_properties,
-                               running, topics)
-from secured_cluster_test import AclGrants, cluster_file, kafka_acls
+from mirror_maker_test import MirrorMakerTestBase
+from secured_cluster_test import AclGrants, cluster_file
+import secured_mirror
 
 OIDC_HANDLER = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler"
 LOGIN_MODULE = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
@@ -130,50 +130,12 @@ class OAuthMirrorMakerTest(MirrorMakerTestBase):
 
     def setUp(self):
         super().setUp()
-        self.principal = "User:" + cluster_file("ctest-a", "oauth_client_id")
-        for cluster in ("ctest-a", "ctest-b"):
-            self.grant_mirror(kafka_bootstrap(cluster))
-
-    def grant_mirror(self, plaintext):
-        """What the flow's clients need on one cluster: its topics, internal topics and
-        heartbeats, the herder's group, describing the cluster and idempotent writes."""
-        prefixes = [f"test-topic-{self.uid}", f"{self.a}.", f"mm2-", "heartbeats"]
-        resources = [arg for p in prefixes for arg in ("--topic", p)] + ["--group", self.a]
-        kafka_acls(plaintext, "--add", "--allow-principal", self.principal, "--operation", "All",
-                   *resources, "--resource-pattern-type", "prefixed")
-        kafka_acls(plaintext, "--add", "--allow-principal", self.principal, "--operation",
-                   "Describe", "--operation", "IdempotentWrite", "--cluster")
-        self.addCleanup(kafka_acls, plaintext, "--remove", "--force", "--allow-principal",
-                        self.principal, "--operation", "All", *resources,
-                        "--resource-pattern-type", "prefixed")
+        secured_mirror.grant_flow(self, "User:" + cluster_file("ctest-a", "oauth_client_id"))
 
     def test_flow_over_oauthbearer(self):
-        a, b = self.a, self.b
-        props = mm2_properties(a, b, {
-            "dedicated.mode.enable.internal.rest": "false",
-            "listeners": "http://localhost:0",
-            f"{a}->{b}.enabled": "true",
-            f"{a}->{b}.topics": f"^test-topic-{self.uid}-.*",
-            f"{b}->{a}.enabled": "false",
-            f"{b}->{a}.emit.heartbeats.enabled": "false"})
-        for alias, cluster in ((a, "ctest-a"), (b, "ctest-b")):
-            for key, value in oauth_client_props(cluster).items():
-                props[f"{alias}.{key}"] = value
-        self.node(props, "oauth-node")
-        self.wait(lambda: running(connect_status(self.B, a), "MirrorSourceConnector", 0)
-                  and running(connect_status(self.B, a), "MirrorHeartbeatConnector"), 90,
-                  "MirrorSourceConnector and MirrorHeartbeatConnector RUNNING over OAUTHBEARER")
-        topic = f"test-topic-{self.uid}-1"
-        remote = f"{a}.{topic}"
-        tool("create", self.A, topic, 1)
-        self.wait(lambda: remote in topics(self.B, remote), 60, f"{remote} on B")
-        tool("produce", self.A, topic, 10, 1)
-        self.wait(lambda: int(tool("count", self.B, remote)) == 10, 60, f"10 records in {remote}")
-        self.wait(lambda: heartbeats(self.B, "heartbeats", a, b), 30, "heartbeats (a, b) on B")
-        log = self.nodes[0].log_text()
-        for failure in ("Authorization failed", "SASL authentication failed"):
-            self.assertNotIn(failure, log)
-
+        secured_mirror.run_flow(self, {self.a: oauth_client_props("ctest-a"),
+                                       self.b: oauth_client_props("ctest-b")}, "OAUTHBEARER",
+                                failures=("Authorization failed", "SASL authentication failed"))
 
 if __name__ == "__main__":
     unittest.main()

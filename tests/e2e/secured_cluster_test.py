@@ -41,9 +41,8 @@ import uuid
 
 from connectd_e2e import BUILD_DIR, REPO_ROOT, kafka_bootstrap, kafka_ssl
 from distributed_cluster import WorkerCluster, clean_up_pair, java_bin, run_verifiable_pair
-from distributed_cluster import tool
-from mirror_maker_test import (MirrorMakerTestBase, connect_status, heartbeats, mm2_properties,
-                               running, topics)
+from mirror_maker_test import MirrorMakerTestBase
+import secured_mirror
 
 
 def run_dir():
@@ -226,42 +225,12 @@ class JavaKeyStoresMirrorMakerTest(MirrorMakerTestBase):
 
     def setUp(self):
         super().setUp()
-        principal = JavaKeyStoresTest.CERT_PRINCIPAL
-        prefixes = [f"test-topic-{self.uid}", f"{self.a}.", "mm2-", "heartbeats"]
-        resources = [arg for p in prefixes for arg in ("--topic", p)] + ["--group", self.a]
-        for plaintext in (self.A, self.B):
-            kafka_acls(plaintext, "--add", "--allow-principal", principal, "--operation", "All",
-                       *resources, "--resource-pattern-type", "prefixed")
-            kafka_acls(plaintext, "--add", "--allow-principal", principal, "--operation",
-                       "Describe", "--operation", "IdempotentWrite", "--cluster")
-            self.addCleanup(kafka_acls, plaintext, "--remove", "--force", "--allow-principal",
-                            principal, "--operation", "All", *resources,
-                            "--resource-pattern-type", "prefixed")
+        secured_mirror.grant_flow(self, JavaKeyStoresTest.CERT_PRINCIPAL)
 
     def test_flow_with_jks_and_pkcs12_stores(self):
-        a, b = self.a, self.b
-        props = mm2_properties(a, b, {
-            "dedicated.mode.enable.internal.rest": "false",
-            "listeners": "http://localhost:0",
-            f"{a}->{b}.enabled": "true",
-            f"{a}->{b}.topics": f"^test-topic-{self.uid}-.*",
-            f"{b}->{a}.enabled": "false",
-            f"{b}->{a}.emit.heartbeats.enabled": "false"})
-        for alias, cluster, store_type in ((a, "ctest-a", "JKS"), (b, "ctest-b", "PKCS12")):
-            for key, value in java_store_props(cluster, store_type).items():
-                props[f"{alias}.{key}"] = value
-        self.node(props, "stores-node")
-        self.wait(lambda: running(connect_status(self.B, a), "MirrorSourceConnector", 0)
-                  and running(connect_status(self.B, a), "MirrorHeartbeatConnector"), 90,
-                  "MirrorSourceConnector and MirrorHeartbeatConnector RUNNING over SSL")
-        topic = f"test-topic-{self.uid}-1"
-        remote = f"{a}.{topic}"
-        tool("create", self.A, topic, 1)
-        self.wait(lambda: remote in topics(self.B, remote), 60, f"{remote} on B")
-        tool("produce", self.A, topic, 10, 1)
-        self.wait(lambda: int(tool("count", self.B, remote)) == 10, 60, f"10 records in {remote}")
-        self.wait(lambda: heartbeats(self.B, "heartbeats", a, b), 30, "heartbeats (a, b) on B")
-        self.assertNotIn("Authorization failed", self.nodes[0].log_text())
+        secured_mirror.run_flow(self, {self.a: java_store_props("ctest-a", "JKS"),
+                                       self.b: java_store_props("ctest-b", "PKCS12")},
+                                "SSL with Java stores")
 
 if __name__ == "__main__":
     unittest.main()

@@ -2,7 +2,6 @@
 
 #include <curl/curl.h>
 
-#include <cctype>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
@@ -12,6 +11,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_split.h"
+#include "jvm/java_text.h"
 #include "rapidjson/document.h"
 #include "rapidjson/stringbuffer.h"
 #include "rapidjson/writer.h"
@@ -40,24 +40,6 @@ std::optional<int64_t> ParseMillis(const std::string& value) {
 Clock::time_point RefreshAt(Clock::time_point start, Clock::time_point expires) {
   if (expires <= start) return expires;
   return start + (expires - start) / 10 * 8;
-}
-
-// application/x-www-form-urlencoded, as java.net.URLEncoder writes it.
-std::string FormEncode(std::string_view value) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : value) {
-    if (std::isalnum(c) || c == '.' || c == '-' || c == '*' || c == '_') {
-      out += static_cast<char>(c);
-    } else if (c == ' ') {
-      out += '+';
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
 }
 
 // "NAME=value,NAME=value" (sasl.oauthbearer.extensions).
@@ -189,7 +171,7 @@ class ClientCredentialsSource : public OAuthBearerTokenSource {
     const std::string credentials = config_.client_id + ":" + config_.client_secret;
     const std::string authorization = "Authorization: Basic " + absl::Base64Escape(credentials);
     std::string body = "grant_type=client_credentials";
-    if (!config_.scope.empty()) body += "&scope=" + FormEncode(config_.scope);
+    if (!config_.scope.empty()) body += "&scope=" + jvm::JavaUrlEncode(config_.scope);
     curl_slist* headers = nullptr;
     for (const char* header : {"Accept: application/json", "Cache-Control: no-cache",
                                "Content-Type: application/x-www-form-urlencoded"}) {

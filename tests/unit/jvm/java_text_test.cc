@@ -124,5 +124,12 @@ TEST(JacksonStringTest, TruncatedUtf8NeverReadsPastTheEnd) {
   EXPECT_FALSE(out.empty());
 }
 
+TEST(JavaUrlEncodeTest, AsJavaNetUrlEncoderWithUtf8) {
+  // URLEncoder.encode(s, StandardCharsets.UTF_8) on JDK 17.
+  EXPECT_EQ(JavaUrlEncode("a b+c/\xC3\xA9~!*._-"), "a+b%2Bc%2F%C3%A9%7E%21*._-");
+  EXPECT_EQ(JavaUrlEncode(""), "");
+  EXPECT_EQ(JavaUrlEncode("svc:p@ss&x=1"), "svc%3Ap%40ss%26x%3D1");
+}
+
 }  // namespace
 }  // namespace connectd::jvm
