@@ -5,9 +5,26 @@
 
 #include <chrono>
 
+#include "connectd/sdk/host.h"
 #include "jvm/java_client_config.h"
 
 namespace connectd::mirror {
+namespace {
+
+// librdkafka's log lines through the worker's logger (its format and levels), as the runtime's
+// own clients do; called on librdkafka's threads.
+void LogThroughHost(const rd_kafka_t* rk, int level, const char* facility, const char* line) {
+  const int32_t mapped = level <= 3   ? CONNECTD_LOG_ERROR
+                         : level == 4 ? CONNECTD_LOG_WARN
+                         : level <= 6 ? CONNECTD_LOG_INFO
+                                      : CONNECTD_LOG_DEBUG;
+  constexpr std::string_view kLogger = "connectd.kafka.librdkafka";
+  if (!sdk::LogEnabled(mapped, kLogger)) return;
+  sdk::Log(mapped, kLogger, std::string("[") + rd_kafka_name(rk) + "] " + facility + ": " + line);
+}
+
+}  // namespace
+
 namespace {
 
 struct QueueDeleter {
@@ -144,6 +161,7 @@ KafkaHandle MakeClient(rd_kafka_type_t type, const Props& java_props, std::strin
     }
   }
   if (configure) configure(conf, opaque);
+  if (sdk::HasHost()) rd_kafka_conf_set_log_cb(conf, &LogThroughHost);
   rd_kafka_t* rk = rd_kafka_new(type, conf, errstr, sizeof(errstr));
   if (rk == nullptr) {
     *error = std::string("cannot create Kafka client: ") + errstr;

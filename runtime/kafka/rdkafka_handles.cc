@@ -1,9 +1,28 @@
 #include "runtime/kafka/rdkafka_handles.h"
 
 #include "absl/strings/str_cat.h"
+#include "runtime/common/logging.h"
 #include "runtime/common/strings.h"
 
 namespace connectd::kafka {
+namespace {
+
+constexpr char kLibrdkafkaLogger[] = "connectd.kafka.librdkafka";
+
+// librdkafka's log lines (syslog levels) through connectd's logger, so they take its format
+// (text or JSON) and its levels: errors and warnings as such, notices and info as INFO, the
+// output of the `debug` property as DEBUG. Called on librdkafka's threads.
+void LogThroughConnectd(const rd_kafka_t* rk, int level, const char* facility, const char* line) {
+  const log::Level mapped = level <= 3   ? log::Level::kError
+                            : level == 4 ? log::Level::kWarn
+                            : level <= 6 ? log::Level::kInfo
+                                         : log::Level::kDebug;
+  if (!log::IsEnabled(mapped, kLibrdkafkaLogger)) return;
+  log::Write(mapped, kLibrdkafkaLogger,
+             absl::StrCat("[", rd_kafka_name(rk), "] ", facility, ": ", line));
+}
+
+}  // namespace
 
 absl::StatusOr<ConfPtr> MakeConf(const std::map<std::string, std::string>& properties) {
   ConfPtr conf(rd_kafka_conf_new());
@@ -18,6 +37,7 @@ absl::StatusOr<ConfPtr> MakeConf(const std::map<std::string, std::string>& prope
 }
 
 absl::StatusOr<RdKafkaPtr> MakeClient(rd_kafka_type_t type, ConfPtr conf) {
+  rd_kafka_conf_set_log_cb(conf.get(), &LogThroughConnectd);
   char errstr[512];
   rd_kafka_t* rk = rd_kafka_new(type, conf.get(), errstr, sizeof(errstr));
   if (rk == nullptr) {

@@ -22,6 +22,9 @@ inline const connectd_host_api* g_host = nullptr;
 }  // namespace internal
 
 inline const connectd_host_api& Host() { return *internal::g_host; }
+// Whether a host is there: false for plugin code linked into a program that is not connectd
+// (its tests), where Log must not be called.
+inline bool HasHost() { return internal::g_host != nullptr; }
 
 inline bool LogEnabled(int32_t level, std::string_view logger) {
   return Host().log_enabled(level, ToStr(logger)) != 0;
