@@ -1,7 +1,8 @@
 // connectd's group client over SASL/GSSAPI (Kerberos) against a real Kafka 4.4 broker (fixture
 // cluster ctest-a, `scripts/kafka start --kerberos`): its GSSAPI listener, advertised as
 // localhost, accepts tickets for kafka/localhost@CONNECTD.TEST from a throw-away MIT KDC, and the
-// client principal connectd-krb is User:connectd-krb, which only the ACLs granted here empower.
+// client principal connectd-krb is User:connectd-krb, which only the ACLs granted here empower;
+// a session ends after 20 s unless the client re-authenticates (KIP-368).
 // Security settings come from a Java worker's keys (Krb5LoginModule with useKeyTab, keyTab and
 // principal; sasl.kerberos.service.name) through the translation `connectd distributed` uses;
 // MIT's library finds the KDC through KRB5_CONFIG, as a Java worker through
@@ -10,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -96,6 +98,25 @@ TEST_F(KerberosGroupTest, TwoWorkerCoordinatorsJoinOverKerberosAndBalance) {
     std::lock_guard lock(w->mu);
     EXPECT_THAT(w->errors, ::testing::IsEmpty());
   }
+}
+
+TEST_F(KerberosGroupTest, TwoMembersStayStableAcrossSessionLimits) {
+  // The listener ends a session after 20 s unless the client re-authenticates (KIP-368): a
+  // member whose connection were cut would rejoin, which shows as a new round.
+  absl::StatusOr<SecurityConfig> security = Keytab(kerberos_.principal, kerberos_.keytab);
+  ASSERT_TRUE(security.ok()) << security.status();
+  Worker& w1 =
+      StartWorker("http://w1:8083/", ConnectProtocolMode::kSessioned, GroupConfig(*security));
+  Worker& w2 =
+      StartWorker("http://w2:8083/", ConnectProtocolMode::kSessioned, GroupConfig(*security));
+  ASSERT_EQ(AwaitStableSplit(std::chrono::seconds(40)).size(), 2u);
+  const int32_t generation = w1.Last().generation;
+  const size_t rounds = w1.Count() + w2.Count();
+  std::this_thread::sleep_for(std::chrono::seconds(45));
+  EXPECT_EQ(w1.member->snapshot().state, GroupMember::State::kStable);
+  EXPECT_EQ(w2.member->snapshot().state, GroupMember::State::kStable);
+  EXPECT_EQ(w1.Last().generation, generation);
+  EXPECT_EQ(w1.Count() + w2.Count(), rounds) << "a rebalance happened: a connection was lost";
 }
 
 TEST_F(KerberosGroupTest, FailuresSayWhatKerberosSaid) {
