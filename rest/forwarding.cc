@@ -13,7 +13,7 @@
 namespace connectd::rest {
 namespace {
 
-constexpr char kLogger[] = "connectd.rest.HerderRequestHandler";
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.rest.HerderRequestHandler";
 
 constexpr char kNoLeaderMessage[] =
     "Cannot complete request momentarily due to no known leader URL, likely because a rebalance "

@@ -115,7 +115,6 @@ void ConnectorInfo(Writer& w, const herder::ConnectorInfo& info) {
 }
 
 void ConfigKeyInfo(Writer& w, const herder::ConfigKeyInfo& key) {
-  // Jackson order: creator properties first (order_in_group is creator-only), then "order".
   w.StartObject();
   Key(w, "name");
   String(w, key.name);
@@ -137,8 +136,8 @@ void ConfigKeyInfo(Writer& w, const herder::ConfigKeyInfo& key) {
   String(w, key.display_name);
   Key(w, "dependents");
   StringArray(w, key.dependents);
-  Key(w, "order");
-  w.Int(key.order);
+  Key(w, "order_in_group");
+  w.Int(key.order_in_group);
   w.EndObject();
 }
 
@@ -357,17 +356,6 @@ std::string TaskInfosJson(const std::vector<herder::TaskInfo>& tasks) {
       w.EndObject();
     }
     w.EndArray();
-  });
-}
-
-std::string TasksConfigJson(const std::vector<herder::TaskInfo>& tasks) {
-  return Render([&](Writer& w) {
-    w.StartObject();
-    for (const herder::TaskInfo& task : tasks) {
-      Key(w, absl::StrCat(task.id.connector, "-", task.id.task));  // ConnectorTaskId.toString()
-      ConfigMap(w, task.config);
-    }
-    w.EndObject();
   });
 }
 

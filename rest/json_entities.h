@@ -45,8 +45,6 @@ std::string ConfigMapJson(const herder::ConfigMap& config);
 std::string ConnectorInfoJson(const herder::ConnectorInfo& info);
 // [{"id":{"connector","task"},"config":{...}},...]
 std::string TaskInfosJson(const std::vector<herder::TaskInfo>& tasks);
-// {"c-0":{...},"c-1":{...}}: the deprecated tasks-config shape.
-std::string TasksConfigJson(const std::vector<herder::TaskInfo>& tasks);
 // {"name","connector":{"state","worker_id"[,"trace"]},"tasks":[{"id","state","worker_id"[,"trace"]}],"type"}
 std::string ConnectorStateInfoJson(const herder::ConnectorStateInfo& info);
 // {"id","state","worker_id"[,"trace"]}

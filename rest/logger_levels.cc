@@ -39,33 +39,19 @@ std::optional<log::Level> LoggerLevels::ParseLog4jLevel(std::string_view name) {
 }
 
 std::map<std::string, LoggerLevel> LoggerLevels::AllLevels() const {
-  std::map<std::string, log::Level> levels = log::ExplicitLevels();
-  if (!levels.count(kRoot)) levels[kRoot] = log::EffectiveLevel("");
-  std::lock_guard lock(mu_);
   std::map<std::string, LoggerLevel> out;
-  for (const auto& [name, level] : levels) {
-    if (level == log::Level::kOff) continue;
-    LoggerLevel entry{std::string(log::LevelName(level)), std::nullopt};
-    if (auto it = last_modified_.find(name); it != last_modified_.end()) {
-      entry.last_modified = it->second;
-    }
-    out.emplace(name, std::move(entry));
+  for (const std::string& name : log::KnownLoggers()) {
+    std::optional<LoggerLevel> level = Level(name);
+    if (level && level->level != "OFF") out.emplace(name, std::move(*level));
   }
   return out;
 }
 
 std::optional<LoggerLevel> LoggerLevels::Level(std::string_view logger) const {
   std::string name = IsRootName(logger) ? kRoot : std::string(logger);
-  std::map<std::string, log::Level> levels = log::ExplicitLevels();
-  auto it = levels.find(name);
-  log::Level level;
-  if (it != levels.end()) {
-    level = it->second;
-  } else if (name == kRoot) {
-    level = log::EffectiveLevel("");
-  } else {
-    return std::nullopt;
-  }
+  std::vector<std::string> known = log::KnownLoggers();
+  if (!std::binary_search(known.begin(), known.end(), name)) return std::nullopt;
+  const log::Level level = log::EffectiveLevel(name == kRoot ? std::string_view() : name);
   LoggerLevel out{std::string(log::LevelName(level)), std::nullopt};
   std::lock_guard lock(mu_);
   if (auto m = last_modified_.find(name); m != last_modified_.end()) out.last_modified = m->second;
@@ -80,8 +66,8 @@ std::vector<std::string> LoggerLevels::SetLevel(std::string_view name_space, log
 
   // The namespace logger itself, then every known logger below it.
   std::vector<std::string> targets{ns};
-  for (const auto& [name, unused] : before) {
-    if (name == ns) continue;
+  for (const std::string& name : log::KnownLoggers()) {
+    if (name == ns || name == kRoot) continue;
     if (root || absl::StartsWith(name, ns + ".")) targets.push_back(name);
   }
 

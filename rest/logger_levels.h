@@ -2,7 +2,8 @@
 //
 // Worker-scope logger levels for /admin/loggers, over connectd::log (runtime/common/logging.h),
 // with Connect's Loggers semantics (4.x, log4j2):
-//   - the known loggers are those with an explicit level, plus root;
+//   - the known loggers are root, those with a level, and every logger code has used
+//     (log4j's current loggers); each is listed with its effective level, OFF ones not;
 //   - SetLevel(namespace) sets the namespace logger and every known logger below it (name
 //     prefix "namespace."), or every known logger for root ("root" or "", any case); it returns
 //     the sorted names whose level actually changed and stamps their `last_modified`;
@@ -37,10 +38,10 @@ class LoggerLevels {
   // log4j level name -> connectd level; nullopt if `name` is not a log4j level.
   static std::optional<log::Level> ParseLog4jLevel(std::string_view name);
 
-  // Every known logger whose level is not OFF, by name ("root" for the root logger).
+  // Every known logger whose effective level is not OFF, by name ("root" for the root).
   std::map<std::string, LoggerLevel> AllLevels() const;
 
-  // One known logger's level; nullopt when no logger has that name.
+  // One known logger's effective level; nullopt when no logger has that name.
   std::optional<LoggerLevel> Level(std::string_view logger) const;
 
   // Sets `level` on the namespace and its known descendants; answers the changed loggers.

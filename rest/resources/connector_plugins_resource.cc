@@ -46,12 +46,11 @@ void AddConnectorPluginsResource(Router& router, ResourceContext& ctx) {
     bool connectors_only = request.QueryBool("connectorsOnly", true);
     respond(JsonResponse(200, PluginInfosJson(herder.ConnectorPlugins(connectors_only))));
   });
-  // `?version=` (KIP-891) is accepted and ignored: the Herder interface has one version per
-  // plugin.
+  // `?version=` (KIP-891): a version or range of the plugin; the newest without it.
   router.Add("GET", "/connector-plugins/{plugin}/config",
              [&herder](RestRequest request, Responder respond) {
                absl::StatusOr<std::vector<herder::ConfigKeyInfo>> keys =
-                   herder.ConnectorPluginConfig(request.path_params[0]);
+                   herder.ConnectorPluginConfig(request.path_params[0], request.Query("version"));
                respond(keys.ok() ? JsonResponse(200, ConfigKeyInfosJson(*keys))
                                  : ErrorResponse(keys.status()));
              });

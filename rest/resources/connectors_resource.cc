@@ -15,7 +15,7 @@
 namespace connectd::rest {
 namespace {
 
-constexpr char kLogger[] = "connectd.rest.ConnectorsResource";
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.rest.resources.ConnectorsResource";
 
 // Java's String.trim(): strips every character <= ' ' at both ends.
 std::string JavaTrim(std::string_view s) {
@@ -378,18 +378,6 @@ void AddConnectorsResource(Router& router, ResourceContext& ctx) {
               return JsonResponse(200, TaskInfosJson(tasks));
             }));
       });
-  router.Add("GET", "/connectors/{connector}/tasks-config",
-             [&herder](RestRequest request, Responder respond) {
-               CONNECTD_LOG(kWarn, kLogger)
-                   << "The 'GET /connectors/{connector}/tasks-config' endpoint is deprecated and "
-                      "will be removed in the next major release. Please use the 'GET "
-                      "/connectors/{connector}/tasks' endpoint instead.";
-               herder.GetTaskConfigs(request.path_params[0],
-                                     Reply<std::vector<herder::TaskInfo>>(
-                                         respond, [](std::vector<herder::TaskInfo> tasks) {
-                                           return JsonResponse(200, TasksConfigJson(tasks));
-                                         }));
-             });
   router.Add("GET", "/connectors/{connector}/tasks/{task}/status",
              [&herder](RestRequest request, Responder respond) {
                std::optional<int> task = ParseTaskNumber(request.path_params[1]);

@@ -9,7 +9,7 @@
 namespace connectd::rest {
 namespace {
 
-constexpr char kLogger[] = "connectd.rest.LoggingResource";
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.rest.resources.LoggingResource";
 
 void SetLevel(ResourceContext& ctx, RestRequest request, Responder respond) {
   const std::string& name_space = request.path_params[0];

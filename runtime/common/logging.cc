@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
+#include <vector>
 #include <cstring>
 #include <ctime>
 #include <mutex>
@@ -25,6 +27,8 @@ namespace {
 struct Registry {
   std::mutex mu;
   std::map<std::string, Level, std::less<>> levels{{"", Level::kInfo}};
+  // Every logger name code has logged to or asked about (log4j's "current loggers").
+  std::set<std::string, std::less<>> seen;
 };
 
 Registry& GetRegistry() {
@@ -187,7 +191,20 @@ std::map<std::string, Level> ExplicitLevels() {
 }
 
 bool IsEnabled(Level level, std::string_view logger) {
-  return level != Level::kOff && level >= EffectiveLevel(logger);
+  Registry& registry = GetRegistry();
+  std::lock_guard lock(registry.mu);
+  std::string_view name = Normalize(logger);
+  if (!name.empty() && registry.seen.find(name) == registry.seen.end()) registry.seen.emplace(name);
+  return level != Level::kOff && level >= EffectiveLevelLocked(registry, logger);
+}
+
+std::vector<std::string> KnownLoggers() {
+  Registry& registry = GetRegistry();
+  std::lock_guard lock(registry.mu);
+  std::set<std::string> names(registry.seen.begin(), registry.seen.end());
+  for (const auto& [name, level] : registry.levels) names.insert(name.empty() ? "root" : name);
+  names.insert("root");
+  return {names.begin(), names.end()};
 }
 
 absl::Status ConfigureOutput(const OutputOptions& options) {

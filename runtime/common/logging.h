@@ -22,6 +22,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 
@@ -43,6 +44,10 @@ void SetLevel(std::string_view logger, Level level);
 
 // Every logger that has an explicit level, with that level (root included).
 std::map<std::string, Level> ExplicitLevels();
+
+// Every logger the process knows, sorted, "root" included: those with a level and every name
+// code has logged to or checked (log4j's current loggers, which /admin/loggers lists).
+std::vector<std::string> KnownLoggers();
 
 bool IsEnabled(Level level, std::string_view logger);
 

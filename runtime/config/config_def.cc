@@ -108,16 +108,10 @@ std::vector<std::string> SplitList(const std::string& value) {
   return out;
 }
 
-std::optional<std::string> CheckValue(const ConfigKey& key,
-                                      const std::optional<std::string>& value) {
-  if (!value) {
-    if (!key.has_default) {
-      return absl::StrCat("Missing required configuration \"", key.name,
-                          "\" which has no default value.");
-    }
-    return std::nullopt;  // a null default passes every validator, as in Kafka
-  }
-  const std::string& v = *value;
+namespace {
+
+// Java's ConfigDef.parseType: the type's error for `v`, if any.
+std::optional<std::string> TypeError(const ConfigKey& key, const std::string& v) {
   switch (key.type) {
     case Type::kBoolean:
       if (!ParseBool(v)) return InvalidValue(key, v, "Expected value to be either true or false");
@@ -143,7 +137,27 @@ std::optional<std::string> CheckValue(const ConfigKey& key,
     default:
       break;
   }
+  return std::nullopt;
+}
+
+// The key's validator on a parsed value. A null value (a failed parse, a missing required key)
+// fails a range or a set of valid strings with Java's text, as parseForValidate reports it.
+std::optional<std::string> ValidatorError(const ConfigKey& key,
+                                          const std::optional<std::string>& value) {
   const Validator& validator = key.validator;
+  if (!value) {
+    switch (validator.kind) {
+      case Validator::Kind::kRange:
+        return InvalidValue(key, "null", "Value must be non-null");
+      case Validator::Kind::kValidString:
+        return InvalidValue(
+            key, "null",
+            absl::StrCat("String must be one of: ", absl::StrJoin(validator.valid, ", ")));
+      default:
+        return std::nullopt;
+    }
+  }
+  const std::string& v = *value;
   switch (validator.kind) {
     case Validator::Kind::kNone:
       break;
@@ -171,6 +185,20 @@ std::optional<std::string> CheckValue(const ConfigKey& key,
     case Validator::Kind::kNonEmptyString:
       if (Trim(v).empty()) return InvalidValue(key, v, "String must be non-empty");
       break;
+    case Validator::Kind::kNonEmptyWithoutControlChars: {
+      if (Trim(v).empty()) return InvalidValue(key, v, "String may not be empty");
+      std::vector<std::string> controls;
+      for (unsigned char c : v) {
+        if (c < 0x20 || c == 0x7f) controls.push_back(absl::StrCat(static_cast<int>(c)));
+      }
+      if (!controls.empty()) {
+        return InvalidValue(key, v,
+                            absl::StrCat("String may not contain control sequences but had the "
+                                         "following ASCII chars: ",
+                                         absl::StrJoin(controls, ", ")));
+      }
+      break;
+    }
     case Validator::Kind::kValidList:
       for (const std::string& item : SplitList(v)) {
         bool ok = false;
@@ -185,6 +213,42 @@ std::optional<std::string> CheckValue(const ConfigKey& key,
       break;
   }
   return std::nullopt;
+}
+
+// A parsed value as Java's AbstractHerder prints it (ConfigValueInfo.value): trimmed, booleans in
+// lower case, numbers without leading zeros or sign noise, a double with its ".0".
+std::string CanonicalValue(Type type, const std::string& v) {
+  switch (type) {
+    case Type::kBoolean:
+      return absl::AsciiStrToLower(Trim(v));
+    case Type::kInt:
+    case Type::kShort:
+    case Type::kLong:
+      return absl::StrCat(*ParseInteger(v, INT64_MIN, INT64_MAX));
+    case Type::kDouble: {
+      std::string trimmed = Trim(v);
+      return trimmed.find_first_of(".eEnN") == std::string::npos ? trimmed + ".0" : trimmed;
+    }
+    case Type::kList:
+      return absl::StrJoin(SplitList(v), ",");
+    default:
+      return Trim(v);
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> CheckValue(const ConfigKey& key,
+                                      const std::optional<std::string>& value) {
+  if (!value) {
+    if (!key.has_default) {
+      return absl::StrCat("Missing required configuration \"", key.name,
+                          "\" which has no default value.");
+    }
+    return std::nullopt;  // a null default passes every validator, as in Kafka
+  }
+  if (std::optional<std::string> error = TypeError(key, *value)) return error;
+  return ValidatorError(key, value);
 }
 
 ConfigDef& ConfigDef::Define(ConfigKey key) {
@@ -228,14 +292,24 @@ std::vector<ConfigValue> ConfigDef::Validate(
     ConfigValue value;
     value.name = key.name;
     auto it = props.find(key.name);
-    std::optional<std::string> given;
-    if (it != props.end()) given = it->second;
-    value.value = given ? given : key.default_value;
-    if (std::optional<std::string> error = CheckValue(key, value.value)) {
-      value.errors.push_back(*error);
+    if (it != props.end()) {
+      if (std::optional<std::string> error = TypeError(key, it->second)) {
+        value.errors.push_back(*error);
+      } else {
+        value.value = CanonicalValue(key.type, it->second);
+      }
+    } else if (!key.has_default) {
+      value.errors.push_back(absl::StrCat("Missing required configuration \"", key.name,
+                                          "\" which has no default value."));
+    } else {
+      value.value = key.default_value;
     }
-    if (key.validator.kind == Validator::Kind::kValidString) {
-      value.recommended_values = key.validator.valid;
+    // Java runs the validator on whatever was parsed, null included; a null default passes.
+    const bool null_default = it == props.end() && key.has_default && !key.default_value;
+    if (!null_default) {
+      if (std::optional<std::string> error = ValidatorError(key, value.value)) {
+        value.errors.push_back(*error);
+      }
     }
     values.push_back(std::move(value));
   }

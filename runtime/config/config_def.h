@@ -32,7 +32,16 @@ std::string_view ImportanceName(Importance value);  // "HIGH", ...
 std::string_view WidthName(Width width);            // "NONE", ...
 
 struct Validator {
-  enum class Kind { kNone, kRange, kValidString, kNonEmptyString, kValidList };
+  // kNonEmptyString: "String must be non-empty"; kNonEmptyWithoutControlChars (a connector's
+  // name): "String may not be empty", and no ASCII control characters.
+  enum class Kind {
+    kNone,
+    kRange,
+    kValidString,
+    kNonEmptyString,
+    kValidList,
+    kNonEmptyWithoutControlChars
+  };
   Kind kind = Kind::kNone;
   double min = 0;
   double max = 0;
@@ -44,6 +53,9 @@ struct Validator {
     return {Kind::kValidString, 0, 0, std::move(values)};
   }
   static Validator NonEmpty() { return {Kind::kNonEmptyString, 0, 0, {}}; }
+  static Validator NonEmptyWithoutControlChars() {
+    return {Kind::kNonEmptyWithoutControlChars, 0, 0, {}};
+  }
 };
 
 struct ConfigKey {

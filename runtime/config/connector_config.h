@@ -18,8 +18,10 @@ namespace connectd::config {
 
 enum class ConnectorKind { kSource, kSink };
 
-// The framework keys for a source or sink connector.
+// The framework keys for a source or sink connector (Java 4.4's definitions and texts).
 const ConfigDef& ConnectorConfigDef(ConnectorKind kind);
+// The keys every connector has, source or sink (Connect's ConnectorConfig).
+const ConfigDef& BaseConnectorConfigDef();
 
 // Converter classes whose bytes connectd passes through unchanged. Others (JsonConverter, Avro,
 // ...) need Connect's data model, which has not landed yet.

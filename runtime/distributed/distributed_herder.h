@@ -178,7 +178,7 @@ class DistributedHerder : public herder::Herder,
   void ResetConnectorOffsets(const std::string& name, herder::Callback<std::string> done) override;
   std::vector<herder::PluginInfo> ConnectorPlugins(bool connectors_only) override;
   absl::StatusOr<std::vector<herder::ConfigKeyInfo>> ConnectorPluginConfig(
-      const std::string& plugin) override;
+      const std::string& plugin, const std::optional<std::string>& version) override;
   void ValidateConnectorConfig(const herder::ConfigMap& config,
                                herder::Callback<herder::ConfigInfos> done) override;
   herder::ServerInfo GetServerInfo() override;

@@ -441,8 +441,8 @@ std::vector<herder::PluginInfo> DistributedHerder::ConnectorPlugins(bool connect
 }
 
 absl::StatusOr<std::vector<herder::ConfigKeyInfo>> DistributedHerder::ConnectorPluginConfig(
-    const std::string& name) {
-  return herder::ConnectorPluginConfigKeys(plugins_, name);
+    const std::string& name, const std::optional<std::string>& version) {
+  return herder::ConnectorPluginConfigKeys(plugins_, name, version);
 }
 
 void DistributedHerder::ValidateConnectorConfig(const herder::ConfigMap& config,

@@ -8,6 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/config/connector_config.h"
+#include "runtime/herder/config_enrichment.h"
+#include "runtime/plugin/plugin_version.h"
+#include "runtime/transforms/builtin_config_defs.h"
 #include "runtime/converters/converter_factory.h"
 #include "runtime/herder_api/herder.h"
 #include "runtime/plugin/plugin_instances.h"
@@ -177,7 +180,6 @@ config::ConfigDef PluginConfigDef(const plugin::ConnectorPlugin& plugin) {
   return PluginConfigDef(plugin.descriptor->config_keys, plugin.descriptor->config_key_count);
 }
 
-// A transformation's or predicate's ConfigDef, as its plugin declares it.
 config::ConfigDef PluginConfigDef(const plugin::StagePlugin& stage) {
   return stage.transformation != nullptr
              ? PluginConfigDef(stage.transformation->config_keys,
@@ -199,8 +201,20 @@ ConfigKeyInfo ToKeyInfo(const config::ConfigKey& key) {
   info.width = std::string(config::WidthName(key.width));
   info.display_name = key.display_name.empty() ? key.name : key.display_name;
   info.dependents = key.dependents;
-  info.order = key.order_in_group;
+  info.order_in_group = key.order_in_group;
   return info;
+}
+
+void SetWorkerConverters(const config::ParsedConfig& worker, WorkerValidation& validation) {
+  auto canonical = [&](const char* key, converters::ConverterType type) {
+    std::optional<std::string> cls = worker.GetString(key);
+    if (!cls) return std::string();
+    std::string full = converters::CanonicalConverterClass(*cls, type);
+    return full.empty() ? *cls : full;
+  };
+  validation.key_converter = canonical("key.converter", converters::ConverterType::kKey);
+  validation.value_converter = canonical("value.converter", converters::ConverterType::kValue);
+  validation.header_converter = canonical("header.converter", converters::ConverterType::kHeader);
 }
 
 absl::StatusOr<ConfigInfos> ValidateConnectorConfig(const plugin::PluginRegistry& plugins,
@@ -210,21 +224,38 @@ absl::StatusOr<ConfigInfos> ValidateConnectorConfig(const plugin::PluginRegistry
   if (cls == config.end() || cls->second.empty()) {
     return absl::InvalidArgumentError("Connector config contains no connector type");
   }
-  const plugin::ConnectorPlugin* plugin = plugins.Find(cls->second);
-  if (plugin == nullptr) {
-    std::vector<std::string> available;
-    for (const plugin::ConnectorPlugin* p : plugins.Connectors())
-      available.push_back(p->class_name);
+  std::optional<std::string> version_spec;
+  if (auto v = config.find("connector.plugin.version"); v != config.end()) version_spec = v->second;
+  absl::StatusOr<const plugin::ConnectorPlugin*> found = plugins.Find(cls->second, version_spec);
+  if (found.ok() && *found == nullptr) {
+    std::set<std::string> available;
+    for (const plugin::ConnectorPlugin* p : plugins.Connectors()) available.insert(p->class_name);
     return absl::InvalidArgumentError(
         absl::StrCat("Failed to find any class that implements Connector and which name matches ",
                      cls->second, ", available connectors are: ", absl::StrJoin(available, ", ")));
   }
   ConfigInfos infos;
   infos.name = cls->second;
+  if (!found.ok()) {
+    // No loaded version matches: Connect validates the framework keys common to every
+    // connector only, with the version error on the class and the version keys.
+    infos.name = plugins.Find(cls->second)->class_name;
+    AppendValidated(config::BaseConnectorConfigDef(), config, infos);
+    AddError(infos, "connector.class", std::string(found.status().message()));
+    AddError(infos, "connector.plugin.version", std::string(found.status().message()));
+    for (ConfigInfo& info : infos.configs) {
+      if (info.definition && info.definition->name == "connector.plugin.version") {
+        info.value->recommended_values = plugins.Versions(cls->second);
+      }
+    }
+    return infos;
+  }
+  const plugin::ConnectorPlugin* plugin = *found;
   bool sink = plugin->type == plugin::ConnectorType::kSink;
   AppendValidated(config::ConnectorConfigDef(sink ? config::ConnectorKind::kSink
                                                   : config::ConnectorKind::kSource),
                   config, infos);
+  FillVersionAndConverterKeys(plugins, worker, *plugin, infos);
   if (sink) {
     if (absl::Status topics = config::ValidateSinkTopics(config); !topics.ok()) {
       AddError(infos, "topics", std::string(topics.message()));
@@ -250,6 +281,7 @@ absl::StatusOr<ConfigInfos> ValidateConnectorConfig(const plugin::PluginRegistry
       AddError(infos, "topic.creation.groups", std::string(creation.status().message()));
     }
   }
+  AppendStageKeys(plugins, config, infos);
   // The transformation chain as the task will build it (ConnectorConfig.enrich validates each
   // transform's and predicate's configs).
   const plugin::PluginStages stages(plugins);
@@ -275,6 +307,7 @@ absl::StatusOr<ConfigInfos> ValidateConnectorConfig(const plugin::PluginRegistry
       }
     }
   }
+  AppendConverterKeys(config, infos);
   AppendClientOverrides(worker, sink, config, infos);
   return infos;
 }
@@ -298,7 +331,7 @@ absl::StatusOr<ConfigInfos> ValidateForRest(const plugin::PluginRegistry& plugin
   if (infos.ok()) return infos;
   // Connect answers these from its async validation as 500 "<exception class>: <message>".
   const char* exception = absl::StrContains(infos.status().message(), "no connector type")
-                              ? "org.apache.kafka.connect.errors.BadRequestException"
+                              ? "org.apache.kafka.connect.runtime.rest.errors.BadRequestException"
                               : "org.apache.kafka.connect.errors.ConnectException";
   return WithHttpStatus(
       absl::InternalError(absl::StrCat(exception, ": ", infos.status().message())), 500);
@@ -335,18 +368,18 @@ std::vector<PluginInfo> ListConnectorPlugins(const plugin::PluginRegistry& plugi
   if (!connectors_only) {
     for (std::string_view converter : {converters::kByteArrayConverter, converters::kJsonConverter,
                                        converters::kStringConverter}) {
-      sinks.push_back({std::string(converter), "converter", CONNECTD_VERSION_STRING});
+      sinks.push_back({std::string(converter), "converter", BuiltInPluginVersion()});
     }
     for (std::string_view converter :
          {converters::kByteArrayConverter, converters::kJsonConverter,
           converters::kSimpleHeaderConverter, converters::kStringConverter}) {
-      sinks.push_back({std::string(converter), "header_converter", CONNECTD_VERSION_STRING});
+      sinks.push_back({std::string(converter), "header_converter", BuiltInPluginVersion()});
     }
     for (const std::string& cls : transforms::BuiltInTransformationClasses()) {
-      sinks.push_back({cls, "transformation", CONNECTD_VERSION_STRING});
+      sinks.push_back({cls, "transformation", BuiltInPluginVersion()});
     }
     for (const std::string& cls : transforms::BuiltInPredicateClasses()) {
-      sinks.push_back({cls, "predicate", CONNECTD_VERSION_STRING});
+      sinks.push_back({cls, "predicate", BuiltInPluginVersion()});
     }
     for (const plugin::StagePlugin* stage : plugins.Stages(plugin::StageKind::kTransformation)) {
       sinks.push_back({stage->class_name, "transformation", stage->version});
@@ -359,20 +392,37 @@ std::vector<PluginInfo> ListConnectorPlugins(const plugin::PluginRegistry& plugi
 }
 
 absl::StatusOr<std::vector<ConfigKeyInfo>> ConnectorPluginConfigKeys(
-    const plugin::PluginRegistry& plugins, const std::string& name) {
-  const plugin::ConnectorPlugin* plugin = plugins.Find(name);
-  const plugin::StagePlugin* stage = nullptr;
-  if (plugin == nullptr) stage = plugins.FindStage(plugin::StageKind::kTransformation, name);
-  if (plugin == nullptr && stage == nullptr) {
-    stage = plugins.FindStage(plugin::StageKind::kPredicate, name);
-  }
-  if (plugin == nullptr && stage == nullptr) {
-    return absl::NotFoundError(absl::StrCat("Unknown plugin ", name, "."));
+    const plugin::PluginRegistry& plugins, const std::string& name,
+    const std::optional<std::string>& version) {
+  absl::StatusOr<const plugin::ConnectorPlugin*> plugin = plugins.Find(name, version);
+  if (!plugin.ok()) return WithHttpStatus(plugin.status(), 400);
+  if (*plugin == nullptr) {
+    std::optional<std::vector<ConfigKeyInfo>> keys = StageOrConverterConfigKeys(plugins, name);
+    if (!keys) return absl::NotFoundError(absl::StrCat("Unknown plugin ", name, "."));
+    if (version) {
+      absl::StatusOr<plugin::VersionRange> range = plugin::VersionRange::Parse(*version);
+      if (!range.ok()) return WithHttpStatus(range.status(), 400);
+      if (!range->Contains(BuiltInPluginVersion()) && transforms::BuiltInStageConfigDef(name)) {
+        return WithHttpStatus(
+            absl::InvalidArgumentError(absl::StrCat(
+                "Plugin ", name, " not found that matches the version range ",
+                range->ToString(), ", available versions: [", BuiltInPluginVersion(), "]")),
+            400);
+      }
+    }
+    return *keys;
   }
   std::vector<ConfigKeyInfo> keys;
-  const config::ConfigDef def =
-      plugin != nullptr ? PluginConfigDef(*plugin) : PluginConfigDef(*stage);
-  for (const config::ConfigKey& key : def.keys()) keys.push_back(ToKeyInfo(key));
+  const config::ConfigDef own = PluginConfigDef(**plugin);
+  for (const config::ConfigKey& key : own.keys()) keys.push_back(ToKeyInfo(key));
+  const bool sink = (*plugin)->type == plugin::ConnectorType::kSink;
+  for (const config::ConfigKey& key :
+       config::ConnectorConfigDef(sink ? config::ConnectorKind::kSink
+                                       : config::ConnectorKind::kSource)
+           .keys()) {
+    keys.push_back(ToKeyInfo(key));
+    if (key.name == "connector.plugin.version") keys.back().default_value = (*plugin)->version;
+  }
   return keys;
 }
 

@@ -6,6 +6,7 @@
 // create or update is accepted (400 with every error listed).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,20 @@ struct WorkerValidation {
   config::ClientOverridePolicy override_policy = config::ClientOverridePolicy::All();
   bool distributed = false;
   bool exactly_once_source = false;
+  // The worker's converters (key.converter, value.converter, header.converter): what a
+  // connector config that names none gets; empty when unknown.
+  std::string key_converter;
+  std::string value_converter;
+  std::string header_converter;
 };
+
+// The converter fields of WorkerValidation from a worker's parsed config.
+void SetWorkerConverters(const config::ParsedConfig& worker, WorkerValidation& validation);
 
 // The plugin's ConfigDef in runtime form.
 config::ConfigDef PluginConfigDef(const plugin::ConnectorPlugin& plugin);
+// A transformation's or predicate's ConfigDef, as its plugin declares it.
+config::ConfigDef PluginConfigDef(const plugin::StagePlugin& stage);
 
 ConfigKeyInfo ToKeyInfo(const config::ConfigKey& key);
 
@@ -60,8 +71,11 @@ ConnectorType ConnectorTypeOf(const plugin::PluginRegistry& plugins, const Confi
 // GET /connector-plugins: sinks, then sources; converters too unless `connectors_only`.
 std::vector<PluginInfo> ListConnectorPlugins(const plugin::PluginRegistry& plugins,
                                              bool connectors_only);
-// GET /connector-plugins/{p}/config.
+// GET /connector-plugins/{p}/config[?version=]: a connector's own keys then the framework keys
+// of its kind (connector.plugin.version defaulting to its version), or a transformation's,
+// predicate's or converter's keys. 404 for an unknown plugin, 400 for a version not loaded.
 absl::StatusOr<std::vector<ConfigKeyInfo>> ConnectorPluginConfigKeys(
-    const plugin::PluginRegistry& plugins, const std::string& plugin);
+    const plugin::PluginRegistry& plugins, const std::string& plugin,
+    const std::optional<std::string>& version);
 
 }  // namespace connectd::herder

@@ -12,7 +12,7 @@
 namespace connectd::herder {
 namespace {
 
-constexpr char kLogger[] = "connectd.herder.StandaloneHerder";
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.standalone.StandaloneHerder";
 constexpr auto kUpdateBackoffStart = std::chrono::milliseconds(250);
 constexpr auto kUpdateBackoffMax = std::chrono::milliseconds(60000);
 
@@ -542,8 +542,8 @@ std::vector<PluginInfo> StandaloneHerder::ConnectorPlugins(bool connectors_only)
 }
 
 absl::StatusOr<std::vector<ConfigKeyInfo>> StandaloneHerder::ConnectorPluginConfig(
-    const std::string& name) {
-  return ConnectorPluginConfigKeys(plugins_, name);
+    const std::string& name, const std::optional<std::string>& version) {
+  return ConnectorPluginConfigKeys(plugins_, name, version);
 }
 
 void StandaloneHerder::ValidateConnectorConfig(const ConfigMap& config,

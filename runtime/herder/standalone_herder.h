@@ -90,7 +90,7 @@ class StandaloneHerder : public Herder,
   void ResetConnectorOffsets(const std::string& name, Callback<std::string> done) override;
   std::vector<PluginInfo> ConnectorPlugins(bool connectors_only) override;
   absl::StatusOr<std::vector<ConfigKeyInfo>> ConnectorPluginConfig(
-      const std::string& plugin) override;
+      const std::string& plugin, const std::optional<std::string>& version) override;
   void ValidateConnectorConfig(const ConfigMap& config, Callback<ConfigInfos> done) override;
   ServerInfo GetServerInfo() override;
   void Health(DoneCallback done) override;

@@ -105,8 +105,9 @@ class Herder {
 
   // ---- Plugins and validation ----------------------------------------------------------------
   virtual std::vector<PluginInfo> ConnectorPlugins(bool connectors_only) = 0;
+  // `version`: ?version= (KIP-891), a version or range; nullopt for the newest.
   virtual absl::StatusOr<std::vector<ConfigKeyInfo>> ConnectorPluginConfig(
-      const std::string& plugin) = 0;
+      const std::string& plugin, const std::optional<std::string>& version) = 0;
   virtual void ValidateConnectorConfig(const ConfigMap& config, Callback<ConfigInfos> done) = 0;
 
   // ---- Worker --------------------------------------------------------------------------------

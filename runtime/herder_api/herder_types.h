@@ -96,7 +96,7 @@ struct ConfigKeyInfo {
   std::string width;
   std::string display_name;
   std::vector<std::string> dependents;
-  int order = -1;
+  int order_in_group = -1;
 };
 
 struct ConfigValueInfo {

@@ -26,7 +26,7 @@
 namespace connectd::main {
 namespace {
 
-constexpr char kLogger[] = "connectd.cli.ConnectDistributed";
+constexpr char kLogger[] = "org.apache.kafka.connect.cli.ConnectDistributed";
 constexpr char kUsage[] = "usage: connectd distributed worker.properties\n";
 
 int Fail(const std::string& message) {
@@ -86,6 +86,7 @@ absl::StatusOr<distributed::DistributedHerder::Options> HerderOptions(
       jvm::TranslateJavaClientConfig(config.ClientConfig("admin."), jvm::ClientRole::kAdmin)
           .properties;
   options.validation.override_policy = config.client_override_policy();
+  herder::SetWorkerConverters(config.parsed(), options.validation);
   options.validation.distributed = true;
   options.validation.exactly_once_source = config.exactly_once_source_enabled();
   options.config_log =

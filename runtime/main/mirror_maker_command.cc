@@ -36,7 +36,7 @@ namespace {
 using mirror_maker::MirrorMakerConfig;
 using mirror_maker::SourceAndTarget;
 
-constexpr char kLogger[] = "connectd.mirror.MirrorMaker";
+constexpr char kLogger[] = "org.apache.kafka.connect.mirror.MirrorMaker";
 constexpr char kUsage[] =
     "usage: connectd mirror-maker mm2.properties [--clusters CLUSTER [CLUSTER ...]]\n"
     "\n"

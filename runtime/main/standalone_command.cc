@@ -36,7 +36,7 @@
 namespace connectd::main {
 namespace {
 
-constexpr char kLogger[] = "connectd.cli.ConnectStandalone";
+constexpr char kLogger[] = "org.apache.kafka.connect.cli.ConnectStandalone";
 constexpr char kUsage[] =
     "usage: connectd standalone worker.properties [connector.properties|connector.json]...\n";
 
@@ -130,6 +130,7 @@ int RunStandalone(const std::vector<std::string>& args) {
       jvm::TranslateJavaClientConfig(worker_config.ClientConfig("admin."), jvm::ClientRole::kAdmin)
           .properties;
   options.validation.override_policy = worker_config.client_override_policy();
+  herder::SetWorkerConverters(worker_config.parsed(), options.validation);
 
   // The herder exists first (the REST server answers through it), starts once the REST
   // server is bound and the worker id (advertised host:port) is known.

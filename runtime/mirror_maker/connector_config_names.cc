@@ -7,9 +7,6 @@
 namespace connectd::mirror_maker {
 
 const char* const kJavaOnlyConnectorConfigNames[] = {
-    // ConnectorConfig (KIP-891, Connect 4.1): plugin versions.
-    "connector.plugin.version", "key.converter.plugin.version", "value.converter.plugin.version",
-    "header.converter.plugin.version",
     // MirrorConnectorConfig: pluggable admin and metrics, which connectd does not load.
     "forwarding.admin.class", "metric.reporters", "metric.names.formats", "config.providers",
     // MirrorSourceConfig / MirrorCheckpointConfig: pluggable filters (connectd has the defaults).
@@ -18,20 +15,14 @@ const char* const kJavaOnlyConnectorConfigNames[] = {
 std::set<std::string> ConnectorConfigNames(const plugin::PluginRegistry& plugins) {
   std::set<std::string> names;
   // Connect's ConnectorConfig.configDef(): what source and sink connectors share.
-  std::set<std::string> sink;
-  for (const config::ConfigKey& key :
-       config::ConnectorConfigDef(config::ConnectorKind::kSink).keys()) {
-    sink.insert(key.name);
-  }
-  for (const config::ConfigKey& key :
-       config::ConnectorConfigDef(config::ConnectorKind::kSource).keys()) {
-    if (sink.count(key.name)) names.insert(key.name);
+  for (const config::ConfigKey& key : config::BaseConnectorConfigDef().keys()) {
+    names.insert(key.name);
   }
   for (MirrorConnector connector : kMirrorConnectors) {
-    absl::StatusOr<std::vector<herder::ConfigKeyInfo>> keys =
-        herder::ConnectorPluginConfigKeys(plugins, ConnectorClass(connector));
-    if (!keys.ok()) continue;
-    for (const herder::ConfigKeyInfo& key : *keys) names.insert(key.name);
+    const plugin::ConnectorPlugin* plugin = plugins.Find(ConnectorClass(connector));
+    if (plugin == nullptr) continue;
+    const config::ConfigDef own = herder::PluginConfigDef(*plugin);
+    for (const config::ConfigKey& key : own.keys()) names.insert(key.name);
   }
   const std::set<std::string>& client = ClientConfigNames();
   names.insert(client.begin(), client.end());

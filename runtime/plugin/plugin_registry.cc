@@ -13,8 +13,10 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "runtime/common/logging.h"
+#include "runtime/common/status_macros.h"
 #include "runtime/common/strings.h"
 #include "runtime/plugin/host_api.h"
+#include "runtime/plugin/plugin_version.h"
 
 namespace connectd::plugin {
 namespace {
@@ -187,10 +189,11 @@ absl::Status PluginRegistry::AddDescriptor(const connectd_plugin_descriptor* des
     } else if ((c->type == CONNECTD_CONNECTOR_TYPE_SOURCE && c->source_task == nullptr) ||
                (c->type == CONNECTD_CONNECTOR_TYPE_SINK && c->sink_task == nullptr)) {
       status = absl::InvalidArgumentError(absl::StrCat(c->class_name, ": no task vtable"));
-    } else if (auto it = by_class_.find(c->class_name); it != by_class_.end()) {
-      status = absl::AlreadyExistsError(
-          absl::StrCat("connector class ", c->class_name, " is already provided by ",
-                       it->second->library_path, "; this copy is ignored"));
+    } else if (const ConnectorPlugin* same =
+                   FindExact(c->class_name, c->version ? c->version : "")) {
+      status = absl::AlreadyExistsError(absl::StrCat("connector class ", c->class_name, " ",
+                                                     same->version, " is already provided by ",
+                                                     same->library_path, "; this copy is ignored"));
     }
     if (!status.ok()) {
       if (first_error.ok()) first_error = status;
@@ -209,7 +212,11 @@ absl::Status PluginRegistry::AddDescriptor(const connectd_plugin_descriptor* des
                                  << plugin->class_name << " " << plugin->version << " from "
                                  << origin << " (ABI " << descriptor->abi_major << "."
                                  << descriptor->abi_minor << ")";
-    by_class_[plugin->class_name] = std::move(plugin);
+    std::vector<std::unique_ptr<ConnectorPlugin>>& versions = by_class_[plugin->class_name];
+    versions.push_back(std::move(plugin));
+    std::sort(versions.begin(), versions.end(), [](const auto& a, const auto& b) {
+      return CompareVersions(a->version, b->version) < 0;
+    });
   }
   RecomputeAliases();
   if (absl::Status stages = AddStages(descriptor, origin); first_error.ok()) first_error = stages;
@@ -319,29 +326,75 @@ std::vector<const StagePlugin*> PluginRegistry::Stages(StageKind kind) const {
 }
 
 void PluginRegistry::RecomputeAliases() {
-  std::map<std::string, std::vector<ConnectorPlugin*>> candidates;
-  for (auto& [name, plugin] : by_class_) {
-    plugin->aliases.clear();
-    for (std::string& alias : ConnectAliases(name)) candidates[alias].push_back(plugin.get());
+  std::map<std::string, std::vector<std::string>> candidates;
+  for (auto& [name, versions] : by_class_) {
+    for (std::string& alias : ConnectAliases(name)) candidates[alias].push_back(name);
   }
   by_alias_.clear();
-  for (auto& [alias, plugins] : candidates) {
-    if (plugins.size() == 1 && by_class_.count(alias) == 0) {
-      plugins[0]->aliases.push_back(alias);
-      by_alias_[alias] = plugins[0];
+  for (auto& [name, versions] : by_class_) {
+    for (auto& plugin : versions) plugin->aliases.clear();
+  }
+  for (auto& [alias, classes] : candidates) {
+    if (classes.size() == 1 && by_class_.count(alias) == 0) {
+      for (auto& plugin : by_class_[classes[0]]) plugin->aliases.push_back(alias);
+      by_alias_[alias] = classes[0];
     }
   }
 }
 
-const ConnectorPlugin* PluginRegistry::Find(std::string_view name) const {
-  if (auto it = by_class_.find(name); it != by_class_.end()) return it->second.get();
-  if (auto it = by_alias_.find(name); it != by_alias_.end()) return it->second;
+const std::vector<std::unique_ptr<ConnectorPlugin>>* PluginRegistry::VersionsOf(
+    std::string_view name) const {
+  auto it = by_class_.find(name);
+  if (it == by_class_.end()) {
+    auto alias = by_alias_.find(name);
+    if (alias == by_alias_.end()) return nullptr;
+    it = by_class_.find(alias->second);
+  }
+  return it == by_class_.end() || it->second.empty() ? nullptr : &it->second;
+}
+
+const ConnectorPlugin* PluginRegistry::FindExact(std::string_view class_name,
+                                                 std::string_view version) const {
+  auto it = by_class_.find(class_name);
+  if (it == by_class_.end()) return nullptr;
+  for (const auto& plugin : it->second) {
+    if (plugin->version == version) return plugin.get();
+  }
   return nullptr;
+}
+
+const ConnectorPlugin* PluginRegistry::Find(std::string_view name) const {
+  const auto* versions = VersionsOf(name);
+  return versions == nullptr ? nullptr : versions->back().get();
+}
+
+absl::StatusOr<const ConnectorPlugin*> PluginRegistry::Find(
+    std::string_view name, const std::optional<std::string>& version_spec) const {
+  const auto* versions = VersionsOf(name);
+  if (versions == nullptr) return nullptr;
+  if (!version_spec) return versions->back().get();
+  CONNECTD_ASSIGN_OR_RETURN(VersionRange range, VersionRange::Parse(*version_spec));
+  for (auto it = versions->rbegin(); it != versions->rend(); ++it) {
+    if (range.Contains((*it)->version)) return it->get();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "Plugin ", versions->back()->class_name, " not found that matches the version range ",
+      range.ToString(), ", available versions: [", absl::StrJoin(Versions(name), ", "), "]"));
+}
+
+std::vector<std::string> PluginRegistry::Versions(std::string_view name) const {
+  std::vector<std::string> out;
+  if (const auto* versions = VersionsOf(name)) {
+    for (const auto& plugin : *versions) out.push_back(plugin->version);
+  }
+  return out;
 }
 
 std::vector<const ConnectorPlugin*> PluginRegistry::Connectors() const {
   std::vector<const ConnectorPlugin*> out;
-  for (const auto& [name, plugin] : by_class_) out.push_back(plugin.get());
+  for (const auto& [name, versions] : by_class_) {
+    for (const auto& plugin : versions) out.push_back(plugin.get());
+  }
   return out;
 }
 

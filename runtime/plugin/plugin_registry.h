@@ -8,6 +8,9 @@
 //     derives: the simple name (after the last '.') and, for names ending in "Connector", the
 //     simple name without it (MirrorSourceConnector -> MirrorSource). An alias two classes
 //     share is registered for neither (Connect does the same).
+//   - Several versions of one class may load side by side (KIP-891); a name finds the newest
+//     unless a config pins a version (Find with a version spec). The same class and version
+//     twice is a problem: the second copy is ignored.
 // A bad plugin never stops the worker: a library that fails to dlopen, has no entry symbol,
 // speaks another ABI major or declares a class already registered is logged with its file and
 // reason, recorded in problems(), and the others load.
@@ -18,11 +21,13 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "connectd/plugin/abi.h"
 
 namespace connectd::plugin {
@@ -79,10 +84,17 @@ class PluginRegistry {
   absl::Status AddDescriptor(const connectd_plugin_descriptor* descriptor,
                              const std::string& origin);
 
-  // The connector whose class name or alias is `name`, or nullptr.
+  // The connector whose class name or alias is `name` (its newest version), or nullptr.
   const ConnectorPlugin* Find(std::string_view name) const;
+  // The newest version of that connector within `version_spec` (a version or range, see
+  // plugin_version.h; nullopt: the newest of all): nullptr when no class is `name`,
+  // kInvalidArgument with Connect's message when the spec is bad or no version matches.
+  absl::StatusOr<const ConnectorPlugin*> Find(std::string_view name,
+                                              const std::optional<std::string>& version_spec) const;
+  // The versions loaded of the connector `name`, oldest first.
+  std::vector<std::string> Versions(std::string_view name) const;
 
-  // Every loaded connector, sorted by class name.
+  // Every loaded connector (each version), sorted by class name, then version.
   std::vector<const ConnectorPlugin*> Connectors() const;
 
   // The transformation or predicate class whose name or simple name is `name`, or nullptr.
@@ -100,14 +112,17 @@ class PluginRegistry {
   };
 
   absl::Status Record(const std::string& path, absl::Status status);
+  const std::vector<std::unique_ptr<ConnectorPlugin>>* VersionsOf(std::string_view name) const;
+  const ConnectorPlugin* FindExact(std::string_view class_name, std::string_view version) const;
   void RecomputeAliases();
   absl::Status AddStages(const connectd_plugin_descriptor* descriptor, const std::string& origin);
   absl::Status AddStage(std::unique_ptr<StagePlugin> stage);
   StageTable& Table(StageKind kind) { return stages_[static_cast<int>(kind)]; }
   const StageTable& Table(StageKind kind) const { return stages_[static_cast<int>(kind)]; }
 
-  std::map<std::string, std::unique_ptr<ConnectorPlugin>, std::less<>> by_class_;
-  std::map<std::string, const ConnectorPlugin*, std::less<>> by_alias_;
+  // Each class's versions, oldest first; an alias names a class.
+  std::map<std::string, std::vector<std::unique_ptr<ConnectorPlugin>>, std::less<>> by_class_;
+  std::map<std::string, std::string, std::less<>> by_alias_;
   std::map<std::string, std::string> loaded_files_;  // real path -> as given
   std::vector<LoadProblem> problems_;
   std::vector<std::string> java_plugins_;

@@ -16,7 +16,7 @@
 namespace connectd::storage {
 namespace {
 
-constexpr char kLogger[] = "connectd.storage.FileOffsetBackingStore";
+constexpr char kLogger[] = "org.apache.kafka.connect.storage.FileOffsetBackingStore";
 
 absl::Status ErrnoError(int error, std::string_view action, std::string_view path) {
   return absl::ErrnoToStatus(error, absl::StrCat(AsAbsl(action), " ", AsAbsl(path)));

@@ -18,7 +18,7 @@ namespace {
 
 // How long the first record to a topic waits at most for the topic's metadata.
 constexpr int kWarmMetadataTimeoutMs = 2000;
-constexpr char kLogger[] = "connectd.worker.AbstractWorkerSourceTask";
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.AbstractWorkerSourceTask";
 
 // A record the producer refused as too large, named as an operator needs it: where it comes
 // from, where it goes, how big it is and which key allows it (Java's RecordTooLargeException

@@ -6,7 +6,7 @@
 namespace connectd::worker {
 namespace {
 
-constexpr char kLogger[] = "connectd.worker.DeadLetterQueueReporter";
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.errors.DeadLetterQueueReporter";
 constexpr int kCreateTimeoutMs = 30000;
 
 struct QueueDeleter {

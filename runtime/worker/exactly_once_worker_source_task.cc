@@ -9,7 +9,7 @@ namespace connectd::worker {
 using plugin::View;
 
 namespace {
-constexpr char kLogger[] = "connectd.worker.ExactlyOnceWorkerSourceTask";
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.ExactlyOnceWorkerSourceTask";
 }  // namespace
 
 ExactlyOnceWorkerSourceTask::ExactlyOnceWorkerSourceTask(

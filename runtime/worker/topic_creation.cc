@@ -13,7 +13,7 @@
 namespace connectd::worker {
 namespace {
 
-constexpr char kLogger[] = "connectd.worker.TopicCreation";
+constexpr char kLogger[] = "org.apache.kafka.connect.util.TopicCreation";
 constexpr char kPrefix[] = "topic.creation.";
 constexpr int kAdminTimeoutMs = 30000;
 

@@ -13,7 +13,7 @@
 namespace connectd::worker {
 namespace {
 
-constexpr char kLogger[] = "connectd.worker.Worker";
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.Worker";
 
 std::string Get(const herder::ConfigMap& config, const std::string& key,
                 const std::string& fallback = "") {

@@ -5,7 +5,7 @@
 
 namespace connectd::worker {
 namespace {
-constexpr char kLogger[] = "connectd.worker.WorkerConnector";
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.WorkerConnector";
 }  // namespace
 
 WorkerConnector::WorkerConnector(std::string name, const plugin::ConnectorPlugin& plugin,

@@ -12,7 +12,7 @@
 namespace connectd::worker {
 namespace {
 
-constexpr char kLogger[] = "connectd.worker.WorkerSinkTask";
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.WorkerSinkTask";
 
 kafka::TopicPartitionListPtr ToList(const std::map<std::pair<std::string, int32_t>, int64_t>& m,
                                     bool with_offsets) {

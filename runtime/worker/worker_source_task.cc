@@ -6,7 +6,7 @@
 
 namespace connectd::worker {
 namespace {
-constexpr char kLogger[] = "connectd.worker.WorkerSourceTask";
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.WorkerSourceTask";
 }  // namespace
 
 WorkerSourceTask::WorkerSourceTask(herder::ConnectorTaskId id, StatusListener& listener,

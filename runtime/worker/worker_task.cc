@@ -5,7 +5,7 @@
 
 namespace connectd::worker {
 namespace {
-constexpr char kLogger[] = "connectd.worker.WorkerTask";
+constexpr char kLogger[] = "org.apache.kafka.connect.runtime.WorkerTask";
 }  // namespace
 
 WorkerTask::WorkerTask(herder::ConnectorTaskId id, StatusListener& listener,

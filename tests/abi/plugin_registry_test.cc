@@ -75,8 +75,9 @@ TEST(PluginRegistryTest, BadPluginsAreReportedAndTheRestLoad) {
   EXPECT_THAT(problems, HasSubstr("plugin ABI version 2." + minor +
                                   " is not compatible with the worker's ABI version 1." + minor));
   EXPECT_THAT(problems, HasSubstr("no entry symbol 'connectd_plugin_entry'"));
+  // The same class and version twice: the second copy is refused (another version would load).
   EXPECT_THAT(problems, HasSubstr("connector class org.apache.kafka.connect.tools."
-                                  "MockSourceConnector is already provided by"));
+                                  "MockSourceConnector 1.0.0 is already provided by"));
   EXPECT_THAT(problems, HasSubstr("libjunk.so: cannot load library"));
   EXPECT_THAT(problems, HasSubstr("/nonexistent/dir: plugin.path entry is not a directory"));
   EXPECT_EQ(registry.problems().size(), 5u) << problems;
@@ -150,6 +151,52 @@ TEST(PluginRegistryTest, AmbiguousAliasesAreRegisteredForNeither) {
   EXPECT_NE(registry.Find("org.b.DupConnector"), nullptr);
   EXPECT_EQ(registry.Find("Dup"), nullptr);
   EXPECT_EQ(registry.Find("DupConnector"), nullptr);
+}
+
+// KIP-891: versions of one class side by side. A name finds the newest; a version or range
+// picks one, and a range no version meets is Connect's error naming the versions loaded.
+TEST(PluginRegistryTest, SeveralVersionsOfOneClassLoadSideBySide) {
+  static const connectd_connector_vtable vtable{sizeof(connectd_connector_vtable)};
+  static const connectd_source_task_vtable task{sizeof(connectd_source_task_vtable)};
+  auto descriptor = [](const char* version) {
+    return connectd_connector_descriptor{sizeof(connectd_connector_descriptor),
+                                         "org.v.VersionedConnector",
+                                         CONNECTD_CONNECTOR_TYPE_SOURCE,
+                                         version,
+                                         nullptr,
+                                         0,
+                                         &vtable,
+                                         &task,
+                                         nullptr};
+  };
+  static const connectd_connector_descriptor v1 = descriptor("1.2.0");
+  static const connectd_connector_descriptor v2 = descriptor("2.0.0");
+  static const connectd_connector_descriptor v10 = descriptor("10.0.0-rc1");
+  static const connectd_connector_descriptor* const first[] = {&v2};
+  static const connectd_connector_descriptor* const second[] = {&v10, &v1};
+  static const connectd_plugin_descriptor a{
+      sizeof(connectd_plugin_descriptor), 1, 1, "versions-a", "1", first, 1};
+  static const connectd_plugin_descriptor b{
+      sizeof(connectd_plugin_descriptor), 1, 1, "versions-b", "1", second, 2};
+  PluginRegistry registry;
+  ASSERT_TRUE(registry.AddDescriptor(&a, "a.so").ok());
+  ASSERT_TRUE(registry.AddDescriptor(&b, "b.so").ok());
+  EXPECT_THAT(registry.Versions("Versioned"), ElementsAre("1.2.0", "2.0.0", "10.0.0-rc1"));
+  EXPECT_EQ(registry.Find("VersionedConnector")->version, "10.0.0-rc1");
+  EXPECT_EQ((*registry.Find("org.v.VersionedConnector", "1.2.0"))->version, "1.2.0");
+  EXPECT_EQ((*registry.Find("Versioned", "[1.0,3.0)"))->version, "2.0.0");
+  EXPECT_EQ((*registry.Find("Versioned", "[2.0.0,)"))->version, "10.0.0-rc1");
+  EXPECT_EQ((*registry.Find("Versioned", std::nullopt))->version, "10.0.0-rc1");
+  EXPECT_EQ(*registry.Find("NoSuch", "1.0"), nullptr);
+  absl::StatusOr<const ConnectorPlugin*> missing = registry.Find("Versioned", "3.0");
+  EXPECT_EQ(missing.status().message(),
+            "Plugin org.v.VersionedConnector not found that matches the version range "
+            "[3.0,3.0], available versions: [1.2.0, 2.0.0, 10.0.0-rc1]");
+  EXPECT_FALSE(registry.Find("Versioned", "[2.0").ok());
+  EXPECT_EQ(registry.Connectors().size(), 3u);
+  // The same class and version again is refused; the others stay.
+  EXPECT_FALSE(registry.AddDescriptor(&a, "a-copy.so").ok());
+  EXPECT_EQ(registry.Connectors().size(), 3u);
 }
 
 }  // namespace

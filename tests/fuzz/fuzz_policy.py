@@ -42,7 +42,6 @@ TEMPLATES = [
     ("GET", "/connectors/{connector}/status"),
     ("GET", "/connectors/{connector}/tasks"),
     ("POST", "/connectors/{connector}/tasks"),
-    ("GET", "/connectors/{connector}/tasks-config"),
     ("GET", "/connectors/{connector}/tasks/{task}/status"),
     ("POST", "/connectors/{connector}/tasks/{task}/restart"),
     ("POST", "/connectors/{connector}/restart"),

@@ -35,7 +35,7 @@ TEST_F(ConnectorPluginsResourceTest, PluginConfig) {
   key.documentation = "Source filename.";
   key.width = "NONE";
   key.display_name = "file";
-  key.order = -1;
+  key.order_in_group = -1;
   env_.herder().set_plugin_config("FileStreamSource", {key});
   HttpResult r = env_.Get("/connector-plugins/FileStreamSource/config");
   EXPECT_EQ(r.status, 200);
@@ -43,7 +43,7 @@ TEST_F(ConnectorPluginsResourceTest, PluginConfig) {
       r.body,
       R"([{"name":"file","type":"STRING","required":false,"default_value":"","importance":"HIGH",)"
       R"("documentation":"Source filename.","group":null,"width":"NONE","display_name":"file",)"
-      R"("dependents":[],"order":-1}])");
+      R"("dependents":[],"order_in_group":-1}])");
   EXPECT_EQ(env_.Get("/connector-plugins/Nope/config").body,
             ErrorJson(404, "Unknown plugin Nope."));
   env_.herder().FailNext(herder::WithHttpStatus(

@@ -486,7 +486,8 @@ std::vector<herder::PluginInfo> FakeHerder::ConnectorPlugins(bool connectors_onl
 }
 
 absl::StatusOr<std::vector<herder::ConfigKeyInfo>> FakeHerder::ConnectorPluginConfig(
-    const std::string& plugin) {
+    const std::string& plugin, const std::optional<std::string>& version) {
+  (void)version;
   Record(absl::StrCat("ConnectorPluginConfig(", plugin, ")"));
   if (std::optional<absl::Status> failure = TakeFailure()) return *failure;
   std::lock_guard lock(mu_);

@@ -44,11 +44,10 @@ TEST(JsonEntitiesTest, ConnectorInfoFieldOrder) {
             R"({"name":"c","config":{"a":"1","b":"2"},"tasks":[],"type":"unknown"})");
 }
 
-TEST(JsonEntitiesTest, TaskInfosAndTasksConfig) {
+TEST(JsonEntitiesTest, TaskInfos) {
   std::vector<herder::TaskInfo> tasks = {{{"c", 0}, {{"k", "v"}}}, {{"c", 1}, {}}};
   EXPECT_EQ(TaskInfosJson(tasks), R"([{"id":{"connector":"c","task":0},"config":{"k":"v"}},)"
                                   R"({"id":{"connector":"c","task":1},"config":{}}])");
-  EXPECT_EQ(TasksConfigJson(tasks), R"({"c-0":{"k":"v"},"c-1":{}})");
 }
 
 TEST(JsonEntitiesTest, ConnectorStateInfoOmitsEmptyTrace) {
@@ -94,7 +93,7 @@ TEST(JsonEntitiesTest, ConfigInfosAndKeyInfoFieldOrder) {
   key.group = "Common";
   key.width = "MEDIUM";
   key.display_name = "Connector name";
-  key.order = 1;
+  key.order_in_group = 1;
   herder::ConfigValueInfo value;
   value.name = "name";
   value.errors = {"Missing required configuration \"name\" which has no default value."};
@@ -105,7 +104,7 @@ TEST(JsonEntitiesTest, ConfigInfosAndKeyInfoFieldOrder) {
       R"({"name":"FileStreamSource","error_count":1,"groups":["Common"],"configs":[{"definition":)"
       R"({"name":"name","type":"STRING","required":true,"default_value":null,"importance":"HIGH",)"
       R"("documentation":"doc","group":"Common","width":"MEDIUM","display_name":"Connector name",)"
-      R"("dependents":[],"order":1},"value":{"name":"name","value":null,"recommended_values":[],)"
+      R"("dependents":[],"order_in_group":1},"value":{"name":"name","value":null,"recommended_values":[],)"
       R"("errors":["Missing required configuration \"name\" which has no default value."],)"
       R"("visible":true}},{"definition":null,"value":null}]})");
   key.group.reset();
@@ -116,7 +115,7 @@ TEST(JsonEntitiesTest, ConfigInfosAndKeyInfoFieldOrder) {
       ConfigKeyInfosJson({key}),
       R"([{"name":"name","type":"STRING","required":false,"default_value":"x","importance":"HIGH",)"
       R"("documentation":"doc","group":null,"width":"MEDIUM","display_name":"Connector name",)"
-      R"("dependents":["a","b"],"order":1}])");
+      R"("dependents":["a","b"],"order_in_group":1}])");
 }
 
 TEST(JsonEntitiesTest, LoggerLevelsAndTopicsAndExpand) {

@@ -22,14 +22,21 @@ TEST(LoggersResourceTest, WorkerScopeChangesConnectdLevels) {
 
   HttpResult set = env.Put("/admin/loggers/" + ns + ".a", R"({"level":"debug"})");
   EXPECT_EQ(set.status, 200);
-  // The namespace logger is new (changed); NS.a.b had INFO (changed).
-  EXPECT_EQ(set.body, "[\"" + ns + ".a\",\"" + ns + ".a.b\"]");
+  // The namespace logger is new (changed); NS.a.b had INFO (changed); NS.a.b.c, known since
+  // code asked about it, had no level of its own (changed).
+  EXPECT_EQ(set.body, "[\"" + ns + ".a\",\"" + ns + ".a.b\",\"" + ns + ".a.b.c\"]");
   EXPECT_TRUE(log::IsEnabled(log::Level::kDebug, ns + ".a.b.c"));
   EXPECT_TRUE(log::IsEnabled(log::Level::kDebug, ns + ".a.x"));
 
   EXPECT_EQ(env.Get("/admin/loggers/" + ns + ".a.b").body,
             R"({"level":"DEBUG","last_modified":1700000000000})");
-  // Setting the same level again changes nothing.
+  // A logger with no level of its own that code used (NS.a.x) is known: GET answers its
+  // effective level, never modified.
+  EXPECT_EQ(env.Get("/admin/loggers/" + ns + ".a.x").body, R"({"level":"DEBUG","last_modified":null})");
+  EXPECT_EQ(env.Get("/admin/loggers/" + ns + ".a.y").status, 404);
+  // Setting the same level again changes only the logger that had no level of its own.
+  EXPECT_EQ(env.Put("/admin/loggers/" + ns + ".a", R"({"level":"DEBUG"})").body,
+            "[\"" + ns + ".a.x\"]");
   EXPECT_EQ(env.Put("/admin/loggers/" + ns + ".a", R"({"level":"DEBUG"})").body, "[]");
   // FATAL is a log4j level; connectd maps it to ERROR.
   EXPECT_EQ(env.Put("/admin/loggers/" + ns + ".a.b", R"({"level":"FATAL"})").status, 200);

@@ -71,8 +71,23 @@ TEST(ConfigDefTest, ValidateReportsEveryKeyInOrder) {
   EXPECT_THAT(values[0].errors, ElementsAre(HasSubstr("Missing required configuration")));
   EXPECT_THAT(values[1].errors, ElementsAre(HasSubstr("Value must be at least 1")));
   EXPECT_THAT(values[2].errors, IsEmpty());
-  EXPECT_THAT(values[2].recommended_values, ElementsAre("none", "all"));
+  // Java recommends values only through a Recommender, never from a validator's set.
+  EXPECT_THAT(values[2].recommended_values, IsEmpty());
   EXPECT_THAT(TestDef().Groups(), ElementsAre("Common", "Error Handling"));
+}
+
+// ConfigDef.validate as Java runs it: a value that does not parse is null and then fails the
+// key's range too; values are shown parsed (trimmed, booleans in lower case, lists joined).
+TEST(ConfigDefTest, ValidateShowsParsedValuesAndNullFailures) {
+  auto values = TestDef().Validate({{"name", " c "}, {"tasks.max", "abc"}});
+  EXPECT_EQ(values[0].value, "c");
+  EXPECT_EQ(values[1].value, std::nullopt);
+  EXPECT_THAT(values[1].errors,
+              ElementsAre("Invalid value abc for configuration tasks.max: Not a number of type INT",
+                          "Invalid value null for configuration tasks.max: Value must be non-null"));
+  auto spaced = TestDef().Validate({{"tasks.max", " 3 "}});
+  EXPECT_EQ(spaced[1].value, "3");
+  EXPECT_THAT(spaced[1].errors, IsEmpty());
 }
 
 TEST(ConfigDefTest, OriginalsWithPrefixStripsThePrefix) {
