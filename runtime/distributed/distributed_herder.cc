@@ -203,11 +203,12 @@ std::optional<std::string> DistributedHerder::PluginVersionOf(const std::string&
   std::shared_ptr<const storage::ClusterConfigState> view = View();
   const storage::ConfigProperties* raw = view->RawConnectorConfig(connector);
   if (raw == nullptr) return std::nullopt;
+  std::map<std::string, std::string> config;
   for (const auto& [key, value] : *raw) {
-    if (key != "connector.class" || !value) continue;
-    const plugin::ConnectorPlugin* plugin = plugins_.Find(*value);
-    if (plugin != nullptr) return plugin->version;
+    if (value) config.emplace(key, *value);
   }
+  const plugin::ConnectorPlugin* plugin = plugins_.FindForConfig(config);
+  if (plugin != nullptr) return plugin->version;
   return std::nullopt;
 }
 

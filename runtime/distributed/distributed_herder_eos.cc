@@ -363,7 +363,7 @@ void DistributedHerder::UpdateWritePrivileges() {
 void DistributedHerder::ValidateExactlyOnce(const herder::ConfigMap& config,
                                             herder::ConfigInfos& infos) const {
   if (herder::ConnectorTypeOf(plugins_, config) != herder::ConnectorType::kSource) return;
-  const plugin::ConnectorPlugin* plugin = plugins_.Find(Get(config, "connector.class"));
+  const plugin::ConnectorPlugin* plugin = plugins_.FindForConfig(config);
   if (plugin == nullptr) return;
   if (!HasErrors(infos, "exactly.once.support") &&
       absl::AsciiStrToLower(Get(config, "exactly.once.support")) == "required") {

@@ -93,9 +93,7 @@ absl::StatusOr<std::string> ModifyConnectorOffsets(
     const std::map<std::string, std::optional<std::string>>& offsets, bool reset) {
   // Ask the connector first (KIP-875), on a fresh instance that is never started.
   bool handled = false;
-  auto cls = target.config.find("connector.class");
-  if (const plugin::ConnectorPlugin* plugin =
-          cls == target.config.end() ? nullptr : plugins.Find(cls->second)) {
+  if (const plugin::ConnectorPlugin* plugin = plugins.FindForConfig(target.config)) {
     plugin::DetachedConnectorContext context;
     absl::StatusOr<std::unique_ptr<plugin::ConnectorInstance>> instance =
         plugin::ConnectorInstance::Create(*plugin, &context);

@@ -243,9 +243,16 @@ absl::StatusOr<ConfigInfos> ValidateConnectorConfig(const plugin::PluginRegistry
     AppendValidated(config::BaseConnectorConfigDef(), config, infos);
     AddError(infos, "connector.class", std::string(found.status().message()));
     AddError(infos, "connector.plugin.version", std::string(found.status().message()));
+    // The version keys as Connect's recommenders leave them: the connector's versions, and
+    // converter versions hidden (no converter was resolved).
     for (ConfigInfo& info : infos.configs) {
-      if (info.definition && info.definition->name == "connector.plugin.version") {
+      if (!info.definition) continue;
+      const std::string& name = info.definition->name;
+      if (name == "connector.plugin.version") {
+        info.definition->default_value = plugins.Find(cls->second)->version;
         info.value->recommended_values = plugins.Versions(cls->second);
+      } else if (absl::EndsWith(name, ".converter.plugin.version")) {
+        info.value->visible = false;
       }
     }
     return infos;
@@ -366,6 +373,25 @@ std::vector<PluginInfo> ListConnectorPlugins(const plugin::PluginRegistry& plugi
   }
   sinks.insert(sinks.end(), sources.begin(), sources.end());
   if (!connectors_only) {
+    // Then transformations and predicates (built-in and from plugins, by class), converters and
+    // header converters, as Connect lists them.
+    for (plugin::StageKind kind :
+         {plugin::StageKind::kTransformation, plugin::StageKind::kPredicate}) {
+      const bool transformation = kind == plugin::StageKind::kTransformation;
+      std::vector<PluginInfo> stages;
+      for (const std::string& cls : transformation ? transforms::BuiltInTransformationClasses()
+                                                   : transforms::BuiltInPredicateClasses()) {
+        stages.push_back({cls, transformation ? "transformation" : "predicate",
+                          BuiltInPluginVersion()});
+      }
+      for (const plugin::StagePlugin* stage : plugins.Stages(kind)) {
+        stages.push_back(
+            {stage->class_name, transformation ? "transformation" : "predicate", stage->version});
+      }
+      std::sort(stages.begin(), stages.end(),
+                [](const PluginInfo& a, const PluginInfo& b) { return a.class_name < b.class_name; });
+      sinks.insert(sinks.end(), stages.begin(), stages.end());
+    }
     for (std::string_view converter : {converters::kByteArrayConverter, converters::kJsonConverter,
                                        converters::kStringConverter}) {
       sinks.push_back({std::string(converter), "converter", BuiltInPluginVersion()});
@@ -374,18 +400,6 @@ std::vector<PluginInfo> ListConnectorPlugins(const plugin::PluginRegistry& plugi
          {converters::kByteArrayConverter, converters::kJsonConverter,
           converters::kSimpleHeaderConverter, converters::kStringConverter}) {
       sinks.push_back({std::string(converter), "header_converter", BuiltInPluginVersion()});
-    }
-    for (const std::string& cls : transforms::BuiltInTransformationClasses()) {
-      sinks.push_back({cls, "transformation", BuiltInPluginVersion()});
-    }
-    for (const std::string& cls : transforms::BuiltInPredicateClasses()) {
-      sinks.push_back({cls, "predicate", BuiltInPluginVersion()});
-    }
-    for (const plugin::StagePlugin* stage : plugins.Stages(plugin::StageKind::kTransformation)) {
-      sinks.push_back({stage->class_name, "transformation", stage->version});
-    }
-    for (const plugin::StagePlugin* stage : plugins.Stages(plugin::StageKind::kPredicate)) {
-      sinks.push_back({stage->class_name, "predicate", stage->version});
     }
   }
   return sinks;

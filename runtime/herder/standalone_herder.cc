@@ -180,9 +180,7 @@ absl::Status StandaloneHerder::ApplyConfig(const std::string& name, const Config
     StatusEntry& entry = statuses_[name];
     entry.tasks.clear();
     entry.type = ConnectorTypeOf(plugins_, config);
-    auto cls = config.find("connector.class");
-    const plugin::ConnectorPlugin* plugin =
-        cls == config.end() ? nullptr : plugins_.Find(cls->second);
+    const plugin::ConnectorPlugin* plugin = plugins_.FindForConfig(config);
     entry.version = plugin ? std::optional<std::string>(plugin->version) : std::nullopt;
   }
   ConnectorState& state = connectors_[name];

@@ -382,6 +382,16 @@ absl::StatusOr<const ConnectorPlugin*> PluginRegistry::Find(
       range.ToString(), ", available versions: [", absl::StrJoin(Versions(name), ", "), "]"));
 }
 
+const ConnectorPlugin* PluginRegistry::FindForConfig(
+    const std::map<std::string, std::string>& config) const {
+  auto cls = config.find("connector.class");
+  if (cls == config.end()) return nullptr;
+  std::optional<std::string> version;
+  if (auto v = config.find("connector.plugin.version"); v != config.end()) version = v->second;
+  absl::StatusOr<const ConnectorPlugin*> plugin = Find(cls->second, version);
+  return plugin.ok() ? *plugin : nullptr;
+}
+
 std::vector<std::string> PluginRegistry::Versions(std::string_view name) const {
   std::vector<std::string> out;
   if (const auto* versions = VersionsOf(name)) {

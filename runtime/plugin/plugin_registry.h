@@ -91,6 +91,9 @@ class PluginRegistry {
   // kInvalidArgument with Connect's message when the spec is bad or no version matches.
   absl::StatusOr<const ConnectorPlugin*> Find(std::string_view name,
                                               const std::optional<std::string>& version_spec) const;
+  // The connector a connector config runs: its connector.class at its connector.plugin.version
+  // (the newest when unset); nullptr when none is loaded.
+  const ConnectorPlugin* FindForConfig(const std::map<std::string, std::string>& config) const;
   // The versions loaded of the connector `name`, oldest first.
   std::vector<std::string> Versions(std::string_view name) const;
 

@@ -71,10 +71,13 @@ absl::Status Worker::StartConnector(const std::string& name, const herder::Confi
     return absl::AlreadyExistsError(absl::StrCat("Connector ", name, " already running"));
   }
   const std::string cls = Get(config, "connector.class");
-  const plugin::ConnectorPlugin* plugin = plugins_.Find(cls);
+  const plugin::ConnectorPlugin* plugin = plugins_.FindForConfig(config);
   if (plugin == nullptr) {
     absl::Status missing = absl::NotFoundError(absl::StrCat(
-        "Failed to find any class that implements Connector and which name matches ", cls));
+        "Failed to find any class that implements Connector and which name matches ", cls,
+        config.count("connector.plugin.version")
+            ? absl::StrCat(" at version ", Get(config, "connector.plugin.version"))
+            : std::string()));
     listener_.OnConnectorState(name, State::kFailed, std::string(missing.message()));
     return missing;
   }
@@ -307,7 +310,7 @@ absl::Status Worker::StartTask(const herder::ConnectorTaskId& id,
     return absl::AlreadyExistsError(
         absl::StrCat("Task ", id.connector, "-", id.task, " already running"));
   }
-  const plugin::ConnectorPlugin* plugin = plugins_.Find(Get(connector_config, "connector.class"));
+  const plugin::ConnectorPlugin* plugin = plugins_.FindForConfig(connector_config);
   absl::StatusOr<std::unique_ptr<WorkerTask>> task =
       plugin == nullptr
           ? absl::StatusOr<std::unique_ptr<WorkerTask>>(absl::NotFoundError(
