@@ -412,6 +412,7 @@ void DistributedHerder::OnAssignment(const distributed::AssignmentEvent& event) 
   // coordinator does not rebalance for it): its delay was already scheduled.
   const bool repeated = event.generation == generation_.load() && event.complete == assignment_ &&
                         a.error == distributed::ConnectAssignment::kNoError;
+  if (!repeated) rebalance_metrics_.Started(event.generation);
   generation_ = event.generation;
   member_id_ = event.member_id;
   leader_id_ = a.leader;
@@ -477,6 +478,7 @@ void DistributedHerder::OnAssignment(const distributed::AssignmentEvent& event) 
     }
   }
   ready_ = true;
+  rebalance_metrics_.Completed();
   if (options_.on_rebalance_success) options_.on_rebalance_success(is_leader_);
 }
 

@@ -39,6 +39,7 @@
 
 #include "runtime/config/worker_config.h"
 #include "runtime/distributed/group_member.h"
+#include "runtime/distributed/rebalance_metrics.h"
 #include "runtime/distributed/worker_coordinator.h"
 #include "runtime/herder/connector_validation.h"
 #include "runtime/herder_api/herder.h"
@@ -57,6 +58,8 @@ class DistributedHerder : public herder::Herder,
  public:
   struct Options {
     std::string kafka_cluster_id;
+    // Where connect-worker-rebalance-metrics are published; none when null.
+    metrics::MetricsRegistry* metrics = nullptr;
     bool topic_tracking = true;
     bool topic_tracking_reset = true;
     // librdkafka properties for the admin client that manages sink connectors' group offsets.
@@ -322,6 +325,7 @@ class DistributedHerder : public herder::Herder,
   std::atomic<bool> stopped_{false};
   std::atomic<bool> fatal_reported_{false};  // Options::on_fatal called (once)
   std::atomic<bool> snapshot_update_posted_{false};
+  RebalanceMetrics rebalance_metrics_{options_.metrics};
   std::atomic<int32_t> generation_{-1};  // written on the herder thread, read by status writes
 
   // Herder thread only.

@@ -201,6 +201,7 @@ int RunDistributed(const std::vector<std::string>& args) {
   options->on_fatal = StopOnFatalHerderError;
   const MetricsSettings metrics_settings = MetricsSettingsOf(worker_config.parsed());
   metrics::MetricsRegistry metrics(metrics_settings.window, metrics_settings.served_level);
+  options->metrics = &metrics;
   auto herder = std::make_unique<distributed::DistributedHerder>(
       *options, plugins, control,
       [&](worker::StatusListener& listener, worker::ConnectorEvents& events,

@@ -20,11 +20,12 @@ int64_t NowMs() {
 }
 
 Sensor::Sensor(MetricsScope* scope, std::vector<MetricName> names, std::vector<StatSpec> stats,
-               WindowConfig window, int64_t now_ms)
+               WindowConfig window, int64_t now_ms, GaugeFunction gauge)
     : scope_(scope),
       names_(std::move(names)),
       stats_(std::move(stats)),
       window_(window),
+      gauge_(std::move(gauge)),
       samples_(static_cast<size_t>(std::max(1, window.samples))) {
   samples_[0].start_ms = now_ms;
 }
@@ -86,6 +87,8 @@ double Sensor::Measure(size_t i, int64_t now_ms) const {
       return sum_;
     case StatKind::kRate:
       return WindowedRate(now_ms);
+    case StatKind::kGauge:
+      return gauge_ ? gauge_(now_ms) : kNaN;
     case StatKind::kMin:
     case StatKind::kMax:
     case StatKind::kAvg:
@@ -115,10 +118,12 @@ double Sensor::Measure(size_t i, int64_t now_ms) const {
 
 std::shared_ptr<Sensor> MetricsRegistry::Add(MetricsScope* scope, const std::string& domain,
                                              const std::string& group, const Tags& tags,
-                                             std::vector<StatSpec> stats, int64_t now_ms) {
+                                             std::vector<StatSpec> stats, int64_t now_ms,
+                                             GaugeFunction gauge) {
   std::vector<MetricName> names;
   for (const StatSpec& stat : stats) names.push_back(MetricName{domain, group, stat.name, tags});
-  auto sensor = std::make_shared<Sensor>(scope, names, std::move(stats), window_, now_ms);
+  auto sensor =
+      std::make_shared<Sensor>(scope, names, std::move(stats), window_, now_ms, std::move(gauge));
   std::lock_guard lock(mu_);
   for (const MetricName& name : names) {
     auto old = by_metric_.find(name.Key());
@@ -220,6 +225,17 @@ Sensor* MetricsScope::AddSensor(const std::string& domain, const std::string& gr
   }
   std::shared_ptr<Sensor> sensor =
       registry_->Add(this, domain, group, tags, std::move(stats), now_ms);
+  std::lock_guard lock(mu_);
+  sensors_.push_back(sensor);
+  return sensor.get();
+}
+
+Sensor* MetricsScope::AddGauge(const std::string& domain, const std::string& group,
+                               const Tags& tags, StatSpec stat, GaugeFunction gauge) {
+  if (group.empty() || stat.name.empty() || !gauge) return nullptr;
+  stat.kind = StatKind::kGauge;
+  std::shared_ptr<Sensor> sensor =
+      registry_->Add(this, domain, group, tags, {std::move(stat)}, NowMs(), std::move(gauge));
   std::lock_guard lock(mu_);
   sensors_.push_back(sensor);
   return sensor.get();

@@ -24,7 +24,12 @@
 
 namespace connectd::metrics {
 
-enum class StatKind { kValue, kCumulativeCount, kCumulativeSum, kRate, kMin, kMax, kAvg };
+// kGauge: computed when read (Kafka's Gauge and Measurable), by a sensor added with AddGauge.
+enum class StatKind { kValue, kCumulativeCount, kCumulativeSum, kRate, kMin, kMax, kAvg, kGauge };
+
+// A gauge's value at `now_ms`. It runs on the thread that reads the metrics (the REST thread),
+// under the sensor's lock: it must not touch its sensor, and must own (share) what it reads.
+using GaugeFunction = std::function<double(int64_t now_ms)>;
 
 // Kafka's Sensor.RecordingLevel, ordered: a registry serves the metrics at or below its level
 // (the worker's metrics.recording.level). Unlike Kafka, a metric above the level is still
@@ -65,7 +70,7 @@ class MetricsScope;
 class Sensor {
  public:
   Sensor(MetricsScope* scope, std::vector<MetricName> names, std::vector<StatSpec> stats,
-         WindowConfig window, int64_t now_ms);
+         WindowConfig window, int64_t now_ms, GaugeFunction gauge = {});
 
   // Records `value` at `now_ms` (Unix ms).
   void Record(double value, int64_t now_ms);
@@ -93,6 +98,7 @@ class Sensor {
   const std::vector<MetricName> names_;
   const std::vector<StatSpec> stats_;
   const WindowConfig window_;
+  const GaugeFunction gauge_;  // kGauge stats
 
   mutable std::mutex mu_;
   double last_ = 0;              // guarded by mu_
@@ -134,7 +140,8 @@ class MetricsRegistry {
   friend class MetricsScope;
   std::shared_ptr<Sensor> Add(MetricsScope* scope, const std::string& domain,
                               const std::string& group, const Tags& tags,
-                              std::vector<StatSpec> stats, int64_t now_ms);
+                              std::vector<StatSpec> stats, int64_t now_ms,
+                              GaugeFunction gauge = {});
   void Remove(const Sensor* sensor);
 
   const WindowConfig window_;
@@ -164,8 +171,12 @@ class MetricsScope {
   // stays valid for recording until its own scope ends.
   Sensor* AddSensor(const std::string& domain, const std::string& group, const Tags& tags,
                     std::vector<StatSpec> stats, int64_t now_ms);
+  // One metric computed when read (its stat's kind is set to kGauge); nullptr as AddSensor.
+  Sensor* AddGauge(const std::string& domain, const std::string& group, const Tags& tags,
+                   StatSpec stat, GaugeFunction gauge);
   // Unpublishes and frees `sensor`; its owner must not record into it any more.
   void RemoveSensor(Sensor* sensor);
+  MetricsRegistry* registry() const { return registry_; }
   // Unpublishes every sensor of the scope but keeps them recordable until the scope is
   // destroyed (a task that ended: its plugin may still be finishing a call).
   void UnpublishAll();

@@ -238,12 +238,17 @@ void AbstractWorkerSourceTask::RecordPolled(const Batch& batch,
   task_metrics_.RecordPoll(records, std::chrono::duration_cast<std::chrono::milliseconds>(
                                         std::chrono::steady_clock::now() - poll_start)
                                         .count());
+  if (records > 0) {
+    task_group_metrics().RecordBatchSize(records);
+    task_metrics_.RecordActive(in_flight_ + records);
+  }
 }
 
 void AbstractWorkerSourceTask::RecordAcknowledged() {
   const int64_t acked = records_acked_.load();
   if (acked != acked_published_) {
     task_metrics_.RecordWrite(acked - acked_published_);
+    task_metrics_.RecordActive(in_flight_);
     acked_published_ = acked;
   }
 }

@@ -154,6 +154,10 @@ class AbstractWorkerSourceTask : public WorkerTask, private plugin::SourceTaskCo
   // The first failure of a send, from a delivery report (task thread).
   const absl::Status& send_failure() const { return send_failure_; }
   int64_t in_flight() const { return in_flight_; }
+  // source-task-metrics transaction-size-*: one committed transaction's records.
+  void RecordTransactionSize(int64_t records) {
+    task_metrics_.RecordTransactionSize(metrics_scope_, id_, records);
+  }
   void CountOffsetCommit() { ++offset_commits_; }
 
  private:

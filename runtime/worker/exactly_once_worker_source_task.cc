@@ -145,7 +145,13 @@ absl::Status ExactlyOnceWorkerSourceTask::CommitTransaction() {
     CommitTask();
     return absl::OkStatus();
   }
-  auto fail = [this](absl::Status cause) {
+  auto elapsed_ms = [started] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                 started)
+        .count();
+  };
+  auto fail = [this, elapsed_ms](absl::Status cause) {
+    task_group_metrics().RecordCommit(false, elapsed_ms());
     eos_failed_ = true;
     AbortTransaction();
     eos_failure_ = absl::Status(cause.code(),
@@ -191,6 +197,8 @@ absl::Status ExactlyOnceWorkerSourceTask::CommitTransaction() {
   transaction_open_ = false;
   transaction_offsets_.clear();
   CountOffsetCommit();
+  task_group_metrics().RecordCommit(true, elapsed_ms());
+  RecordTransactionSize(static_cast<int64_t>(transaction_delivered_.size()));
   CONNECTD_LOG(kDebug, kLogger) << "Committed a transaction of " << transaction_delivered_.size()
                                 << " records in "
                                 << std::chrono::duration_cast<std::chrono::milliseconds>(

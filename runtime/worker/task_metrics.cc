@@ -1,6 +1,8 @@
 #include "runtime/worker/task_metrics.h"
 
+#include <algorithm>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -25,7 +27,91 @@ void Record(metrics::Sensor* sensor, double value) {
   if (sensor != nullptr) sensor->Record(value, metrics::NowMs());
 }
 
+// "<prefix>-max", "<prefix>-avg" (and with `with_value`, "<prefix>" itself: Value).
+std::vector<StatSpec> MaxAvg(const std::string& prefix, const std::string& what,
+                             bool with_value = false) {
+  std::vector<StatSpec> specs;
+  if (with_value) specs.push_back({prefix, "The number of " + what, StatKind::kValue});
+  specs.push_back({prefix + "-max", "The maximum number of " + what, StatKind::kMax});
+  specs.push_back({prefix + "-avg", "The average number of " + what, StatKind::kAvg});
+  return specs;
+}
+
 }  // namespace
+
+double TaskMetricsGroup::StateTimes::Ratio(State state, int64_t now_ms) {
+  std::lock_guard lock(mu);
+  const int64_t total = now_ms - first_ms;
+  if (total <= 0) return 0;
+  int64_t spent = spent_ms[state];
+  if (current == state) spent += now_ms - since_ms;
+  return static_cast<double>(spent) / static_cast<double>(total);
+}
+
+TaskMetricsGroup::TaskMetricsGroup(metrics::MetricsScope& scope, const herder::ConnectorTaskId& id,
+                                   State initial) {
+  const int64_t now = metrics::NowMs();
+  times_->first_ms = times_->since_ms = now;
+  times_->current = initial;
+  const char* group = "connector-task-metrics";
+  for (auto [name, state, description] :
+       {std::tuple{"running-ratio", State::kRunning,
+                   "The fraction of time this task has spent in the running state."},
+        std::tuple{"pause-ratio", State::kPaused,
+                   "The fraction of time this task has spent in the pause state."}}) {
+    std::shared_ptr<StateTimes> times = times_;
+    const State counted = state;
+    scope.AddGauge(kDomain, group, TaskTags(id), {name, description, StatKind::kGauge},
+                   [times, counted](int64_t now_ms) { return times->Ratio(counted, now_ms); });
+  }
+  batch_size_ = scope.AddSensor(
+      kDomain, group, TaskTags(id),
+      {{"batch-size-max",
+        "The number of records in the largest batch the task has processed so far.",
+        StatKind::kMax},
+       {"batch-size-avg",
+        "The average number of records in the batches the task has processed so far.",
+        StatKind::kAvg}},
+      now);
+  commit_time_ = scope.AddSensor(
+      kDomain, group, TaskTags(id),
+      {{"offset-commit-max-time-ms",
+        "The maximum time in milliseconds taken by this task to commit offsets.", StatKind::kMax},
+       {"offset-commit-avg-time-ms",
+        "The average time in milliseconds taken by this task to commit offsets.", StatKind::kAvg}},
+      now);
+  commit_success_ = scope.AddSensor(
+      kDomain, group, TaskTags(id),
+      {{"offset-commit-success-percentage",
+        "The average percentage of this task's offset commit attempts that succeeded.",
+        StatKind::kAvg}},
+      now);
+  commit_failure_ =
+      scope.AddSensor(kDomain, group, TaskTags(id),
+                      {{"offset-commit-failure-percentage",
+                        "The average percentage of this task's offset commit attempts that failed.",
+                        StatKind::kAvg}},
+                      now);
+}
+
+void TaskMetricsGroup::RecordState(State state) {
+  const int64_t now = metrics::NowMs();
+  std::lock_guard lock(times_->mu);
+  if (state == times_->current) return;
+  times_->spent_ms[times_->current] += now - times_->since_ms;
+  times_->current = state;
+  times_->since_ms = now;
+}
+
+void TaskMetricsGroup::RecordBatchSize(int64_t records) {
+  Record(batch_size_, static_cast<double>(records));
+}
+
+void TaskMetricsGroup::RecordCommit(bool success, int64_t duration_ms) {
+  if (success) Record(commit_time_, static_cast<double>(duration_ms));
+  Record(commit_success_, success ? 1 : 0);
+  Record(commit_failure_, success ? 0 : 1);
+}
 
 SourceTaskMetrics::SourceTaskMetrics(metrics::MetricsScope& scope,
                                      const herder::ConnectorTaskId& id) {
@@ -51,6 +137,35 @@ SourceTaskMetrics::SourceTaskMetrics(metrics::MetricsScope& scope,
                                  "for a batch of source records",
                                  StatKind::kAvg}},
                                now);
+  active_ = scope.AddSensor(kDomain, "source-task-metrics", TaskTags(id),
+                            MaxAvg("source-record-active-count",
+                                   "records that have been produced by this task but not yet "
+                                   "completely written to Kafka.",
+                                   /*with_value=*/true),
+                            now);
+}
+
+void SourceTaskMetrics::RecordActive(int64_t records) {
+  Record(active_, static_cast<double>(std::max<int64_t>(0, records)));
+}
+
+void SourceTaskMetrics::RecordTransactionSize(metrics::MetricsScope& scope,
+                                              const herder::ConnectorTaskId& id, int64_t records) {
+  if (transaction_size_ == nullptr) {
+    transaction_size_ = scope.AddSensor(
+        kDomain, "source-task-metrics", TaskTags(id),
+        {{"transaction-size-min",
+          "The number of records in the smallest transaction the task has committed so far.",
+          StatKind::kMin},
+         {"transaction-size-max",
+          "The number of records in the largest transaction the task has committed so far.",
+          StatKind::kMax},
+         {"transaction-size-avg",
+          "The average number of records in the transactions the task has committed so far.",
+          StatKind::kAvg}},
+        metrics::NowMs());
+  }
+  Record(transaction_size_, static_cast<double>(records));
 }
 
 void SourceTaskMetrics::RecordPoll(int64_t records, int64_t poll_ms) {
@@ -75,6 +190,58 @@ SinkTaskMetrics::SinkTaskMetrics(metrics::MetricsScope& scope, const herder::Con
                                        "this task belonging to the named sink connector in this "
                                        "worker"),
                           now);
+  const std::string group = "sink-task-metrics";
+  put_time_ = scope.AddSensor(
+      kDomain, group, TaskTags(id),
+      {{"put-batch-max-time-ms",
+        "The maximum time taken by this task to put a batch of sinks records.", StatKind::kMax},
+       {"put-batch-avg-time-ms",
+        "The average time taken by this task to put a batch of sinks records.", StatKind::kAvg}},
+      now);
+  partitions_ = scope.AddSensor(
+      kDomain, group, TaskTags(id),
+      {{"partition-count",
+        "The number of topic partitions assigned to this task belonging to the named sink "
+        "connector in this worker.",
+        StatKind::kValue}},
+      now);
+  commit_seq_ =
+      scope.AddSensor(kDomain, group, TaskTags(id),
+                      {{"offset-commit-seq-no", "The current sequence number for offset commits.",
+                        StatKind::kValue}},
+                      now);
+  commit_completion_ =
+      scope.AddSensor(kDomain, group, TaskTags(id),
+                      RateAndTotal("offset-commit-completion",
+                                   "offset commit completions that were completed successfully."),
+                      now);
+  commit_skip_ = scope.AddSensor(
+      kDomain, group, TaskTags(id),
+      RateAndTotal("offset-commit-skip",
+                   "offset commit completions that were received too late and skipped/ignored."),
+      now);
+  active_ = scope.AddSensor(kDomain, group, TaskTags(id),
+                            MaxAvg("sink-record-active-count",
+                                   "records that have been read from Kafka but not yet "
+                                   "completely committed/flushed/acknowledged by the sink task.",
+                                   /*with_value=*/true),
+                            now);
+  Record(commit_seq_, 0);
+}
+
+void SinkTaskMetrics::RecordPut(int64_t put_ms) { Record(put_time_, static_cast<double>(put_ms)); }
+
+void SinkTaskMetrics::RecordPartitionCount(int64_t partitions) {
+  Record(partitions_, static_cast<double>(partitions));
+}
+
+void SinkTaskMetrics::RecordCommit(bool success) {
+  Record(commit_seq_, static_cast<double>(++commit_attempts_));
+  if (success) Record(commit_completion_, 1);
+}
+
+void SinkTaskMetrics::RecordActive(int64_t records) {
+  Record(active_, static_cast<double>(std::max<int64_t>(0, records)));
 }
 
 void SinkTaskMetrics::RecordRead(int64_t records) { Record(read_, static_cast<double>(records)); }

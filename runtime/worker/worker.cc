@@ -44,24 +44,11 @@ Worker::Worker(const config::WorkerConfig& config, const plugin::PluginRegistry&
       events_(events),
       worker_id_(std::move(worker_id)),
       metrics_(metrics),
-      worker_metrics_(&metrics),
-      connector_count_(worker_metrics_.AddSensor(
-          "kafka.connect", "connect-worker-metrics", {},
-          {{"connector-count", "The number of connectors run in this worker.",
-            metrics::StatKind::kValue}},
-          metrics::NowMs())),
-      task_count_(worker_metrics_.AddSensor(
-          "kafka.connect", "connect-worker-metrics", {},
-          {{"task-count", "The number of tasks run in this worker.", metrics::StatKind::kValue}},
-          metrics::NowMs())) {
+      metrics_group_(metrics, listener) {
   PublishCounts();
 }
 
-void Worker::PublishCounts() {
-  const int64_t now = metrics::NowMs();
-  if (connector_count_) connector_count_->Record(static_cast<double>(connectors_.size()), now);
-  if (task_count_) task_count_->Record(static_cast<double>(tasks_.size()), now);
-}
+void Worker::PublishCounts() { metrics_group_.SetCounts(connectors_.size(), tasks_.size()); }
 
 Worker::~Worker() { StopAll(); }
 
@@ -71,6 +58,7 @@ absl::Status Worker::StartConnector(const std::string& name, const herder::Confi
     return absl::AlreadyExistsError(absl::StrCat("Connector ", name, " already running"));
   }
   const std::string cls = Get(config, "connector.class");
+  metrics_group_.ConnectorStarting(name);
   const plugin::ConnectorPlugin* plugin = plugins_.FindForConfig(config);
   if (plugin == nullptr) {
     absl::Status missing = absl::NotFoundError(absl::StrCat(
@@ -78,16 +66,16 @@ absl::Status Worker::StartConnector(const std::string& name, const herder::Confi
         config.count("connector.plugin.version")
             ? absl::StrCat(" at version ", Get(config, "connector.plugin.version"))
             : std::string()));
-    listener_.OnConnectorState(name, State::kFailed, std::string(missing.message()));
+    metrics_group_.OnConnectorState(name, State::kFailed, std::string(missing.message()));
     return missing;
   }
   absl::StatusOr<herder::ConfigMap> resolved = providers_.Transform(config);
   if (!resolved.ok()) {
-    listener_.OnConnectorState(name, State::kFailed, std::string(resolved.status().message()));
+    metrics_group_.OnConnectorState(name, State::kFailed, std::string(resolved.status().message()));
     return resolved.status();
   }
-  auto connector = std::make_unique<WorkerConnector>(name, *plugin, *std::move(resolved), listener_,
-                                                     events_, metrics_);
+  auto connector = std::make_unique<WorkerConnector>(name, *plugin, *std::move(resolved),
+                                                     metrics_group_, events_, metrics_);
   absl::Status started = connector->Initialize(state);
   connectors_[name] = std::move(connector);
   PublishCounts();
@@ -217,10 +205,10 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
     }
     if (options.exactly_once) {
       return std::unique_ptr<WorkerTask>(new ExactlyOnceWorkerSourceTask(
-          id, listener_, state, plugin, std::move(options), std::move(offsets)));
+          id, metrics_group_, state, plugin, std::move(options), std::move(offsets)));
     }
-    return std::unique_ptr<WorkerTask>(
-        new WorkerSourceTask(id, listener_, state, plugin, std::move(options), std::move(offsets)));
+    return std::unique_ptr<WorkerTask>(new WorkerSourceTask(
+        id, metrics_group_, state, plugin, std::move(options), std::move(offsets)));
   }
   if (absl::Status topics = config::ValidateSinkTopics(connector_config); !topics.ok()) {
     return topics;
@@ -250,7 +238,7 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
   options.offset_flush_interval = std::chrono::milliseconds(config_.offset_flush_interval_ms());
   options.offset_flush_timeout = std::chrono::milliseconds(config_.offset_flush_timeout_ms());
   return std::unique_ptr<WorkerTask>(
-      new WorkerSinkTask(id, listener_, state, plugin, std::move(options)));
+      new WorkerSinkTask(id, metrics_group_, state, plugin, std::move(options)));
 }
 
 absl::StatusOr<ExactlyOnceTaskOptions> Worker::ExactlyOnceOptionsFor(
@@ -310,6 +298,7 @@ absl::Status Worker::StartTask(const herder::ConnectorTaskId& id,
     return absl::AlreadyExistsError(
         absl::StrCat("Task ", id.connector, "-", id.task, " already running"));
   }
+  metrics_group_.TaskStarting(id);
   const plugin::ConnectorPlugin* plugin = plugins_.FindForConfig(connector_config);
   absl::StatusOr<std::unique_ptr<WorkerTask>> task =
       plugin == nullptr
@@ -321,7 +310,8 @@ absl::Status Worker::StartTask(const herder::ConnectorTaskId& id,
   if (!task.ok()) {
     CONNECTD_LOG(kError, kLogger) << "Failed to start task " << id.connector << "-" << id.task
                                   << ": " << task.status().message();
-    listener_.OnTaskState(id, State::kFailed, std::string(task.status().message()));
+    metrics_group_.OnTaskState(id, State::kFailed, std::string(task.status().message()));
+    metrics_group_.TaskRemoved(id);
     return task.status();
   }
   (*task)->Start();
@@ -343,6 +333,7 @@ void Worker::StopAndAwaitTasks(const std::vector<herder::ConnectorTaskId>& ids) 
     it->second->Stop();
     stopping.push_back(std::move(it->second));
     tasks_.erase(it);
+    metrics_group_.TaskRemoved(id);
   }
   PublishCounts();
   auto deadline = std::chrono::steady_clock::now() +

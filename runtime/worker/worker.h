@@ -28,6 +28,7 @@
 #include "runtime/worker/abstract_worker_source_task.h"
 #include "runtime/worker/source_offsets.h"
 #include "runtime/worker/worker_connector.h"
+#include "runtime/worker/worker_metrics.h"
 #include "runtime/worker/worker_task.h"
 
 namespace connectd::worker {
@@ -138,16 +139,16 @@ class Worker {
   ConnectorEvents& events_;
   const std::string worker_id_;
   metrics::MetricsRegistry& metrics_;
+  // connect-worker-metrics; every state report of the worker's connectors and tasks passes
+  // through it to listener_. Declared before them: it outlives them.
+  WorkerMetricsGroup metrics_group_;
 
   std::optional<ExactlyOnceHooks> exactly_once_;
   std::map<std::string, std::unique_ptr<WorkerConnector>> connectors_;
   std::map<herder::ConnectorTaskId, std::unique_ptr<WorkerTask>> tasks_;
 
-  // connect-worker-metrics: connector-count and task-count, as Java's worker publishes them.
+  // connector-count and task-count into metrics_group_.
   void PublishCounts();
-  metrics::MetricsScope worker_metrics_;
-  metrics::Sensor* connector_count_;
-  metrics::Sensor* task_count_;
 };
 
 }  // namespace connectd::worker

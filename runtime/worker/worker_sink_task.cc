@@ -111,6 +111,7 @@ void WorkerSinkTask::OnRebalance(rd_kafka_resp_err_t err,
     for (int i = 0; i < partitions->cnt; ++i) {
       assigned_[{partitions->elems[i].topic, partitions->elems[i].partition}] = -1;
     }
+    task_metrics_.RecordPartitionCount(static_cast<int64_t>(assigned_.size()));
     if (paused_) PauseAll(true);
     absl::Status opened = instance_->Open(tps);
     if (!opened.ok() && rebalance_failure_.ok()) rebalance_failure_ = opened;
@@ -125,7 +126,10 @@ void WorkerSinkTask::OnRebalance(rd_kafka_resp_err_t err,
   if (!closed.ok() && rebalance_failure_.ok()) rebalance_failure_ = closed;
   for (int i = 0; i < partitions->cnt; ++i) {
     assigned_.erase({partitions->elems[i].topic, partitions->elems[i].partition});
+    committed_.erase({partitions->elems[i].topic, partitions->elems[i].partition});
   }
+  task_metrics_.RecordPartitionCount(static_cast<int64_t>(assigned_.size()));
+  PublishActive();
   if (cooperative) {
     kafka::ErrorPtr(rd_kafka_incremental_unassign(consumer_.get(), partitions));
   } else {
@@ -236,8 +240,13 @@ absl::Status WorkerSinkTask::Iterate() {
       records.push_back(r);
     }
     task_metrics_.RecordRead(static_cast<int64_t>(messages.size()));
+    task_group_metrics().RecordBatchSize(static_cast<int64_t>(records.size()));
+    const auto put_start = std::chrono::steady_clock::now();
     absl::Status put =
         records.empty() ? absl::OkStatus() : instance_->Put(records.data(), records.size());
+    task_metrics_.RecordPut(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::steady_clock::now() - put_start)
+                                .count());
     if (!put.ok() && put.code() != absl::StatusCode::kUnavailable) return put;
     if (put.ok()) task_metrics_.RecordSend(static_cast<int64_t>(records.size()));
     if (!put.ok()) {
@@ -257,8 +266,10 @@ absl::Status WorkerSinkTask::Iterate() {
     for (const auto& m : messages) {
       std::string topic = rd_kafka_topic_name(m->rkt);
       assigned_[{topic, m->partition}] = m->offset + 1;
+      committed_.try_emplace({topic, m->partition}, m->offset);
       if (topics_seen_.insert(topic).second) listener_.OnTopicUsed(id_.connector, topic);
     }
+    PublishActive();
     records_put_ += static_cast<int64_t>(records.size());
   }
   bool requested = false;
@@ -334,11 +345,34 @@ absl::Status WorkerSinkTask::RunPipeline(const std::vector<kafka::MessagePtr>& m
   return absl::OkStatus();
 }
 
+void WorkerSinkTask::PublishActive() {
+  int64_t active = 0;
+  for (const auto& [tp, next] : assigned_) {
+    auto committed = committed_.find(tp);
+    if (next >= 0 && committed != committed_.end())
+      active += std::max<int64_t>(0, next - committed->second);
+  }
+  task_metrics_.RecordActive(active);
+}
+
+absl::Status WorkerSinkTask::RecordCommitAttempt(absl::Status status,
+                                                 std::chrono::steady_clock::time_point start) {
+  const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+  task_metrics_.RecordCommit(status.ok());
+  task_group_metrics().RecordCommit(status.ok(), ms);
+  return status;
+}
+
 absl::Status WorkerSinkTask::Commit(bool sync) {
+  const auto start = std::chrono::steady_clock::now();
   // A skipped record's offset may be committed only once its dead-letter copy is stored.
   if (dlq_ && !dlq_->Flush(options_.offset_flush_timeout)) {
-    return absl::DeadlineExceededError(
-        "the dead letter queue did not acknowledge its records in time; offsets not committed");
+    return RecordCommitAttempt(
+        absl::DeadlineExceededError(
+            "the dead letter queue did not acknowledge its records in time; offsets not committed"),
+        start);
   }
   std::vector<connectd_topic_partition_offset> current;
   for (const auto& [tp, offset] : assigned_) {
@@ -349,7 +383,7 @@ absl::Status WorkerSinkTask::Commit(bool sync) {
   if (!committable.ok()) {
     CONNECTD_LOG(kError, kLogger) << "Commit of offsets threw an unexpected exception: "
                                   << committable.status().message();
-    return committable.status();
+    return RecordCommitAttempt(committable.status(), start);
   }
   if (committable->empty()) return absl::OkStatus();
   kafka::TopicPartitionListPtr list(
@@ -359,8 +393,15 @@ absl::Status WorkerSinkTask::Commit(bool sync) {
     rd_kafka_topic_partition_list_add(list.get(), c.topic.c_str(), c.partition)->offset = c.offset;
   }
   if (list->cnt == 0) return absl::OkStatus();
-  return kafka::ToStatus(rd_kafka_commit(consumer_.get(), list.get(), sync ? 0 : 1),
-                         "committing sink offsets");
+  absl::Status committed = kafka::ToStatus(
+      rd_kafka_commit(consumer_.get(), list.get(), sync ? 0 : 1), "committing sink offsets");
+  if (committed.ok()) {
+    for (int i = 0; i < list->cnt; ++i) {
+      committed_[{list->elems[i].topic, list->elems[i].partition}] = list->elems[i].offset;
+    }
+    PublishActive();
+  }
+  return RecordCommitAttempt(std::move(committed), start);
 }
 
 void WorkerSinkTask::ApplyContextRequests() {

@@ -107,6 +107,12 @@ class WorkerSinkTask : public WorkerTask, private plugin::SinkTaskContextHost {
   // Task thread only.
   kafka::RdKafkaPtr consumer_;
   std::map<TopicPartition, int64_t> assigned_;  // partition -> next offset to consume (-1 none)
+  // Partition -> the offset last committed (or the first consumed): sink-record-active-count.
+  std::map<TopicPartition, int64_t> committed_;
+  void PublishActive();
+  // One commit attempt: outcome and time into the task's metrics.
+  absl::Status RecordCommitAttempt(absl::Status status,
+                                   std::chrono::steady_clock::time_point start);
   absl::Status rebalance_failure_;
   std::chrono::steady_clock::time_point next_commit_;
   bool paused_ = false;

@@ -72,7 +72,12 @@ void WorkerSourceTask::CommitOffsets() {
   // Like Java, SourceTask.commit() runs every interval even when no offset moved: tasks use it
   // as a periodic hook (MirrorSource fires its delayed offset syncs there).
   if (!offsets.empty()) {
+    const auto start = std::chrono::steady_clock::now();
     absl::Status committed = this->offsets().Commit(offsets, options().offset_flush_timeout);
+    task_group_metrics().RecordCommit(committed.ok(),
+                                      std::chrono::duration_cast<std::chrono::milliseconds>(
+                                          std::chrono::steady_clock::now() - start)
+                                          .count());
     if (!committed.ok()) {
       CONNECTD_LOG(kError, kLogger) << "Failed to commit offsets: " << committed.message();
       submitted_.Restore(std::move(offsets));

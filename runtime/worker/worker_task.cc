@@ -13,6 +13,9 @@ WorkerTask::WorkerTask(herder::ConnectorTaskId id, StatusListener& listener,
     : id_(std::move(id)),
       listener_(listener),
       metrics_scope_(&metrics),
+      task_group_metrics_(
+          metrics_scope_, id_,
+          initial_state == herder::TargetState::kPaused ? State::kPaused : State::kRunning),
       target_state_(initial_state) {}
 
 WorkerTask::~WorkerTask() {
@@ -70,6 +73,7 @@ bool WorkerTask::AwaitStop(std::chrono::milliseconds timeout) {
 void WorkerTask::ReportState(State state, std::optional<std::string> trace) {
   std::lock_guard lock(report_mu_);
   if (abandoned_) return;
+  task_group_metrics_.RecordState(state);
   listener_.OnTaskState(id_, state, std::move(trace));
 }
 

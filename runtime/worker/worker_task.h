@@ -27,6 +27,7 @@
 #include "runtime/herder_api/herder_types.h"
 #include "runtime/herder_api/task_status.h"
 #include "runtime/metrics/metrics.h"
+#include "runtime/worker/task_metrics.h"
 
 namespace connectd::worker {
 
@@ -84,6 +85,8 @@ class WorkerTask {
   StatusListener& listener_;
   // The plugin's sensors; unpublished when the task thread ends (after Close()).
   metrics::MetricsScope metrics_scope_;
+  // connector-task-metrics (in metrics_scope_).
+  TaskMetricsGroup& task_group_metrics() { return task_group_metrics_; }
 
  private:
   void Run();
@@ -92,6 +95,7 @@ class WorkerTask {
   // ends after AwaitStop gave up (kAbandoned).
   enum Fate : int { kOwned, kFinished, kAbandoned };
 
+  TaskMetricsGroup task_group_metrics_;
   std::thread thread_;
   std::atomic<int> fate_{kOwned};
   std::atomic<bool> stopping_{false};

@@ -541,6 +541,31 @@ class ConnectdClusterTest(ClusterTests, unittest.TestCase):
     KINDS = ["connectd", "connectd", "connectd"]
     FOURTH_KIND = "connectd"
 
+    # 6 -----------------------------------------------------------------------------------------
+    def test_6_rebalance_metrics(self):
+        """connect-worker-rebalance-metrics on each live worker's GET /metrics (issue 29): the
+        generation it joined at, not rebalancing, at least one rebalance completed and timed."""
+        def metrics_of(worker):
+            _, _, text = worker.get("/metrics")
+            values = {}
+            for line in text.splitlines():
+                if line.startswith("kafka_connect_connect_worker_rebalance_metrics_"):
+                    name, value = line.rsplit(" ", 1)
+                    values[name[len("kafka_connect_connect_worker_rebalance_metrics_"):]] = \
+                        float(value)
+            return values
+        for worker in self.c.alive_workers():
+            m = {}
+
+            def settled():
+                m.update(metrics_of(worker))
+                return m.get("rebalancing") == 0 and m.get("completed_rebalances_total", 0) >= 1
+            wait_until(settled, timeout=60, what=f"{worker} settled after a rebalance")
+            self.assertGreaterEqual(m["epoch"], 1, m)
+            self.assertGreaterEqual(m["rebalance_max_time_ms"], m["rebalance_avg_time_ms"], m)
+            self.assertGreaterEqual(m["time_since_last_rebalance_ms"], 0, m)
+            self.assertLess(m["time_since_last_rebalance_ms"], 3_600_000, m)
+
 
 class MixedClusterTest(ClusterTests, unittest.TestCase):
     """One Java worker and two connectd workers in one group. Needs connectd's test plugins to

@@ -215,7 +215,10 @@ class StandaloneE2ETest(unittest.TestCase):
     def test_connect_task_and_worker_metrics(self):
         # Connect's own metrics on GET /metrics, named as the JMX exporter names Java's MBeans:
         # source-task-metrics per task, connect-worker-metrics for the worker; a task's series go
-        # with it.
+        # with it. Offsets are committed every 200 ms (offset-commit metrics).
+        self.worker.stop()
+        self.worker = StandaloneWorker(workdir=self.dir,
+                                       extra={"offset.flush.interval.ms": "200"}).start()
         self.create("counted", {"connector.class": "VerifiableSource", "topic": self.topic,
                                 "max.records": "7"})
         self.worker.wait_state("counted", "RUNNING", ["RUNNING"])
@@ -233,10 +236,39 @@ class StandaloneE2ETest(unittest.TestCase):
         self.assertIsNotNone(metric("kafka_connect_source_task_metrics_poll_batch_max_time_ms"))
         self.assertEqual(metric("kafka_connect_connect_worker_metrics_task_count", ""), 1)
         self.assertEqual(metric("kafka_connect_connect_worker_metrics_connector_count", ""), 1)
+        # Issue 29: the rest of Connect's list. connector-task-metrics: the task has run all its
+        # life; its one batch of 7; its offset commits succeeded.
+        group = "kafka_connect_connector_task_metrics_"
+        self.assertGreater(metric(group + "running_ratio"), 0.9)
+        self.assertEqual(metric(group + "pause_ratio"), 0)
+        self.assertEqual(metric(group + "batch_size_max"), 7)
+        wait_until(lambda: metric(group + "offset_commit_success_percentage") == 1,
+                   what="a successful offset commit")
+        self.assertEqual(metric(group + "offset_commit_failure_percentage"), 0)
+        self.assertGreaterEqual(metric(group + "offset_commit_max_time_ms"), 0)
+        self.assertEqual(metric("kafka_connect_source_task_metrics_source_record_active_count"), 0)
+        # connect-worker-metrics: one connector and one task started, none failed; the
+        # connector's task counts by state.
+        worker = "kafka_connect_connect_worker_metrics_"
+        for kind in ("connector", "task"):
+            self.assertEqual(metric(f"{worker}{kind}_startup_attempts_total", ""), 1)
+            self.assertEqual(metric(f"{worker}{kind}_startup_success_total", ""), 1)
+            self.assertEqual(metric(f"{worker}{kind}_startup_failure_total", ""), 0)
+            self.assertEqual(metric(f"{worker}{kind}_startup_success_percentage", ""), 1)
+        counted = '{connector="counted"}'
+        self.assertEqual(metric(worker + "connector_running_task_count", counted), 1)
+        self.assertEqual(metric(worker + "connector_total_task_count", counted), 1)
+        self.assertEqual(metric(worker + "connector_failed_task_count", counted), 0)
+        self.assertEqual(self.worker.put("/connectors/counted/pause")[0], 202)
+        wait_until(lambda: metric(worker + "connector_paused_task_count", counted) == 1,
+                   what="the paused task counted")
+        self.assertEqual(metric(worker + "connector_running_task_count", counted), 0)
         self.assertEqual(self.worker.delete("/connectors/counted")[0], 204)
         wait_until(lambda: metric("kafka_connect_source_task_metrics_source_record_poll_total")
                    is None, what="the deleted task's series gone")
         self.assertEqual(metric("kafka_connect_connect_worker_metrics_task_count", ""), 0)
+        self.assertIsNone(metric(worker + "connector_total_task_count", counted))
+        self.assertIsNone(metric(group + "running_ratio"))
 
 
 class StandaloneKillTest(unittest.TestCase):
