@@ -82,6 +82,11 @@ Dispatcher::Dispatcher(herder::Herder& herder, const RestConfig& config, Schedul
   if (options.mirror_herders != nullptr) {
     AddMirrorInternalResource(router_, *context_, *options.mirror_herders);
     AddMirrorFlowsResource(router_, *context_, options.flow_health);  // connectd's own
+    // What an operator scrapes and checks on any node: the node's metrics, its health over
+    // every flow, and its loggers.
+    AddMetricsResource(router_, *context_);
+    AddMirrorHealthResource(router_, *context_, *options.mirror_herders);
+    if (config.admin_endpoints_enabled) AddLoggersResource(router_, *context_);
     return;
   }
   AddRootResource(router_, *context_);

@@ -56,6 +56,9 @@ void AddInternalResource(Router& router, ResourceContext& ctx);
 // target 'B'".
 void AddMirrorInternalResource(Router& router, ResourceContext& ctx, const MirrorHerders& herders);
 void AddMetricsResource(Router& router, ResourceContext& ctx);
+// MirrorMaker's dedicated mode: GET /health answers healthy when every flow's herder is (else
+// the first other answer, as GET /health on a worker).
+void AddMirrorHealthResource(Router& router, ResourceContext& ctx, const MirrorHerders& herders);
 // connectd's flow health: GET /mirror/flows[/{source}/{target}], GET /mirror/task-metrics.
 // Nothing is added when `flows` is null.
 void AddMirrorFlowsResource(Router& router, ResourceContext& ctx,

@@ -17,7 +17,7 @@ RestResponse Starting() {
   return JsonResponse(503, WorkerStatusJson("starting", kStartingMessage));
 }
 
-void HealthCheck(ResourceContext& ctx, Responder respond) {
+void HealthCheck(ResourceContext& ctx, herder::Herder& herder, Responder respond) {
   // The herder's no-op and the deadline race; the Responder keeps only the first answer.
   struct State {
     std::mutex mu;
@@ -25,7 +25,6 @@ void HealthCheck(ResourceContext& ctx, Responder respond) {
     bool answered = false;
   };
   auto state = std::make_shared<State>();
-  herder::Herder& herder = ctx.herder;
 
   std::function<void()> cancel =
       ctx.scheduler.RunAfter(ctx.health_check_timeout, [respond, state, &herder] {
@@ -62,7 +61,36 @@ void HealthCheck(ResourceContext& ctx, Responder respond) {
   });
 }
 
+// Healthy when every herder is, checked one after the other; the first other answer is the
+// answer.
+void HealthCheckEach(ResourceContext& ctx, std::shared_ptr<const std::vector<herder::Herder*>> all,
+                     size_t i, Responder respond) {
+  HealthCheck(ctx, *(*all)[i], Responder([&ctx, all, i, respond](RestResponse response) {
+                if (response.status == 200 && i + 1 < all->size()) {
+                  HealthCheckEach(ctx, all, i + 1, respond);
+                } else {
+                  respond(std::move(response));
+                }
+              }));
+}
+
 }  // namespace
+
+void AddMirrorHealthResource(Router& router, ResourceContext& ctx, const MirrorHerders& herders) {
+  auto all = std::make_shared<std::vector<herder::Herder*>>();
+  for (const auto& [flow, herder] : herders) all->push_back(herder);
+  RouteOptions no_body{.consumes_json = false};
+  router.Add(
+      "GET", "/health",
+      [&ctx, all](RestRequest, Responder respond) {
+        if (all->empty()) {
+          respond(JsonResponse(200, WorkerStatusJson("healthy", kHealthyMessage)));
+          return;
+        }
+        HealthCheckEach(ctx, all, 0, std::move(respond));
+      },
+      no_body);
+}
 
 void AddRootResource(Router& router, ResourceContext& ctx) {
   RouteOptions no_body{.consumes_json = false};  // RootResource declares no @Consumes
@@ -74,7 +102,8 @@ void AddRootResource(Router& router, ResourceContext& ctx) {
       no_body);
   router.Add(
       "GET", "/health",
-      [&ctx](RestRequest, Responder respond) { HealthCheck(ctx, std::move(respond)); }, no_body);
+      [&ctx](RestRequest, Responder respond) { HealthCheck(ctx, ctx.herder, std::move(respond)); },
+      no_body);
 }
 
 }  // namespace connectd::rest

@@ -279,6 +279,7 @@ int RunMirrorMaker(const std::vector<std::string>& args) {
   if (exit_code == 0 && rest_config) {
     rest::RestServer::Options server_options;
     server_options.rest_client = client;
+    server_options.metrics = &metrics;  // GET /metrics on the node's listener
     // Flow health (runtime/mirror_maker/health) over every herder, at GET /mirror/flows on this
     // listener.
     flow_health = MakeFlowHealth(*flows.front()->herder, metrics, flows.front()->providers, control,

@@ -413,7 +413,15 @@ class TwoNodeMirrorMakerTest(MirrorMakerTestBase):
             self.assertEqual(body["message"],
                              f"No replication flow found for source '{b}' and target 'nowhere'")
             status, _, _ = http("GET", f"{urls[0]}/connectors")
-            self.assertEqual(status, 404)  # only the internal endpoints are served
+            self.assertEqual(status, 404)  # the internal endpoints, and an operator's checks:
+            status, health, _ = http("GET", f"{urls[0]}/health")
+            self.assertEqual((status, health["status"]), (200, "healthy"), health)
+            status, _, text = http("GET", f"{urls[0]}/metrics")
+            self.assertEqual(status, 200)
+            self.assertIn("kafka_connect_connect_worker_metrics_task_count", text)
+            status, loggers, _ = http("GET", f"{urls[0]}/admin/loggers")
+            self.assertEqual(status, 200)
+            self.assertIn("root", loggers)
             key, algorithm = session_key(self.B, a)
             tasks = [v["properties"] for k, v in sorted(connect_configs(self.B, a).items())
                      if k.startswith("task-MirrorHeartbeatConnector-")]

@@ -1,7 +1,8 @@
 // Dedicated MirrorMaker mode's REST server (RestServer::Options::mirror_herders, Java's
 // MirrorRestServer/InternalMirrorResource): the internal endpoints under /{source}/{target}, each
-// flow on its own herder, 404 for an unknown flow, nothing else served, and forwarding to the
-// leader with the namespace kept in the path.
+// flow on its own herder, 404 for an unknown flow, and forwarding to the leader with the
+// namespace kept in the path; besides them only what an operator checks on a node: /health over
+// every flow, /metrics, /admin/loggers.
 #include <map>
 #include <memory>
 #include <mutex>
@@ -87,6 +88,21 @@ TEST_F(MirrorInternalResourceTest, UnknownFlowIs404AndNothingElseIsServed) {
   EXPECT_EQ(env_.Post("/connectors/c/tasks", "[]").status, 404);
   EXPECT_TRUE(ab_.Calls().empty());
   EXPECT_TRUE(ba_.Calls().empty());
+}
+
+// GET /health is healthy only when every flow's herder is; a flow still starting makes the
+// node 503 "starting". /admin/loggers is served; /metrics is 404 without a registry.
+TEST_F(MirrorInternalResourceTest, HealthCoversEveryFlowAndLoggersAreServed) {
+  HttpResult healthy = env_.Get("/health");
+  EXPECT_EQ(healthy.status, 200);
+  EXPECT_NE(healthy.body.find(R"("status":"healthy")"), std::string::npos) << healthy.body;
+  ba_.herder.set_ready(false);
+  HttpResult starting = env_.Get("/health");
+  EXPECT_EQ(starting.status, 503);
+  EXPECT_NE(starting.body.find(R"("status":"starting")"), std::string::npos) << starting.body;
+  ba_.herder.set_ready(true);
+  EXPECT_EQ(env_.Get("/admin/loggers/root").status, 200);
+  EXPECT_EQ(env_.Get("/metrics").status, 404);
 }
 
 TEST_F(MirrorInternalResourceTest, ForwardingToTheLeaderKeepsTheNamespace) {
