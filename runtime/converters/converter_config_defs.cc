@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/converters/converter_factory.h"
+#include "runtime/converters/number_converters.h"
 
 namespace connectd::converters {
 namespace {
@@ -99,6 +100,13 @@ const std::map<std::string, ConfigDef, std::less<>>& DefsByClass() {
                 {"Serialization", 1, Width::kMedium, "Replace null with default"})})},
       // A header converter only; Java defines no keys for it.
       {std::string(kSimpleHeaderConverter), Def({})},
+      // Kafka's number and boolean converters: converter.type only.
+      {std::string(kBooleanConverter), Def({ConverterTypeKey()})},
+      {std::string(kDoubleConverter), Def({ConverterTypeKey()})},
+      {std::string(kFloatConverter), Def({ConverterTypeKey()})},
+      {std::string(kIntegerConverter), Def({ConverterTypeKey()})},
+      {std::string(kLongConverter), Def({ConverterTypeKey()})},
+      {std::string(kShortConverter), Def({ConverterTypeKey()})},
   };
   return *defs;
 }

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/common/strings.h"
 #include "runtime/converters/json_converter.h"
+#include "runtime/converters/number_converters.h"
 #include "runtime/data/values.h"
 
 namespace connectd::converters {
@@ -85,6 +86,9 @@ std::string CanonicalConverterClass(std::string_view class_name, ConverterType t
   for (std::string_view known : {kByteArrayConverter, kStringConverter, kJsonConverter}) {
     if (class_name == known || class_name == Simple(known)) return std::string(known);
   }
+  for (std::string_view known : kNumberConverters) {
+    if (class_name == known || class_name == Simple(known)) return std::string(known);
+  }
   if (type == ConverterType::kHeader &&
       (class_name == kSimpleHeaderConverter || class_name == Simple(kSimpleHeaderConverter))) {
     return std::string(kSimpleHeaderConverter);
@@ -99,6 +103,7 @@ absl::StatusOr<std::unique_ptr<Converter>> MakeConverter(
   if (canonical == kByteArrayConverter) return std::make_unique<ByteArrayConverter>();
   if (canonical == kStringConverter) return std::make_unique<StringConverter>();
   if (canonical == kSimpleHeaderConverter) return std::make_unique<SimpleHeaderConverter>();
+  if (std::unique_ptr<Converter> number = MakeNumberConverter(canonical)) return number;
   if (canonical == kJsonConverter) {
     absl::StatusOr<JsonConverterConfig> config = JsonConverterConfig::Parse(configs);
     if (!config.ok()) return config.status();
@@ -106,8 +111,9 @@ absl::StatusOr<std::unique_ptr<Converter>> MakeConverter(
   }
   return absl::InvalidArgumentError(
       absl::StrCat("Converter ", AsAbsl(class_name),
-                   " is not supported by connectd: use ByteArrayConverter, StringConverter or "
-                   "JsonConverter",
+                   " is not supported by connectd: use ByteArrayConverter, StringConverter, "
+                   "JsonConverter or Kafka's Boolean, Short, Integer, Long, Float or Double "
+                   "converter",
                    type == ConverterType::kHeader ? " (or SimpleHeaderConverter)" : ""));
 }
 

@@ -7,6 +7,7 @@
 #include "runtime/config/config_def.h"
 #include "runtime/converters/converter_config_defs.h"
 #include "runtime/converters/converter_factory.h"
+#include "runtime/converters/number_converters.h"
 #include "runtime/plugin/plugin_version.h"
 #include "runtime/transforms/builtin_config_defs.h"
 #include "runtime/transforms/transformation.h"
@@ -91,7 +92,8 @@ void AppendStage(const plugin::PluginRegistry& plugins, plugin::StageKind kind,
   const bool transformation = kind == plugin::StageKind::kTransformation;
   const std::string what = transformation ? "transformation" : "predicate";
   const std::string Title = transformation ? "Transformation" : "Predicate";
-  const std::string prefix = absl::StrCat(transformation ? "transforms." : "predicates.", alias, ".");
+  const std::string prefix =
+      absl::StrCat(transformation ? "transforms." : "predicates.", alias, ".");
   const std::string group = absl::StrCat(transformation ? "Transforms: " : "Predicates: ", alias);
   const std::optional<std::string> cls = Given(config, prefix + "type");
   std::optional<std::pair<ConfigDef, std::string>> stage;
@@ -167,18 +169,17 @@ constexpr ConverterKind kConverterKinds[] = {
     {"header.converter", converters::ConverterType::kHeader, "header"},
 };
 
-std::vector<std::string> ConverterClasses(converters::ConverterType type) {
+}  // namespace
+
+std::vector<std::string> BuiltInConverterClasses(bool header) {
   std::vector<std::string> classes = {std::string(converters::kByteArrayConverter),
                                       std::string(converters::kJsonConverter),
                                       std::string(converters::kStringConverter)};
-  if (type == converters::ConverterType::kHeader) {
-    classes.push_back(std::string(converters::kSimpleHeaderConverter));
-  }
+  for (std::string_view number : converters::kNumberConverters) classes.emplace_back(number);
+  if (header) classes.push_back(std::string(converters::kSimpleHeaderConverter));
   std::sort(classes.begin(), classes.end());
   return classes;
 }
-
-}  // namespace
 
 std::string BuiltInPluginVersion() { return CONNECTD_KAFKA_COMPAT_VERSION; }
 
@@ -199,10 +200,10 @@ void FillVersionAndConverterKeys(const plugin::PluginRegistry& plugins,
     const std::string& fallback = *worker_converter[i];
     if (!fallback.empty()) info->definition->default_value = fallback;
     if (!info->value->value && !fallback.empty()) info->value->value = fallback;
-    info->value->recommended_values = ConverterClasses(kind.type);
-    const bool known =
-        info->value->value &&
-        !converters::CanonicalConverterClass(*info->value->value, kind.type).empty();
+    info->value->recommended_values =
+        BuiltInConverterClasses(kind.type == converters::ConverterType::kHeader);
+    const bool known = info->value->value &&
+                       !converters::CanonicalConverterClass(*info->value->value, kind.type).empty();
     if (ConfigInfo* version = FindConfig(infos, absl::StrCat(kind.key, ".plugin.version"));
         version != nullptr && known) {
       version->definition->default_value = BuiltInPluginVersion();
@@ -213,13 +214,12 @@ void FillVersionAndConverterKeys(const plugin::PluginRegistry& plugins,
                      plugin::VersionRange::Parse(*version->value->value);
                  !range.ok() || !range->Contains(BuiltInPluginVersion())) {
         version->value->errors.push_back(
-            !range.ok() ? std::string(range.status().message())
-                        : absl::StrCat("Plugin ",
-                                       converters::CanonicalConverterClass(*info->value->value,
-                                                                           kind.type),
-                                       " not found that matches the version range ",
-                                       range->ToString(), ", available versions: [",
-                                       BuiltInPluginVersion(), "]"));
+            !range.ok()
+                ? std::string(range.status().message())
+                : absl::StrCat("Plugin ",
+                               converters::CanonicalConverterClass(*info->value->value, kind.type),
+                               " not found that matches the version range ", range->ToString(),
+                               ", available versions: [", BuiltInPluginVersion(), "]"));
         ++infos.error_count;
       }
     }

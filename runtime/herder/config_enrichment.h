@@ -41,6 +41,10 @@ void AppendConverterKeys(const ConfigMap& config, ConfigInfos& infos);
 std::optional<std::vector<ConfigKeyInfo>> StageOrConverterConfigKeys(
     const plugin::PluginRegistry& plugins, const std::string& name);
 
+// The converters connectd has, by class: for keys and values, or for headers (which adds
+// SimpleHeaderConverter).
+std::vector<std::string> BuiltInConverterClasses(bool header);
+
 // The version a built-in transformation, predicate or converter reports: the Kafka version
 // connectd answers as (Java's built-ins report theirs).
 std::string BuiltInPluginVersion();

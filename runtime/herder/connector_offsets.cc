@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "runtime/herder_api/herder.h"
 #include "runtime/herder/sink_offsets.h"
+#include "runtime/herder_api/herder.h"
 #include "runtime/kafka/group_admin.h"
 #include "runtime/plugin/plugin_instances.h"
 

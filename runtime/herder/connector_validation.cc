@@ -8,13 +8,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/config/connector_config.h"
-#include "runtime/herder/config_enrichment.h"
-#include "runtime/plugin/plugin_version.h"
-#include "runtime/transforms/builtin_config_defs.h"
 #include "runtime/converters/converter_factory.h"
+#include "runtime/herder/config_enrichment.h"
 #include "runtime/herder_api/herder.h"
 #include "runtime/plugin/plugin_instances.h"
 #include "runtime/plugin/plugin_stages.h"
+#include "runtime/plugin/plugin_version.h"
+#include "runtime/transforms/builtin_config_defs.h"
 #include "runtime/transforms/transformation_chain.h"
 #include "runtime/worker/topic_creation.h"
 
@@ -278,7 +278,8 @@ absl::StatusOr<ConfigInfos> ValidateConnectorConfig(const plugin::PluginRegistry
       AddError(infos, key,
                absl::StrCat("Converter ", it->second,
                             " is not supported by connectd: use ByteArrayConverter, "
-                            "StringConverter or JsonConverter"));
+                            "StringConverter, JsonConverter or Kafka's Boolean, Short, Integer, "
+                            "Long, Float or Double converter"));
     }
   }
   if (!sink) {
@@ -381,25 +382,23 @@ std::vector<PluginInfo> ListConnectorPlugins(const plugin::PluginRegistry& plugi
       std::vector<PluginInfo> stages;
       for (const std::string& cls : transformation ? transforms::BuiltInTransformationClasses()
                                                    : transforms::BuiltInPredicateClasses()) {
-        stages.push_back({cls, transformation ? "transformation" : "predicate",
-                          BuiltInPluginVersion()});
+        stages.push_back(
+            {cls, transformation ? "transformation" : "predicate", BuiltInPluginVersion()});
       }
       for (const plugin::StagePlugin* stage : plugins.Stages(kind)) {
         stages.push_back(
             {stage->class_name, transformation ? "transformation" : "predicate", stage->version});
       }
-      std::sort(stages.begin(), stages.end(),
-                [](const PluginInfo& a, const PluginInfo& b) { return a.class_name < b.class_name; });
+      std::sort(stages.begin(), stages.end(), [](const PluginInfo& a, const PluginInfo& b) {
+        return a.class_name < b.class_name;
+      });
       sinks.insert(sinks.end(), stages.begin(), stages.end());
     }
-    for (std::string_view converter : {converters::kByteArrayConverter, converters::kJsonConverter,
-                                       converters::kStringConverter}) {
-      sinks.push_back({std::string(converter), "converter", BuiltInPluginVersion()});
-    }
-    for (std::string_view converter :
-         {converters::kByteArrayConverter, converters::kJsonConverter,
-          converters::kSimpleHeaderConverter, converters::kStringConverter}) {
-      sinks.push_back({std::string(converter), "header_converter", BuiltInPluginVersion()});
+    for (const char* type : {"converter", "header_converter"}) {
+      const bool header = std::string_view(type) == "header_converter";
+      for (const std::string& converter : BuiltInConverterClasses(header)) {
+        sinks.push_back({converter, type, BuiltInPluginVersion()});
+      }
     }
   }
   return sinks;
@@ -419,8 +418,8 @@ absl::StatusOr<std::vector<ConfigKeyInfo>> ConnectorPluginConfigKeys(
       if (!range->Contains(BuiltInPluginVersion()) && transforms::BuiltInStageConfigDef(name)) {
         return WithHttpStatus(
             absl::InvalidArgumentError(absl::StrCat(
-                "Plugin ", name, " not found that matches the version range ",
-                range->ToString(), ", available versions: [", BuiltInPluginVersion(), "]")),
+                "Plugin ", name, " not found that matches the version range ", range->ToString(),
+                ", available versions: [", BuiltInPluginVersion(), "]")),
             400);
       }
     }

@@ -195,8 +195,12 @@ absl::Status AbstractWorkerSourceTask::Initialize() {
   for (const std::string& warning : warnings) CONNECTD_LOG(kWarn, kLogger) << warning;
   rd_kafka_conf_set_dr_msg_cb(conf->get(), &AbstractWorkerSourceTask::DeliveryCallback);
   rd_kafka_conf_set_throttle_cb(conf->get(), &AbstractWorkerSourceTask::ThrottleCallback);
+  rd_kafka_conf_set_stats_cb(conf->get(), &AbstractWorkerSourceTask::StatsCallback);
   rd_kafka_conf_set_opaque(conf->get(), this);
   const auto client_id = options_.producer.find("client.id");
+  client_metrics_ = std::make_unique<kafka::ClientMetrics>(
+      metrics_scope_, kafka::ClientMetrics::Kind::kProducer,
+      client_id != options_.producer.end() ? client_id->second : "");
   producer_throttle_ = metrics_scope_.AddSensor(
       "kafka.producer", "producer-metrics",
       {{"client-id", client_id != options_.producer.end() ? client_id->second : ""}},
@@ -431,6 +435,13 @@ void AbstractWorkerSourceTask::Cancel() {
   CONNECTD_LOG(kWarn, kLogger) << "Dropping the records task " << id_.connector << "-" << id_.task
                                << " has not delivered yet";
   rd_kafka_purge(cancellable_producer_, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
+}
+
+int AbstractWorkerSourceTask::StatsCallback(rd_kafka_t*, char* json, size_t json_len,
+                                            void* opaque) {
+  auto* task = static_cast<AbstractWorkerSourceTask*>(opaque);
+  if (task->client_metrics_) task->client_metrics_->Update(std::string_view(json, json_len));
+  return 0;  // librdkafka frees the JSON
 }
 
 void AbstractWorkerSourceTask::ThrottleCallback(rd_kafka_t*, const char*, int32_t,

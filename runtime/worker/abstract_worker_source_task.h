@@ -31,6 +31,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/node_hash_set.h"
+#include "runtime/kafka/client_metrics.h"
 #include "runtime/kafka/exactly_once.h"
 #include "runtime/kafka/rdkafka_handles.h"
 #include "runtime/plugin/abi_strings.h"
@@ -186,6 +187,8 @@ class AbstractWorkerSourceTask : public WorkerTask, private plugin::SourceTaskCo
   static void DeliveryCallback(rd_kafka_t* rk, const rd_kafka_message_t* message, void* opaque);
   // librdkafka's throttle callback (task thread, inside rd_kafka_poll/flush): a broker delayed a
   // response of the producer for a quota.
+  // librdkafka's statistics into client_metrics_ (served on the task thread by rd_kafka_poll).
+  static int StatsCallback(rd_kafka_t* rk, char* json, size_t json_len, void* opaque);
   static void ThrottleCallback(rd_kafka_t* rk, const char* broker_name, int32_t broker_id,
                                int throttle_time_ms, void* opaque);
   // Purges the producer's queued and in-flight records (they fail, so their offsets are never
@@ -202,6 +205,8 @@ class AbstractWorkerSourceTask : public WorkerTask, private plugin::SourceTaskCo
   std::shared_ptr<plugin::SourceTaskInstance> instance_;  // guarded by instance_mu_
 
   // Task thread only.
+  // Declared before producer_: destroyed after it.
+  std::unique_ptr<kafka::ClientMetrics> client_metrics_;  // the producer's producer-metrics
   kafka::RdKafkaPtr producer_;
   // producer_ for Cancel() on another thread: set once created, cleared before it is destroyed.
   std::mutex cancel_mu_;

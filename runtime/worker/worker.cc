@@ -1,4 +1,5 @@
 #include "runtime/worker/worker.h"
+#include "runtime/kafka/client_metrics.h"
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -163,7 +164,10 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
     for (const std::string& warning : translated.warnings) {
       CONNECTD_LOG(kWarn, kLogger) << "[" << id.connector << "|task-" << id.task << "] " << warning;
     }
-    return jvm::OverlayOn(std::move(base), translated);
+    std::map<std::string, std::string> props = jvm::OverlayOn(std::move(base), translated);
+    // librdkafka's statistics feed the client's Java-named metrics (kafka/client_metrics.h).
+    props.try_emplace("statistics.interval.ms", kafka::kDefaultStatisticsIntervalMs);
+    return props;
   };
   const std::string task_suffix = absl::StrCat(id.connector, "-", id.task);
   if (plugin.type == plugin::ConnectorType::kSource) {

@@ -38,6 +38,12 @@ WorkerSinkTask::WorkerSinkTask(herder::ConnectorTaskId id, StatusListener& liste
 
 WorkerSinkTask::~WorkerSinkTask() = default;
 
+int WorkerSinkTask::StatsCallback(rd_kafka_t*, char* json, size_t json_len, void* opaque) {
+  auto* task = static_cast<WorkerSinkTask*>(opaque);
+  if (task->client_metrics_) task->client_metrics_->Update(std::string_view(json, json_len));
+  return 0;  // librdkafka frees the JSON
+}
+
 absl::Status WorkerSinkTask::Initialize() {
   if (options_.pipeline) {
     options_.pipeline->SetStopCheck([this] { return stopping(); });
@@ -48,7 +54,12 @@ absl::Status WorkerSinkTask::Initialize() {
   if (!conf.ok()) return conf.status();
   for (const std::string& warning : warnings) CONNECTD_LOG(kWarn, kLogger) << warning;
   rd_kafka_conf_set_rebalance_cb(conf->get(), &WorkerSinkTask::RebalanceCallback);
+  rd_kafka_conf_set_stats_cb(conf->get(), &WorkerSinkTask::StatsCallback);
   rd_kafka_conf_set_opaque(conf->get(), this);
+  const auto client_id = options_.consumer.find("client.id");
+  client_metrics_ = std::make_unique<kafka::ClientMetrics>(
+      metrics_scope_, kafka::ClientMetrics::Kind::kConsumer,
+      client_id != options_.consumer.end() ? client_id->second : "");
   absl::StatusOr<kafka::RdKafkaPtr> consumer =
       kafka::MakeClient(RD_KAFKA_CONSUMER, *std::move(conf));
   if (!consumer.ok()) return consumer.status();

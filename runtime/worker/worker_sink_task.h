@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/kafka/client_metrics.h"
 #include "runtime/kafka/rdkafka_handles.h"
 #include "runtime/plugin/plugin_instances.h"
 #include "runtime/plugin/plugin_registry.h"
@@ -81,6 +82,8 @@ class WorkerSinkTask : public WorkerTask, private plugin::SinkTaskContextHost {
   void Resume(std::string_view topic, int32_t partition) override;
   metrics::MetricsScope* Metrics() override { return &metrics_scope_; }
 
+  // librdkafka's statistics into client_metrics_ (served by rd_kafka_consumer_poll).
+  static int StatsCallback(rd_kafka_t* rk, char* json, size_t json_len, void* opaque);
   static void RebalanceCallback(rd_kafka_t* rk, rd_kafka_resp_err_t err,
                                 rd_kafka_topic_partition_list_t* partitions, void* opaque);
   void OnRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* partitions);
@@ -105,6 +108,7 @@ class WorkerSinkTask : public WorkerTask, private plugin::SinkTaskContextHost {
   std::shared_ptr<plugin::SinkTaskInstance> instance_;  // guarded by instance_mu_
 
   // Task thread only.
+  std::unique_ptr<kafka::ClientMetrics> client_metrics_;  // the consumer's metrics
   kafka::RdKafkaPtr consumer_;
   std::map<TopicPartition, int64_t> assigned_;  // partition -> next offset to consume (-1 none)
   // Partition -> the offset last committed (or the first consumed): sink-record-active-count.

@@ -24,12 +24,6 @@ JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter"
 ALLOWED = [
     # "REST: root resource": commit names connectd's build, not a Kafka commit.
     ("root", r"^\.commit: value$"),
-    # "Converters": connectd has no BooleanConverter, DoubleConverter, FloatConverter,
-    # IntegerConverter, LongConverter, ShortConverter; the converter keys recommend what it has.
-    ("plugins", r"^\[org\.apache\.kafka\.connect\.converters\.(Boolean|Double|Float|Integer|Long|"
-                r"Short)Converter/(header_)?converter\]: only java$"),
-    (r"validate-.*",
-     r"^\.configs\[(key|value|header)\.converter\]\.value\.recommended_values(\[\d+\])?: "),
     # Java's class path holds Connect's test connectors that connectd does not ship.
     ("plugins", r"^\[org\.apache\.kafka\.connect\.tools\.(MockSink|VerifiableSink|SchemaSource)"
                 r"Connector/(sink|source)\]: only java$"),

@@ -55,6 +55,27 @@ class StandaloneE2ETest(unittest.TestCase):
         wait_until(lambda: len(lines_of(sink_file)) >= 500, what="500 lines in the sink file")
         self.assertEqual(lines_of(sink_file), [f"line-{i}" for i in range(500)])
 
+        # The sink task's metrics and its consumer's (librdkafka statistics every 10 s), under
+        # Java's names: one partition assigned, 500 records read, no lag left.
+        def metric(name, labels):
+            for line in http("GET", w.url + "/metrics")[2].splitlines():
+                if line.startswith(f"{name}{{{labels}}} "):
+                    return float(line.rsplit(" ", 1)[1])
+            return None
+        task = 'connector="sink",task="0"'
+        self.assertEqual(metric("kafka_connect_sink_task_metrics_partition_count", task), 1)
+        self.assertEqual(metric("kafka_connect_sink_task_metrics_sink_record_read_total", task), 500)
+        self.assertGreaterEqual(
+            metric("kafka_connect_sink_task_metrics_put_batch_max_time_ms", task), 0)
+        consumer = 'client_id="connector-consumer-sink-0"'
+        wait_until(lambda: metric("kafka_consumer_consumer_fetch_manager_metrics_records_consumed"
+                                  "_total", consumer) == 500, timeout=30,
+                   what="the consumer's records-consumed-total")
+        self.assertEqual(metric("kafka_consumer_consumer_fetch_manager_metrics_records_lag",
+                                consumer + f',topic="{self.topic}",partition="0"'), 0)
+        self.assertEqual(
+            metric("kafka_consumer_consumer_coordinator_metrics_assigned_partitions", consumer), 1)
+
         # Listing, expand, config, tasks, task status.
         self.assertEqual(w.get("/connectors")[1], ["sink", "src"])
         status, expanded, _ = w.get("/connectors?expand=status&expand=info")
@@ -259,6 +280,15 @@ class StandaloneE2ETest(unittest.TestCase):
         self.assertEqual(metric(worker + "connector_running_task_count", counted), 1)
         self.assertEqual(metric(worker + "connector_total_task_count", counted), 1)
         self.assertEqual(metric(worker + "connector_failed_task_count", counted), 0)
+        # The task's producer, from librdkafka's statistics (every 10 s) under Java's names.
+        producer = '{client_id="connector-producer-counted-0"}'
+        wait_until(lambda: metric("kafka_producer_producer_metrics_record_send_total",
+                                  producer) == 7, timeout=30,
+                   what="the producer's record-send-total")
+        self.assertGreaterEqual(
+            metric("kafka_producer_producer_metrics_connection_count", producer), 1)
+        self.assertGreater(metric("kafka_producer_producer_metrics_outgoing_byte_total",
+                                  producer), 0)
         self.assertEqual(self.worker.put("/connectors/counted/pause")[0], 202)
         wait_until(lambda: metric(worker + "connector_paused_task_count", counted) == 1,
                    what="the paused task counted")

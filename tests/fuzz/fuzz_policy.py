@@ -16,6 +16,7 @@ ALLOWED_5XX = {
     # Connect wraps validation failures in an ExecutionException: "<ExceptionClass>: <message>".
     ("PUT", "/connector-plugins/{plugin}/config/validate"): [
         r"^org\.apache\.kafka\.connect\.errors\.\w+Exception: ",
+        r"^org\.apache\.kafka\.connect\.runtime\.rest\.errors\.BadRequestException: ",
     ],
     # StandaloneHerder throws UnsupportedOperationException for the internal endpoints.
     ("POST", "/connectors/{connector}/tasks"): [

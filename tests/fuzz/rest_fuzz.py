@@ -423,8 +423,12 @@ def case_path_traversal(c):
                 "/connectors/x%2F..%2F..%2Fadmin", "*", "http://evil/connectors",
                 "/connectors?" + "a=" * 1000]:
         c.send("GET", raw, label="traversal-raw")
+    # A control character makes a name invalid, as Connect's NonEmptyStringWithoutControlChars.
+    c.send("PUT", "/connectors/fz-ctl%00x/config", JSON_HEADERS,
+           json.dumps({"connector.class": "FileStreamSource", "topic": "fz",
+                       "file": "/nonexistent/fz"}), expect=400, label="control-char-name")
     # A name with traversal characters is only a name: created, found, deleted as itself.
-    name = "..%2F..%2Ffz-trav%00x"
+    name = "..%2F..%2Ffz-trav"
     status = c.send("PUT", f"/connectors/{name}/config", JSON_HEADERS,
                     json.dumps({"connector.class": "FileStreamSource", "topic": "fz",
                                 "file": "/nonexistent/fz"}), expect=(200, 201),
