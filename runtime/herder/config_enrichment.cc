@@ -85,6 +85,16 @@ std::optional<std::pair<ConfigDef, std::string>> StageDef(const plugin::PluginRe
   return std::nullopt;
 }
 
+// Connect's error when a plugin's one loaded `version` is not within `spec` (KIP-891).
+std::optional<std::string> VersionError(const std::string& cls, const std::string& spec,
+                                        const std::string& version) {
+  absl::StatusOr<plugin::VersionRange> range = plugin::VersionRange::Parse(spec);
+  if (!range.ok()) return std::string(range.status().message());
+  if (range->Contains(version)) return std::nullopt;
+  return absl::StrCat("Plugin ", cls, " not found that matches the version range ",
+                      range->ToString(), ", available versions: [", version, "]");
+}
+
 // transforms.<a>.* or predicates.<p>.*: type and plugin.version first, then the stage's own keys
 // (and, for a transformation, predicate and negate) by name, numbered from 2.
 void AppendStage(const plugin::PluginRegistry& plugins, plugin::StageKind kind,
@@ -153,7 +163,12 @@ void AppendStage(const plugin::PluginRegistry& plugins, plugin::StageKind kind,
   if (stage) {
     ConfigValueInfo& v = *infos.configs[first + 1].value;
     v.recommended_values = {stage->second};
-    if (!v.value) v.value = stage->second;
+    if (!v.value) {
+      v.value = stage->second;
+    } else if (std::optional<std::string> error = VersionError(*cls, *v.value, stage->second)) {
+      v.errors.push_back(*error);
+      ++infos.error_count;
+    }
   }
 }
 
@@ -210,16 +225,10 @@ void FillVersionAndConverterKeys(const plugin::PluginRegistry& plugins,
       version->value->recommended_values = {BuiltInPluginVersion()};
       if (!version->value->value) {
         version->value->value = BuiltInPluginVersion();
-      } else if (absl::StatusOr<plugin::VersionRange> range =
-                     plugin::VersionRange::Parse(*version->value->value);
-                 !range.ok() || !range->Contains(BuiltInPluginVersion())) {
-        version->value->errors.push_back(
-            !range.ok()
-                ? std::string(range.status().message())
-                : absl::StrCat("Plugin ",
-                               converters::CanonicalConverterClass(*info->value->value, kind.type),
-                               " not found that matches the version range ", range->ToString(),
-                               ", available versions: [", BuiltInPluginVersion(), "]"));
+      } else if (std::optional<std::string> error = VersionError(
+                     converters::CanonicalConverterClass(*info->value->value, kind.type),
+                     *version->value->value, BuiltInPluginVersion())) {
+        version->value->errors.push_back(*error);
         ++infos.error_count;
       }
     }
