@@ -478,7 +478,7 @@ void DistributedHerder::OnAssignment(const distributed::AssignmentEvent& event) 
     }
   }
   ready_ = true;
-  rebalance_metrics_.Completed();
+  rebalance_metrics_.Completed(event.complete.connectors.size(), event.complete.tasks.size());
   if (options_.on_rebalance_success) options_.on_rebalance_success(is_leader_);
 }
 

@@ -325,7 +325,7 @@ class DistributedHerder : public herder::Herder,
   std::atomic<bool> stopped_{false};
   std::atomic<bool> fatal_reported_{false};  // Options::on_fatal called (once)
   std::atomic<bool> snapshot_update_posted_{false};
-  RebalanceMetrics rebalance_metrics_{options_.metrics};
+  RebalanceMetrics rebalance_metrics_{options_.metrics, options_.group.client_id};
   std::atomic<int32_t> generation_{-1};  // written on the herder thread, read by status writes
 
   // Herder thread only.

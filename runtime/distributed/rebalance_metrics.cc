@@ -10,7 +10,8 @@ constexpr char kGroup[] = "connect-worker-rebalance-metrics";
 
 }  // namespace
 
-RebalanceMetrics::RebalanceMetrics(metrics::MetricsRegistry* registry) {
+RebalanceMetrics::RebalanceMetrics(metrics::MetricsRegistry* registry,
+                                   const std::string& client_id) {
   if (registry == nullptr) return;
   scope_ = std::make_unique<metrics::MetricsScope>(registry);
   const int64_t now = metrics::NowMs();
@@ -39,6 +40,22 @@ RebalanceMetrics::RebalanceMetrics(metrics::MetricsRegistry* registry) {
         if (state->last_completed_ms < 0) return std::numeric_limits<double>::infinity();
         return static_cast<double>(now_ms - state->last_completed_ms);
       });
+  const metrics::Tags client = {{"client-id", client_id}};
+  scope_->AddGauge(
+      kDomain, "connect-coordinator-metrics", client,
+      {"assigned-connectors", "The number of connector instances currently assigned to this worker",
+       metrics::StatKind::kGauge},
+      [state](int64_t) {
+        std::lock_guard lock(state->mu);
+        return static_cast<double>(state->connectors);
+      });
+  scope_->AddGauge(kDomain, "connect-coordinator-metrics", client,
+                   {"assigned-tasks", "The number of tasks currently assigned to this worker",
+                    metrics::StatKind::kGauge},
+                   [state](int64_t) {
+                     std::lock_guard lock(state->mu);
+                     return static_cast<double>(state->tasks);
+                   });
   completed_ = scope_->AddSensor(
       kDomain, kGroup, {},
       {{"completed-rebalances-total", "The total number of rebalances completed by this worker.",
@@ -61,11 +78,13 @@ void RebalanceMetrics::Started(int32_t generation) {
   state_->rebalancing = true;
 }
 
-void RebalanceMetrics::Completed() {
+void RebalanceMetrics::Completed(size_t connectors, size_t tasks) {
   const int64_t now = metrics::NowMs();
   int64_t took = 0;
   {
     std::lock_guard lock(state_->mu);
+    state_->connectors = connectors;
+    state_->tasks = tasks;
     if (!state_->rebalancing) return;
     state_->rebalancing = false;
     state_->last_completed_ms = now;

@@ -565,6 +565,12 @@ class ConnectdClusterTest(ClusterTests, unittest.TestCase):
             self.assertGreaterEqual(m["rebalance_max_time_ms"], m["rebalance_avg_time_ms"], m)
             self.assertGreaterEqual(m["time_since_last_rebalance_ms"], 0, m)
             self.assertLess(m["time_since_last_rebalance_ms"], 3_600_000, m)
+            # connect-coordinator-metrics: this worker's share of the assignment.
+            text = worker.get("/metrics")[2]
+            shares = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+                      if line.startswith("kafka_connect_connect_coordinator_metrics_assigned_")]
+            self.assertEqual(len(shares), 2, text[:2000])
+            self.assertTrue(all(v >= 0 for v in shares), shares)
 
 
 class MixedClusterTest(ClusterTests, unittest.TestCase):
