@@ -76,6 +76,10 @@ MirrorCheckpointTask::~MirrorCheckpointTask() {
 void MirrorCheckpointTask::start(const sdk::Props& props) {
   source_alias_ = GetString(props, "source.cluster.alias", "source");
   target_alias_ = GetString(props, "target.cluster.alias", "target");
+  new_metric_names_ =
+      ParseList(GetString(props, "metric.names.formats", "legacy")).count("new") > 0;
+  connector_name_ = GetString(props, "name", "");
+  task_index_ = GetString(props, "task.index", "0");
   std::string error;
   policy_ = MakeReplicationPolicy(props, &error);
   if (!policy_) throw sdk::ConfigException(error);
@@ -244,21 +248,31 @@ void MirrorCheckpointTask::commitRecord(const sdk::SourceRecordView& record,
   auto it = latency_sensors_.find(key);
   if (it == latency_sensors_.end()) {
     const std::string what = "time for a checkpoint to be written to the target (ms)";
-    sdk::Sensor sensor = context().metrics().sensor(
-        "kafka.connect.mirror", "MirrorCheckpointConnector",
-        {{"source", source_alias_},
-         {"target", target_alias_},
-         {"group", checkpoint->group},
-         {"topic", checkpoint->topic},
-         {"partition", std::to_string(checkpoint->partition)}},
-        {{"checkpoint-latency-ms", sdk::Stat::kValue, what},
-         {"checkpoint-latency-ms-min", sdk::Stat::kMin, "Min " + what},
-         {"checkpoint-latency-ms-max", sdk::Stat::kMax, "Max " + what},
-         {"checkpoint-latency-ms-avg", sdk::Stat::kAvg, "Average " + what}});
-    it = latency_sensors_.emplace(key, sensor).first;
+    auto stats = [&what] {
+      return std::vector<sdk::MetricStat>{
+          {"checkpoint-latency-ms", sdk::Stat::kValue, what},
+          {"checkpoint-latency-ms-min", sdk::Stat::kMin, "Min " + what},
+          {"checkpoint-latency-ms-max", sdk::Stat::kMax, "Max " + what},
+          {"checkpoint-latency-ms-avg", sdk::Stat::kAvg, "Average " + what}};
+    };
+    const sdk::MetricTags tags = {{"source", source_alias_},
+                                  {"target", target_alias_},
+                                  {"group", checkpoint->group},
+                                  {"topic", checkpoint->topic},
+                                  {"partition", std::to_string(checkpoint->partition)}};
+    std::pair<sdk::Sensor, sdk::Sensor> sensors;
+    sensors.first = context().metrics().sensor("kafka.connect.mirror", "MirrorCheckpointConnector",
+                                               tags, stats());
+    if (new_metric_names_) {
+      sdk::MetricTags plugin_tags = {{"connector", connector_name_}, {"task", task_index_}};
+      plugin_tags.insert(plugin_tags.end(), tags.begin(), tags.end());
+      sensors.second = context().metrics().sensor("kafka.connect", "plugins", plugin_tags, stats());
+    }
+    it = latency_sensors_.emplace(key, sensors).first;
   }
   const int64_t now = NowMs();
-  it->second.record(static_cast<double>(now - record.timestampMs()), now);
+  it->second.first.record(static_cast<double>(now - record.timestampMs()), now);
+  it->second.second.record(static_cast<double>(now - record.timestampMs()), now);
 }
 
 void MirrorCheckpointTask::RefreshIdleConsumerGroupOffset() {

@@ -84,7 +84,13 @@ class MirrorCheckpointTask : public sdk::SourceTask {
   std::chrono::steady_clock::time_point next_emit_;
   // Metrics kafka.connect.mirror:type=MirrorCheckpointConnector, one sensor per (group, topic,
   // partition) (Java shares one sensor among them all; connectd does not).
-  std::map<std::tuple<std::string, std::string, int32_t>, sdk::Sensor> latency_sensors_;
+  // Per (group, topic, partition): the legacy sensor and, with metric.names.formats=new
+  // (KIP-1280), the one under kafka.connect:type=plugins,connector=...,task=...
+  std::map<std::tuple<std::string, std::string, int32_t>, std::pair<sdk::Sensor, sdk::Sensor>>
+      latency_sensors_;
+  bool new_metric_names_ = false;
+  std::string connector_name_;
+  std::string task_index_;
 
   // Background thread only.
   std::map<std::string, GroupOffsets> idle_consumer_groups_offset_;

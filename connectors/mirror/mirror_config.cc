@@ -110,10 +110,24 @@ sdk::ConfigDef Common() {
                        "the flow REBALANCING."));
 }
 
+// KIP-1280 (Kafka 4.3): the names the source and checkpoint tasks publish their metrics under.
+ConfigKey MetricNamesFormats() {
+  return ConfigKey("metric.names.formats", ConfigKey::kList)
+      .withDefault("legacy")
+      .importance(ConfigKey::kLow)
+      .eachOneOf({"legacy", "new"})
+      .doc(
+          "Deprecated. The formats in which metrics are emitted: 'legacy' "
+          "(kafka.connect.mirror:type=MirrorSourceConnector|MirrorCheckpointConnector,...), "
+          "'new' (kafka.connect:type=plugins,connector=...,task=...,...), or both. connectd "
+          "always also emits the legacy names, which its flow health reads.");
+}
+
 }  // namespace
 
 sdk::ConfigDef MirrorSourceConfigDef() {
   return Common()
+      .define(MetricNamesFormats())
       .define(ConfigKey("topics", ConfigKey::kList)
                   .withDefault(".*")
                   .importance(ConfigKey::kHigh)
@@ -208,6 +222,7 @@ sdk::ConfigDef MirrorHeartbeatConfigDef() {
 
 sdk::ConfigDef MirrorCheckpointConfigDef() {
   return Common()
+      .define(MetricNamesFormats())
       .define(
           ConfigKey("groups", ConfigKey::kList)
               .withDefault(".*")

@@ -87,6 +87,11 @@ class MirrorSourceTask : public sdk::SourceTask {
     sdk::Sensor end_offset;               // every second (connectd's own)
     sdk::Sensor position;                 // every second (connectd's own)
     sdk::Sensor oldest_unreplicated_age;  // every second (connectd's own)
+    // metric.names.formats=new (KIP-1280): Java's four under kafka.connect:type=plugins.
+    sdk::Sensor new_records;
+    sdk::Sensor new_replication_latency;
+    sdk::Sensor new_bytes;
+    sdk::Sensor new_record_age;
   };
   // A partition's consumer errors (made on its first error).
   struct PartitionErrors {
@@ -133,6 +138,10 @@ class MirrorSourceTask : public sdk::SourceTask {
 
   std::string source_alias_;
   std::string target_alias_;
+  // KIP-1280 `new` names: kafka.connect:type=plugins,connector=<name>,task=<task.index>,...
+  bool new_metric_names_ = false;
+  std::string connector_name_;
+  std::string task_index_;
   std::unique_ptr<ReplicationPolicy> policy_;
   // How long the source's brokers throttled the consumer (its quota): Java's consumer metric
   // kafka.consumer:type=consumer-fetch-manager-metrics,client-id= fetch-throttle-time-avg/-max.

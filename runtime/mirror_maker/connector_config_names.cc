@@ -8,7 +8,7 @@ namespace connectd::mirror_maker {
 
 const char* const kJavaOnlyConnectorConfigNames[] = {
     // MirrorConnectorConfig: pluggable admin and metrics, which connectd does not load.
-    "forwarding.admin.class", "metric.reporters", "metric.names.formats", "config.providers",
+    "forwarding.admin.class", "metric.reporters", "config.providers",
     // MirrorSourceConfig / MirrorCheckpointConfig: pluggable filters (connectd has the defaults).
     "topic.filter.class", "group.filter.class", "config.property.filter.class", nullptr};
 

@@ -97,6 +97,7 @@ class MirrorE2ETest(unittest.TestCase):
         tool("produce", self.a, orders, 1200, 12, base)
         tool("produce", self.a, payments, 30, 3)
         source_config, heartbeat_config = self.connector_configs([orders, payments, late])
+        source_config["metric.names.formats"] = "legacy,new"  # KIP-1280: both sets of names
 
         # DEBUG: GET /metrics serves connectd's per-partition metrics too (checked at INFO below).
         worker = StandaloneWorker(extra=dict(self.extra, **{"metrics.recording.level": "DEBUG"}),
@@ -134,6 +135,13 @@ class MirrorE2ETest(unittest.TestCase):
                 (m := partition_metrics(p)).get("source_end_offset") == 100
                 and m.get("source_position") == 100 and m.get("oldest_unreplicated_age_ms") == 0
                 for p in range(12)), what="every A.orders partition caught up at offset 100")
+            # The same counts under KIP-1280's new names (the connector and task in the tags).
+            _, _, text = http("GET", worker.url + "/metrics")
+            new = {dict(labels)["partition"]: v for (name, labels), v in prometheus_samples(text).items()
+                   if name == "kafka_connect_plugins_record_count"
+                   and dict(labels).get("connector") == "mm2-source"
+                   and dict(labels).get("topic") == f"A.{orders}"}
+            self.assertEqual(new, {str(p): 100 for p in range(12)})
             m = partition_metrics(0)
             self.assertEqual(m["byte_count"], sum(len(f"v{i}") for i in range(0, 1200, 12)))
             self.assertGreater(m["record_rate"], 0)

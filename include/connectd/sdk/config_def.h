@@ -88,6 +88,12 @@ class ConfigKey {
     valid_values_ = std::move(values);
     return *this;
   }
+  // A LIST whose every item is one of `values` (Java's ValidList.in).
+  ConfigKey& eachOneOf(std::vector<std::string> values) {
+    validator_ = CONNECTD_VALIDATOR_VALID_LIST;
+    valid_values_ = std::move(values);
+    return *this;
+  }
   ConfigKey& nonEmpty() {
     validator_ = CONNECTD_VALIDATOR_NON_EMPTY_STRING;
     return *this;
