@@ -98,6 +98,19 @@ std::string_view WidthName(Width width) {
   return "NONE";
 }
 
+ConfigKey JavaKey(const char* name, Type type, JavaDefault default_value, Importance importance,
+                  const char* documentation) {
+  ConfigKey key;
+  key.name = name;
+  key.type = type;
+  key.has_default = !default_value.required;
+  if (default_value.value != nullptr) key.default_value = default_value.value;
+  key.importance = importance;
+  key.documentation = documentation;
+  key.display_name = name;
+  return key;
+}
+
 std::vector<std::string> SplitList(const std::string& value) {
   std::string trimmed = Trim(value);
   if (trimmed.empty()) return {};

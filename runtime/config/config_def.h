@@ -129,6 +129,21 @@ class ConfigDef {
   std::map<std::string, size_t> index_;
 };
 
+// A key's default as Java's ConfigDef.define takes it: a value, null, or none (a required key).
+struct JavaDefault {
+  bool required = false;
+  const char* value = nullptr;  // nullptr: the null default
+
+  static constexpr JavaDefault Required() { return {true, nullptr}; }
+  static constexpr JavaDefault Null() { return {false, nullptr}; }
+  static constexpr JavaDefault Of(const char* value) { return {false, value}; }
+};
+
+// Java's plain define(name, type, default, importance, documentation): no group, order -1,
+// width NONE, no validator, and the key's name as its display name. Callers add the rest.
+ConfigKey JavaKey(const char* name, Type type, JavaDefault default_value, Importance importance,
+                  const char* documentation);
+
 // Splits a LIST value as Kafka does: trimmed, on commas with surrounding white space; "" is [].
 std::vector<std::string> SplitList(const std::string& value);
 

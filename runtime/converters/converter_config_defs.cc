@@ -27,24 +27,14 @@ struct Layout {
   const char* display_name = nullptr;  // nullptr: the key's name
 };
 
-// A key's default as Java defines it: a value, null, or none at all (a required key).
-struct Default {
-  bool required = false;
-  const char* value = nullptr;  // nullptr: the null default
-};
-constexpr Default kRequired{true, nullptr};
-constexpr Default kNull{false, nullptr};
-constexpr Default Of(const char* value) { return {false, value}; }
+using Default = config::JavaDefault;
+constexpr Default kRequired = Default::Required();
+constexpr Default kNull = Default::Null();
+constexpr Default Of(const char* value) { return Default::Of(value); }
 
 ConfigKey Key(const char* name, Type type, Default default_value, Importance importance,
               const char* doc, Layout layout = {}) {
-  ConfigKey key;
-  key.name = name;
-  key.type = type;
-  key.has_default = !default_value.required;
-  if (default_value.value != nullptr) key.default_value = default_value.value;
-  key.importance = importance;
-  key.documentation = doc;
+  ConfigKey key = config::JavaKey(name, type, default_value, importance, doc);
   key.group = layout.group;
   key.order_in_group = layout.order;
   key.width = layout.width;

@@ -17,28 +17,16 @@ using config::Importance;
 using config::Type;
 using config::Validator;
 
-// A key's default as Java defines it: a value, null, or none at all (a required key).
-struct Default {
-  bool required = false;
-  const char* value = nullptr;  // nullptr: the null default
-};
-constexpr Default kRequired{true, nullptr};
-constexpr Default kNull{false, nullptr};
-constexpr Default Of(const char* value) { return {false, value}; }
+using Default = config::JavaDefault;
+constexpr Default kRequired = Default::Required();
+constexpr Default kNull = Default::Null();
+constexpr Default Of(const char* value) { return Default::Of(value); }
 
-// Java's define(name, type, default, [validator,] importance, documentation): no group, order
-// or width, and the key's name as its display name.
+// Java's define(name, type, default, [validator,] importance, documentation).
 ConfigKey Key(const char* name, Type type, Default default_value, Importance importance,
               const char* doc, Validator validator = {}) {
-  ConfigKey key;
-  key.name = name;
-  key.type = type;
-  key.has_default = !default_value.required;
-  if (default_value.value != nullptr) key.default_value = default_value.value;
+  ConfigKey key = config::JavaKey(name, type, default_value, importance, doc);
   key.validator = std::move(validator);
-  key.importance = importance;
-  key.documentation = doc;
-  key.display_name = name;
   return key;
 }
 
