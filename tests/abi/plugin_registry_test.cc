@@ -16,6 +16,7 @@ using ::testing::IsEmpty;
 
 const std::string kGood = std::string(CONNECTD_TEST_PLUGIN_DIR) + "/good";
 const std::string kBad = std::string(CONNECTD_TEST_PLUGIN_DIR) + "/bad";
+const std::string kVersions = std::string(CONNECTD_TEST_PLUGIN_DIR) + "/versions";
 
 std::string ProblemsText(const PluginRegistry& registry) {
   std::string text;
@@ -151,6 +152,18 @@ TEST(PluginRegistryTest, AmbiguousAliasesAreRegisteredForNeither) {
   EXPECT_NE(registry.Find("org.b.DupConnector"), nullptr);
   EXPECT_EQ(registry.Find("Dup"), nullptr);
   EXPECT_EQ(registry.Find("DupConnector"), nullptr);
+}
+
+// Two libraries on one plugin path declaring the same class at 1.0.0 and 2.0.0: both load.
+TEST(PluginRegistryTest, TwoVersionsOfAClassLoadFromOnePluginPath) {
+  PluginRegistry registry;
+  registry.LoadPluginPath(kVersions);
+  EXPECT_THAT(registry.problems(), IsEmpty()) << ProblemsText(registry);
+  EXPECT_THAT(registry.Versions("VersionedSource"), ElementsAre("1.0.0", "2.0.0"));
+  absl::StatusOr<const ConnectorPlugin*> old = registry.Find("VersionedSource", "1.0.0");
+  ASSERT_TRUE(old.ok());
+  EXPECT_THAT((*old)->library_path, HasSubstr("versioned_1"));
+  EXPECT_THAT(registry.Find("VersionedSource")->library_path, HasSubstr("versioned_2"));
 }
 
 // KIP-891: versions of one class side by side. A name finds the newest; a version or range

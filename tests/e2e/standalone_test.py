@@ -12,8 +12,8 @@ import unittest
 import unittest.mock
 import uuid
 
-from connectd_e2e import (CONNECTD, JavaStandaloneWorker, StandaloneWorker, http, kafka_bootstrap,
-                          wait_until)
+from connectd_e2e import (BUILD_DIR, CONNECTD, PLUGINS, JavaStandaloneWorker, StandaloneWorker,
+                          http, kafka_bootstrap, wait_until)
 
 
 def lines_of(path):
@@ -340,6 +340,46 @@ class StandaloneKillTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
+
+
+class PluginVersionsTest(unittest.TestCase):
+    """KIP-891 on a real plugin path: two libraries declare VersionedSourceConnector at 1.0.0
+    and 2.0.0; both are listed, a connector runs the version it pins (the newest without a pin),
+    and ?version= picks a plugin's config or says which versions exist."""
+
+    def test_two_versions_side_by_side(self):
+        versions = os.path.join(BUILD_DIR, "test-plugins", "versions")
+        worker = StandaloneWorker(plugin_path=f"{PLUGINS},{versions}").start()
+        try:
+            listed = [p["version"] for p in worker.get("/connector-plugins")[1]
+                      if p["class"] == "org.connectd.test.VersionedSourceConnector"]
+            self.assertEqual(sorted(listed), ["1.0.0", "2.0.0"])
+            for name, pin in (("pinned", "1.0.0"), ("newest", None)):
+                config = {"connector.class": "VersionedSource", "tasks.max": "1"}
+                if pin:
+                    config["connector.plugin.version"] = pin
+                status, _, text = worker.post("/connectors", {"name": name, "config": config})
+                self.assertEqual(status, 201, text)
+            worker.wait_state("pinned", "RUNNING", ["RUNNING"])
+            worker.wait_state("newest", "RUNNING", ["RUNNING"])
+            pinned = worker.get("/connectors/pinned/status")[1]
+            self.assertEqual((pinned["connector"]["version"], pinned["tasks"][0]["version"]),
+                             ("1.0.0", "1.0.0"))
+            self.assertEqual(worker.get("/connectors/newest/status")[1]["connector"]["version"],
+                             "2.0.0")
+            self.assertEqual(
+                worker.get("/connector-plugins/VersionedSource/config?version=1.0.0")[0], 200)
+            status, body, _ = worker.get("/connector-plugins/VersionedSource/config?version=3.0")
+            self.assertEqual((status, body["message"]),
+                             (400, "Plugin org.connectd.test.VersionedSourceConnector not found "
+                                   "that matches the version range [3.0,3.0], available "
+                                   "versions: [1.0.0, 2.0.0]"))
+            status, _, text = worker.post("/connectors", {"name": "missing", "config": {
+                "connector.class": "VersionedSource", "connector.plugin.version": "[3.0,)"}})
+            self.assertEqual(status, 400, text)
+            self.assertIn("available versions: [1.0.0, 2.0.0]", text)
+        finally:
+            worker.stop()
 
 
 class InitialStateParityTest(unittest.TestCase):

@@ -5,6 +5,7 @@
  *   CLAIM_MINOR=N, EXTRA_FIELDS          claims a newer minor, with longer structs
  *   CLAIM_MAJOR=N                        another major: must be refused
  *   CLASS_NAME="..."                     another class name (duplicates)
+ *   CONNECTOR_VERSION="..."              another version of the class (KIP-891, side by side)
  *   NO_ENTRY                             exports no entry symbol
  */
 #include "connectd/plugin/abi.h"
@@ -13,6 +14,9 @@
 
 #ifndef CLASS_NAME
 #define CLASS_NAME "org.connectd.test.CSourceConnector"
+#endif
+#ifndef CONNECTOR_VERSION
+#define CONNECTOR_VERSION "1.0.0"
 #endif
 #ifndef CLAIM_MAJOR
 #define CLAIM_MAJOR CONNECTD_PLUGIN_ABI_VERSION_MAJOR
@@ -127,7 +131,7 @@ static const future_connector_descriptor connector = {
 static const connectd_connector_descriptor* const connectors[] = {&connector.known};
 #else
 static const connectd_connector_descriptor connector = {
-    sizeof(connectd_connector_descriptor), CLASS_NAME, CONNECTD_CONNECTOR_TYPE_SOURCE, "1.0.0",
+    sizeof(connectd_connector_descriptor), CLASS_NAME, CONNECTD_CONNECTOR_TYPE_SOURCE, CONNECTOR_VERSION,
     NULL, 0, &connector_vtable, &task_vtable, NULL};
 static const connectd_connector_descriptor* const connectors[] = {&connector};
 #endif
