@@ -45,7 +45,7 @@ Worker::Worker(const config::WorkerConfig& config, const plugin::PluginRegistry&
       events_(events),
       worker_id_(std::move(worker_id)),
       metrics_(metrics),
-      metrics_group_(metrics, listener) {
+      metrics_group_(metrics, listener, worker_id_) {
   PublishCounts();
 }
 

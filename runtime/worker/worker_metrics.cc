@@ -37,7 +37,7 @@ constexpr TaskCount kTaskCounts[] = {
 }  // namespace
 
 WorkerMetricsGroup::WorkerMetricsGroup(metrics::MetricsRegistry& registry,
-                                       StatusListener& forward_to)
+                                       StatusListener& forward_to, const std::string& worker_id)
     : forward_to_(forward_to),
       scope_(&registry),
       connector_count_(scope_.AddSensor(
@@ -49,7 +49,17 @@ WorkerMetricsGroup::WorkerMetricsGroup(metrics::MetricsRegistry& registry,
           {{"task-count", "The number of tasks run in this worker.", StatKind::kValue}},
           metrics::NowMs())),
       connector_startups_(AddStartups("connector", "connector")),
-      task_startups_(AddStartups("task", "task")) {}
+      task_startups_(AddStartups("task", "task")) {
+  // Java's AppInfoParser registers the start time twice: without tags and with the worker id.
+  const int64_t now = metrics::NowMs();
+  for (const metrics::Tags& tags : {metrics::Tags{}, metrics::Tags{{"client-id", worker_id}}}) {
+    if (metrics::Sensor* start = scope_.AddSensor(
+            kDomain, "app-info", tags,
+            {{"start-time-ms", "Metric indicating start-time-ms", StatKind::kValue}}, now)) {
+      start->Record(static_cast<double>(now), now);
+    }
+  }
+}
 
 WorkerMetricsGroup::Startups WorkerMetricsGroup::AddStartups(const std::string& kind,
                                                              const std::string& what) {

@@ -13,6 +13,8 @@
 //   kafka.connect:type=connect-worker-metrics,connector=<c>   while <c> has tasks here:
 //     connector-{total,running,paused,failed,unassigned,destroyed,restarting}-task-count
 //       by the state each task last reported (unassigned until its first report).
+//   kafka.connect:type=app-info and kafka.connect:type=app-info,client-id=<worker id>
+//     start-time-ms                                     when the worker started (Unix ms)
 //
 // Threads: the Start*/Remove* calls on the worker's owner thread; the listener methods on any
 // thread (task threads report); the gauges on the metrics reader's thread. One mutex.
@@ -32,7 +34,8 @@ namespace connectd::worker {
 
 class WorkerMetricsGroup : public StatusListener {
  public:
-  WorkerMetricsGroup(metrics::MetricsRegistry& registry, StatusListener& forward_to);
+  WorkerMetricsGroup(metrics::MetricsRegistry& registry, StatusListener& forward_to,
+                     const std::string& worker_id);
 
   // The worker's connector and task counts (connector-count, task-count).
   void SetCounts(size_t connectors, size_t tasks);

@@ -276,6 +276,8 @@ class StandaloneE2ETest(unittest.TestCase):
             self.assertEqual(metric(f"{worker}{kind}_startup_success_total", ""), 1)
             self.assertEqual(metric(f"{worker}{kind}_startup_failure_total", ""), 0)
             self.assertEqual(metric(f"{worker}{kind}_startup_success_percentage", ""), 1)
+        started = metric("kafka_connect_app_info_start_time_ms", "")
+        self.assertLess(abs(started / 1000 - time.time()), 600, "app-info start-time-ms")
         counted = '{connector="counted"}'
         self.assertEqual(metric(worker + "connector_running_task_count", counted), 1)
         self.assertEqual(metric(worker + "connector_total_task_count", counted), 1)
