@@ -194,7 +194,12 @@ bool IsEnabled(Level level, std::string_view logger) {
   Registry& registry = GetRegistry();
   std::lock_guard lock(registry.mu);
   std::string_view name = Normalize(logger);
-  if (!name.empty() && registry.seen.find(name) == registry.seen.end()) registry.seen.emplace(name);
+  // Bounded: a plugin naming loggers after data must not grow the set without end.
+  constexpr size_t kMaxKnownLoggers = 4096;
+  if (!name.empty() && registry.seen.size() < kMaxKnownLoggers &&
+      registry.seen.find(name) == registry.seen.end()) {
+    registry.seen.emplace(name);
+  }
   return level != Level::kOff && level >= EffectiveLevelLocked(registry, logger);
 }
 

@@ -46,7 +46,8 @@ void SetLevel(std::string_view logger, Level level);
 std::map<std::string, Level> ExplicitLevels();
 
 // Every logger the process knows, sorted, "root" included: those with a level and every name
-// code has logged to or checked (log4j's current loggers, which /admin/loggers lists).
+// code has logged to or checked (log4j's current loggers, which /admin/loggers lists; the first
+// 4096 names used, so that names made from data cannot grow it without end).
 std::vector<std::string> KnownLoggers();
 
 bool IsEnabled(Level level, std::string_view logger);
