@@ -41,9 +41,16 @@ std::optional<log::Level> LoggerLevels::ParseLog4jLevel(std::string_view name) {
 std::map<std::string, LoggerLevel> LoggerLevels::AllLevels() const {
   std::map<std::string, LoggerLevel> out;
   for (const std::string& name : log::KnownLoggers()) {
-    std::optional<LoggerLevel> level = Level(name);
-    if (level && level->level != "OFF") out.emplace(name, std::move(*level));
+    const log::Level level = log::EffectiveLevel(name == kRoot ? std::string_view() : name);
+    if (level != log::Level::kOff) out.emplace(name, Stamped(name, level));
   }
+  return out;
+}
+
+LoggerLevel LoggerLevels::Stamped(const std::string& name, log::Level level) const {
+  LoggerLevel out{std::string(log::LevelName(level)), std::nullopt};
+  std::lock_guard lock(mu_);
+  if (auto m = last_modified_.find(name); m != last_modified_.end()) out.last_modified = m->second;
   return out;
 }
 
@@ -51,11 +58,7 @@ std::optional<LoggerLevel> LoggerLevels::Level(std::string_view logger) const {
   std::string name = IsRootName(logger) ? kRoot : std::string(logger);
   std::vector<std::string> known = log::KnownLoggers();
   if (!std::binary_search(known.begin(), known.end(), name)) return std::nullopt;
-  const log::Level level = log::EffectiveLevel(name == kRoot ? std::string_view() : name);
-  LoggerLevel out{std::string(log::LevelName(level)), std::nullopt};
-  std::lock_guard lock(mu_);
-  if (auto m = last_modified_.find(name); m != last_modified_.end()) out.last_modified = m->second;
-  return out;
+  return Stamped(name, log::EffectiveLevel(name == kRoot ? std::string_view() : name));
 }
 
 std::vector<std::string> LoggerLevels::SetLevel(std::string_view name_space, log::Level level) {

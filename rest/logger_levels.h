@@ -48,6 +48,9 @@ class LoggerLevels {
   std::vector<std::string> SetLevel(std::string_view name_space, log::Level level);
 
  private:
+  // `level` with the logger's last_modified stamp.
+  LoggerLevel Stamped(const std::string& name, log::Level level) const;
+
   std::function<int64_t()> now_ms_;
   mutable std::mutex mu_;
   std::map<std::string, int64_t> last_modified_;  // guarded by mu_
