@@ -1,7 +1,6 @@
 #include "runtime/converters/number_converters.h"
 
 #include <bit>
-#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "runtime/common/strings.h"

@@ -101,7 +101,7 @@ void AppendStage(const plugin::PluginRegistry& plugins, plugin::StageKind kind,
                  const std::string& alias, const ConfigMap& config, ConfigInfos& infos) {
   const bool transformation = kind == plugin::StageKind::kTransformation;
   const std::string what = transformation ? "transformation" : "predicate";
-  const std::string Title = transformation ? "Transformation" : "Predicate";
+  const std::string title = transformation ? "Transformation" : "Predicate";
   const std::string prefix =
       absl::StrCat(transformation ? "transforms." : "predicates.", alias, ".");
   const std::string group = absl::StrCat(transformation ? "Transforms: " : "Predicates: ", alias);
@@ -119,7 +119,7 @@ void AppendStage(const plugin::PluginRegistry& plugins, plugin::StageKind kind,
   type.group = group;
   type.order_in_group = 0;
   type.width = config::Width::kLong;
-  type.display_name = absl::StrCat(Title, " type for ", alias);
+  type.display_name = absl::StrCat(title, " type for ", alias);
   def.Define(type);
   ConfigKey version = type;
   version.name = "plugin.version";
@@ -128,7 +128,7 @@ void AppendStage(const plugin::PluginRegistry& plugins, plugin::StageKind kind,
   if (stage) version.default_value = stage->second;
   version.documentation = absl::StrCat("Version of the '", alias, "' ", what, ".");
   version.order_in_group = 1;
-  version.display_name = absl::StrCat(Title, " version for ", alias);
+  version.display_name = absl::StrCat(title, " version for ", alias);
   def.Define(version);
 
   std::vector<ConfigKey> own;

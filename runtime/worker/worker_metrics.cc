@@ -48,8 +48,8 @@ WorkerMetricsGroup::WorkerMetricsGroup(metrics::MetricsRegistry& registry,
           kDomain, kGroup, {},
           {{"task-count", "The number of tasks run in this worker.", StatKind::kValue}},
           metrics::NowMs())),
-      connector_startups_(AddStartups("connector", "connector")),
-      task_startups_(AddStartups("task", "task")) {
+      connector_startups_(AddStartups("connector")),
+      task_startups_(AddStartups("task")) {
   // Java's AppInfoParser registers the start time twice: without tags and with the worker id.
   const int64_t now = metrics::NowMs();
   for (const metrics::Tags& tags : {metrics::Tags{}, metrics::Tags{{"client-id", worker_id}}}) {
@@ -61,8 +61,7 @@ WorkerMetricsGroup::WorkerMetricsGroup(metrics::MetricsRegistry& registry,
   }
 }
 
-WorkerMetricsGroup::Startups WorkerMetricsGroup::AddStartups(const std::string& kind,
-                                                             const std::string& what) {
+WorkerMetricsGroup::Startups WorkerMetricsGroup::AddStartups(const std::string& kind) {
   const int64_t now = metrics::NowMs();
   auto one = [&](const std::string& name, const std::string& description, StatKind stat) {
     return scope_.AddSensor(kDomain, kGroup, {}, {{name, description, stat}}, now);
@@ -70,21 +69,21 @@ WorkerMetricsGroup::Startups WorkerMetricsGroup::AddStartups(const std::string& 
   Startups s;
   s.attempts =
       one(absl::StrCat(kind, "-startup-attempts-total"),
-          absl::StrCat("The total number of ", what, " startups that this worker has attempted."),
+          absl::StrCat("The total number of ", kind, " startups that this worker has attempted."),
           StatKind::kCumulativeSum);
   s.successes = one(absl::StrCat(kind, "-startup-success-total"),
-                    absl::StrCat("The total number of ", what, " starts that succeeded."),
+                    absl::StrCat("The total number of ", kind, " starts that succeeded."),
                     StatKind::kCumulativeSum);
   s.failures = one(absl::StrCat(kind, "-startup-failure-total"),
-                   absl::StrCat("The total number of ", what, " starts that failed."),
+                   absl::StrCat("The total number of ", kind, " starts that failed."),
                    StatKind::kCumulativeSum);
   s.success_ratio = one(
       absl::StrCat(kind, "-startup-success-percentage"),
-      absl::StrCat("The average percentage of this worker's ", what, "s starts that succeeded."),
+      absl::StrCat("The average percentage of this worker's ", kind, "s starts that succeeded."),
       StatKind::kAvg);
   s.failure_ratio =
       one(absl::StrCat(kind, "-startup-failure-percentage"),
-          absl::StrCat("The average percentage of this worker's ", what, "s starts that failed."),
+          absl::StrCat("The average percentage of this worker's ", kind, "s starts that failed."),
           StatKind::kAvg);
   return s;
 }

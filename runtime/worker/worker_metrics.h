@@ -67,7 +67,8 @@ class WorkerMetricsGroup : public StatusListener {
     std::map<herder::ConnectorTaskId, State> states;  // guarded by mu
   };
 
-  Startups AddStartups(const std::string& kind, const std::string& what);
+  // `kind`: "connector" or "task".
+  Startups AddStartups(const std::string& kind);
   void RecordStartup(const Startups& startups, bool success);
   void AddConnectorGauges(const std::string& connector);
 

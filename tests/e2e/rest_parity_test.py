@@ -53,7 +53,7 @@ ALLOWED = [
 
 
 def normalize(value, worker):
-    """Replaces a worker's own id and URL by placeholders, recursively."""
+    """Replaces a worker's own id and URL by the tokens <worker> and <url>, recursively."""
     if isinstance(value, dict):
         return {k: normalize(v, worker) for k, v in value.items()}
     if isinstance(value, list):
