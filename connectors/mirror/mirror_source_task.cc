@@ -544,8 +544,15 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
       rd_kafka_message_destroy(message);
       continue;
     }
+    // Fetched records come in runs per partition: reuse the last lookup (Info() builds a key
+    // string per call). The name is compared too: a freed topic handle's address can return.
     const char* topic = rd_kafka_topic_name(message->rkt);
-    PartitionInfo& info = Info(topic, message->partition);
+    if (last_polled_ == nullptr || message->partition != last_polled_partition_ ||
+        last_polled_->source_topic != topic) {
+      last_polled_ = &Info(topic, message->partition);
+      last_polled_partition_ = message->partition;
+    }
+    PartitionInfo& info = *last_polled_;
     if (info.errors && info.errors->active) {
       RecordError(info, message->partition, 0, NowMs());
       Log(CONNECTD_LOG_INFO, std::string("Reading ") + topic + "-" +

@@ -158,6 +158,9 @@ class MirrorSourceTask : public sdk::SourceTask {
   const std::string* last_acked_topic_ = nullptr;  // remote name, owned by remote_topics_
   int32_t last_acked_partition_ = -1;
   PartitionInfo* last_acked_ = nullptr;
+  // The partition of the last polled record (fetches come in runs per partition too).
+  PartitionInfo* last_polled_ = nullptr;
+  int32_t last_polled_partition_ = -1;
   // The PartitionInfo of an acknowledged record of remote topic `remote`, or nullptr.
   PartitionInfo* AckedPartition(std::string_view remote, int32_t partition);
   std::string reset_policy_;                      // the user's auto.offset.reset

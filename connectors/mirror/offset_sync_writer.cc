@@ -42,7 +42,8 @@ void OffsetSyncWriter::Update(const std::string& topic, int32_t partition, int64
              upstream - state.previous_upstream != 1 || downstream < state.previous_downstream;
   state.previous_upstream = upstream;
   state.previous_downstream = downstream;
-  if (due && Queue(OffsetSync{topic, partition, upstream, downstream})) {
+  const bool queued = due && Queue(OffsetSync{topic, partition, upstream, downstream});
+  if (queued) {
     state.last_sync_downstream = downstream;
     if (state.delayed != nullptr) {
       delayed_.erase(key);
@@ -55,8 +56,11 @@ void OffsetSyncWriter::Update(const std::string& topic, int32_t partition, int64
     state.delayed =
         &delayed_.emplace(key, OffsetSync{topic, partition, upstream, downstream}).first->second;
   }
-  // Serving delivery reports only matters while syncs wait for a slot.
-  if (!queue_.empty()) FirePending();
+  // Serving delivery reports only matters while syncs wait for a slot, and serving them on
+  // every ack of a burst cost 2-6% of a 100 B copy's CPU (perf): a new sync goes out at once,
+  // waiting ones every kUpdatesPerFire acks (and on every Poll()).
+  if (queue_.empty()) return;
+  if (queued || ++updates_since_fire_ >= kUpdatesPerFire) FirePending();
 }
 
 void OffsetSyncWriter::PromoteDelayedSyncs() {
@@ -87,6 +91,7 @@ void OffsetSyncWriter::FirePending() {
     queue_.clear();
     return;
   }
+  updates_since_fire_ = 0;
   rd_kafka_poll(producer_.get(), 0);  // delivery reports: keeps in_flight_ current
   while (!queue_.empty() && in_flight_.load() < kMaxInFlight) {
     const OffsetSync& sync = queue_.front();

@@ -6,8 +6,9 @@
 // offset.lag.max past the last sync, when upstream offsets are not contiguous, or when the
 // downstream offset went backwards. Records that are not due leave a delayed sync, promoted on
 // each offset commit. At most 10 in flight (Java's limit). Syncs held back by that limit are
-// sent oldest first by the next Update, PromoteDelayedSyncs or Poll, each of which first serves
-// the producer's delivery reports (the only thing that frees in-flight slots).
+// sent oldest first by the next Update that queues a sync (or every kUpdatesPerFire-th Update),
+// PromoteDelayedSyncs or Poll, each of which first serves the producer's delivery reports (the
+// only thing that frees in-flight slots).
 //
 // Unlike Java, which keeps one queued sync per partition and lets a newer due sync replace it,
 // every due sync is queued (up to kMaxQueued): connectd's worker delivers acknowledgements in
@@ -63,6 +64,9 @@ class OffsetSyncWriter {
   // Due syncs waiting for a slot; beyond this a due sync is kept as the partition's delayed
   // sync (sent at the next offset commit) instead.
   static constexpr size_t kMaxQueued = 10000;
+  // While syncs wait for a slot, an Update that queues none serves delivery reports only every
+  // this many calls (each costs an rd_kafka_poll).
+  static constexpr int kUpdatesPerFire = 32;
 
   // Appends `sync` to the send queue; false when the queue is full.
   bool Queue(const OffsetSync& sync);
@@ -78,6 +82,7 @@ class OffsetSyncWriter {
   std::map<Key, OffsetSync> delayed_;
   std::atomic<int> in_flight_{0};
   int64_t syncs_sent_ = 0;
+  int updates_since_fire_ = 0;  // Updates since the last FirePending
 };
 
 }  // namespace connectd::mirror

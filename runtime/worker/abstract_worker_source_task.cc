@@ -68,8 +68,8 @@ class AbstractWorkerSourceTask::Batch : public plugin::SourceBatchHost {
     f->view.key_schema = f->view.value_schema = nullptr;
     f->view.key_data = f->view.value_data = nullptr;
     if (r.key_data != nullptr || r.value_data != nullptr) {
-      f->data = std::make_unique<SourceData>();
-      absl::Status read = ReadData(r, *f->data);
+      f->extras().data = std::make_unique<SourceData>();
+      absl::Status read = ReadData(r, *f->extra->data);
       if (!read.ok()) {
         CONNECTD_LOG(kError, kLogger) << "Task " << task_.id().connector << "-" << task_.id().task
                                       << " handed over malformed data: " << read.message();
@@ -88,39 +88,41 @@ class AbstractWorkerSourceTask::Batch : public plugin::SourceBatchHost {
       f->view.source_partition = {partition.data(), partition.size()};
       f->view.source_offset = {offset.data(), offset.size()};
     } else {
-      f->owned_partition.assign(View(r.source_partition));
-      f->owned_offset.assign(View(r.source_offset));
-      f->view.source_partition = {f->owned_partition.data(), f->owned_partition.size()};
-      f->view.source_offset = {f->owned_offset.data(), f->owned_offset.size()};
+      InFlight::Extra& extra = f->extras();
+      extra.owned_partition.assign(View(r.source_partition));
+      extra.owned_offset.assign(View(r.source_offset));
+      f->view.source_partition = {extra.owned_partition.data(), extra.owned_partition.size()};
+      f->view.source_offset = {extra.owned_offset.data(), extra.owned_offset.size()};
     }
     if (!zero_copy) {
       f->view.release = nullptr;
+      InFlight::Extra& extra = f->extras();
       if (r.key.data) {
-        f->owned_key.emplace(static_cast<const char*>(r.key.data), r.key.size);
-        f->view.key = {f->owned_key->data(), f->owned_key->size()};
+        extra.owned_key.emplace(static_cast<const char*>(r.key.data), r.key.size);
+        f->view.key = {extra.owned_key->data(), extra.owned_key->size()};
       }
       if (r.value.data) {
-        f->owned_value.emplace(static_cast<const char*>(r.value.data), r.value.size);
-        f->view.value = {f->owned_value->data(), f->owned_value->size()};
+        extra.owned_value.emplace(static_cast<const char*>(r.value.data), r.value.size);
+        f->view.value = {extra.owned_value->data(), extra.owned_value->size()};
       }
-      f->owned_header_keys.reserve(r.header_count);
-      f->owned_header_values.reserve(r.header_count);
+      extra.owned_header_keys.reserve(r.header_count);
+      extra.owned_header_values.reserve(r.header_count);
       for (size_t i = 0; i < r.header_count; ++i) {
-        f->owned_header_keys.emplace_back(View(r.headers[i].key));
+        extra.owned_header_keys.emplace_back(View(r.headers[i].key));
         if (r.headers[i].value.data) {
-          f->owned_header_values.emplace_back(std::string(
+          extra.owned_header_values.emplace_back(std::string(
               static_cast<const char*>(r.headers[i].value.data), r.headers[i].value.size));
         } else {
-          f->owned_header_values.emplace_back(std::nullopt);
+          extra.owned_header_values.emplace_back(std::nullopt);
         }
       }
       for (size_t i = 0; i < r.header_count; ++i) {
-        const auto& value = f->owned_header_values[i];
-        f->headers.push_back(
-            {{f->owned_header_keys[i].data(), f->owned_header_keys[i].size()},
+        const auto& value = extra.owned_header_values[i];
+        extra.headers.push_back(
+            {{extra.owned_header_keys[i].data(), extra.owned_header_keys[i].size()},
              value ? connectd_bytes{value->data(), value->size()} : connectd_bytes{nullptr, 0}});
       }
-      f->view.headers = f->headers.data();
+      f->view.headers = extra.headers.data();
     }
     records.push_back(std::move(f));
     return CONNECTD_STATUS_OK;
@@ -277,9 +279,12 @@ bool AbstractWorkerSourceTask::cancelled() {
 }
 
 std::string_view AbstractWorkerSourceTask::Intern(std::string_view topic) {
+  // A batch's records mostly share a topic: a compare is cheaper than hashing.
+  if (topic == last_interned_) return last_interned_;
   auto it = topics_.find(absl::string_view(topic.data(), topic.size()));
   if (it == topics_.end()) it = topics_.emplace(topic).first;
-  return std::string_view(it->data(), it->size());
+  last_interned_ = std::string_view(it->data(), it->size());
+  return last_interned_;
 }
 
 absl::StatusOr<bool> AbstractWorkerSourceTask::Transform(InFlight& f) {
@@ -298,8 +303,8 @@ absl::StatusOr<bool> AbstractWorkerSourceTask::Transform(InFlight& f) {
                                       static_cast<const char*>(h.value.data), h.value.size))
                                 : std::nullopt);
   }
-  PipelineOutcome outcome =
-      options_.pipeline->FromSource(std::move(in), f.data ? std::move(*f.data) : SourceData{});
+  PipelineOutcome outcome = options_.pipeline->FromSource(
+      std::move(in), f.has_data() ? std::move(*f.extra->data) : SourceData{});
   if (outcome.error) {
     const ProcessingError& error = *outcome.error;
     error_metrics_.RecordError();
@@ -324,8 +329,9 @@ absl::StatusOr<bool> AbstractWorkerSourceTask::Transform(InFlight& f) {
     RecordDropped(f);
     return false;
   }
-  f.transformed = std::move(outcome.record);
-  KafkaRecord& out = *f.transformed;
+  InFlight::Extra& extra = f.extras();
+  extra.transformed = std::move(outcome.record);
+  KafkaRecord& out = *extra.transformed;
   connectd_source_record p = f.view;
   const std::string_view topic = Intern(out.topic);
   p.topic = {topic.data(), topic.size()};
@@ -335,18 +341,18 @@ absl::StatusOr<bool> AbstractWorkerSourceTask::Transform(InFlight& f) {
       out.value ? connectd_bytes{out.value->data(), out.value->size()} : connectd_bytes{nullptr, 0};
   p.timestamp_ms = out.timestamp_ms;
   for (const auto& [k, hv] : out.headers) {
-    f.transformed_headers.push_back(
+    extra.transformed_headers.push_back(
         {{k.data(), k.size()},
          hv ? connectd_bytes{hv->data(), hv->size()} : connectd_bytes{nullptr, 0}});
   }
-  p.headers = f.transformed_headers.data();
-  p.header_count = f.transformed_headers.size();
-  f.produced = p;
+  p.headers = extra.transformed_headers.data();
+  p.header_count = extra.transformed_headers.size();
+  extra.produced = p;
   return true;
 }
 
 absl::Status AbstractWorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
-  const bool has_data = record->data != nullptr;
+  const bool has_data = record->has_data();
   if (has_data && !options_.pipeline) {
     return absl::FailedPreconditionError(
         "a record carries Connect data but the task has no converters");
@@ -356,7 +362,7 @@ absl::Status AbstractWorkerSourceTask::Send(std::unique_ptr<InFlight> record) {
     if (!produce.ok()) return produce.status();
     if (!*produce) return absl::OkStatus();
   }
-  const connectd_source_record& r = record->produced ? *record->produced : record->view;
+  const connectd_source_record& r = record->produced();
   // Offered to the subclass in Batch::Append; RecordDispatched once the producer took it.
   const std::string_view topic = View(r.topic);  // interned: NUL-terminated
   if (topic.data() != last_produced_topic_ && !produced_topics_.contains(topic.data())) {
@@ -470,9 +476,8 @@ void AbstractWorkerSourceTask::OnDelivery(const rd_kafka_message_t* message) {
   --in_flight_;
   if (message->err) {
     if (message->err == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE && send_failure_.ok()) {
-      send_failure_ =
-          RecordTooLarge(producer_.get(), record->produced ? *record->produced : record->view,
-                         rd_kafka_topic_name(message->rkt), /*by_broker=*/true);
+      send_failure_ = RecordTooLarge(producer_.get(), record->produced(),
+                                     rd_kafka_topic_name(message->rkt), /*by_broker=*/true);
     } else if (message->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE &&
                message->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT && send_failure_.ok()) {
       send_failure_ = kafka::ToStatus(
