@@ -13,9 +13,12 @@
 //   kafka_pipe_bench until BOOTSTRAP TOPIC COUNT
 //       waits until TOPIC holds COUNT records; prints the seconds it took.
 // For scripts/bench (each runs until SIGTERM/SIGINT unless said otherwise; lines are flushed):
-//   kafka_pipe_bench fill BOOTSTRAP TOPIC COUNT RECORD_SIZE [key=value ...]
+//   kafka_pipe_bench fill BOOTSTRAP TOPIC COUNT RECORD_SIZE [payload=text] [key=value ...]
 //       writes exactly COUNT records (null key, record i to partition i % partitions) and
 //       waits for every acknowledgement; prints records/s. Exits non-zero if one failed.
+//       Values are RECORD_SIZE 'x' bytes, or with payload=text event-like JSON text that
+//       differs from record to record (what a compressed workload should compress: about 2-4x
+//       with lz4/zstd rather than the hundredfold of a repeated byte).
 //   kafka_pipe_bench watch BOOTSTRAP TOPIC INTERVAL_MS
 //       every INTERVAL_MS one line `EPOCH_MS HW0 HW1 ...`: the high watermark of each
 //       partition (just `EPOCH_MS` while TOPIC does not exist).
@@ -179,9 +182,53 @@ int HbWatch(const char* bootstrap, const char* topic, std::string_view match) {
   return 0;
 }
 
+// The values fill writes, used round-robin: one of `size` 'x' bytes, or 4096 event-like JSON
+// texts of `size` bytes (ids, names, numbers and a hex token drawn from a fixed-seed generator,
+// so every run writes the same bytes).
+std::vector<std::string> FillPayloads(size_t size, bool text) {
+  if (!text) return {std::string(size, 'x')};
+  static const char* const kEvents[] = {"page_view", "click", "add_to_cart", "checkout",
+                                        "login", "search"};
+  static const char* const kCountries[] = {"DE", "FR", "US", "BR", "IN", "JP", "NG", "SE"};
+  uint64_t state = 0x9e3779b97f4a7c15ULL;
+  auto next = [&state] {  // xorshift64*
+    state ^= state >> 12;
+    state ^= state << 25;
+    state ^= state >> 27;
+    return state * 0x2545f4914f6cdd1dULL;
+  };
+  std::vector<std::string> out;
+  for (int i = 0; i < 4096; ++i) {
+    std::string v;
+    while (v.size() < size) {
+      char item[256];
+      uint64_t r = next();
+      std::snprintf(item, sizeof(item),
+                    "{\"user_id\":%llu,\"event\":\"%s\",\"country\":\"%s\",\"amount\":%llu.%02llu,"
+                    "\"session\":\"%016llx\",\"ts\":%llu}",
+                    static_cast<unsigned long long>(r % 1000000),
+                    kEvents[(r >> 20) % 6], kCountries[(r >> 24) % 8],
+                    static_cast<unsigned long long>((r >> 28) % 500),
+                    static_cast<unsigned long long>((r >> 40) % 100),
+                    static_cast<unsigned long long>(next()),
+                    static_cast<unsigned long long>(1764979200000ULL + (r >> 44) % 86400000));
+      v += item;
+    }
+    v.resize(size);
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
 // Fill: exactly `count` records, partition i % partitions, all acknowledged.
 int Fill(const char* bootstrap, const char* topic, int64_t count, size_t size, int argc,
          char** argv) {
+  // payload=text (the first property only) is fill's own; the rest configure the producer.
+  bool text = false;
+  if (argc > 6 && std::strcmp(argv[6], "payload=text") == 0) {
+    text = true;
+  }
+  const int first_kv = text ? 7 : 6;
   struct Acks {
     std::atomic<int64_t> ok{0}, failed{0};
   } acks;
@@ -189,7 +236,7 @@ int Fill(const char* bootstrap, const char* topic, int64_t count, size_t size, i
     auto* a = static_cast<Acks*>(opaque);
     (m->err ? a->failed : a->ok).fetch_add(1);
   };
-  rd_kafka_t* rk = Make(RD_KAFKA_PRODUCER, bootstrap, argc, argv, 6, dr, &acks);
+  rd_kafka_t* rk = Make(RD_KAFKA_PRODUCER, bootstrap, argc, argv, first_kv, dr, &acks);
   // A topic created a moment ago may have no leaders yet: wait up to 30 s for them.
   std::vector<int32_t> parts = Partitions(rk, topic);
   for (auto deadline = Clock::now() + std::chrono::seconds(30);
@@ -200,12 +247,13 @@ int Fill(const char* bootstrap, const char* topic, int64_t count, size_t size, i
     std::fprintf(stderr, "fill: topic %s not found on %s in 30 s\n", topic, bootstrap);
     return 1;
   }
-  std::string payload(size, 'x');
+  std::vector<std::string> payloads = FillPayloads(size, text);
   auto t0 = Clock::now();
   for (int64_t i = 0; i < count; ++i) {
+    const std::string& payload = payloads[static_cast<size_t>(i) % payloads.size()];
     while (rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topic),
                              RD_KAFKA_V_PARTITION(parts[static_cast<size_t>(i) % parts.size()]),
-                             RD_KAFKA_V_VALUE(payload.data(), payload.size()),
+                             RD_KAFKA_V_VALUE(const_cast<char*>(payload.data()), payload.size()),
                              RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
                              RD_KAFKA_V_END) == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
       rd_kafka_poll(rk, 10);
