@@ -349,6 +349,13 @@ void MirrorSourceTask::start(const sdk::Props& props) {
   }
   consumer_props["enable.auto.commit"] = "false";
   consumer_props.emplace("auto.offset.reset", "earliest");
+  // 100 ms rather than Java's 500 (docs/compatibility.md): a partition librdkafka adds while a
+  // fetch waits at the broker joins the next fetch, so at a task's start the heartbeats
+  // partition waited up to this long behind idle partitions (a restarted worker's first
+  // heartbeat reached the target 0.8-1.8 s after it was written, instead of 0.05 s).
+  if (!consumer_props.count("fetch.max.wait.ms") && !consumer_props.count("fetch.wait.max.ms")) {
+    consumer_props["fetch.max.wait.ms"] = "100";
+  }
   reset_policy_ = consumer_props["auto.offset.reset"];  // applied by HandleResets
   topic_ids_ = ParseTopicIds(GetString(props, kTaskAssignedTopicIds, ""));
   // Java's assign() needs no group; librdkafka's consumer API wants a group.id, never joined.
@@ -381,10 +388,34 @@ void MirrorSourceTask::start(const sdk::Props& props) {
     rd_kafka_topic_partition_list_add(assignment, topic.c_str(), partition)->offset =
         StartOffset(topic, partition, info);
   }
-  rd_kafka_resp_err_t err = rd_kafka_assign(consumer_.get(), assignment);
-  int count = assignment->cnt;
+  ResolveLogicalOffsets(assignment);
+  // Heartbeats partitions first, on their own: librdkafka sends its first fetch as soon as one
+  // partition can be fetched, and a partition that joins while that fetch waits at the broker
+  // (fetch.max.wait.ms, 500 ms) waits for it to return. The flow's liveness signal should not.
+  rd_kafka_topic_partition_list_t* heartbeats = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_t* data = rd_kafka_topic_partition_list_new(assignment->cnt);
+  for (int i = 0; i < assignment->cnt; ++i) {
+    const rd_kafka_topic_partition_t& tp = assignment->elems[i];
+    rd_kafka_topic_partition_list_add(policy_->IsHeartbeatsTopic(tp.topic) ? heartbeats : data,
+                                      tp.topic, tp.partition)
+        ->offset = tp.offset;
+  }
+  const int count = assignment->cnt;
   rd_kafka_topic_partition_list_destroy(assignment);
+  rd_kafka_resp_err_t err =
+      rd_kafka_assign(consumer_.get(), heartbeats->cnt > 0 ? heartbeats : data);
+  rd_kafka_error_t* added = nullptr;
+  if (!err && heartbeats->cnt > 0 && data->cnt > 0) {
+    added = rd_kafka_incremental_assign(consumer_.get(), data);
+  }
+  rd_kafka_topic_partition_list_destroy(heartbeats);
+  rd_kafka_topic_partition_list_destroy(data);
   if (err) throw sdk::ConnectException(std::string("assign failed: ") + rd_kafka_err2str(err));
+  if (added != nullptr) {
+    const std::string message = rd_kafka_error_string(added);
+    rd_kafka_error_destroy(added);
+    throw sdk::ConnectException("assign failed: " + message);
+  }
 
   if (GetBool(props, "emit.offset-syncs.enabled", true)) {
     bool on_target = GetString(props, "offset-syncs.topic.location", "source") == "target";
@@ -430,6 +461,48 @@ int64_t MirrorSourceTask::StartOffset(const std::string& topic, int32_t partitio
           "-" + std::to_string(partition) + " from the new topic's beginning, not from offset " +
           std::to_string(*offset + 1));
   return RD_KAFKA_OFFSET_BEGINNING;
+}
+
+void MirrorSourceTask::ResolveLogicalOffsets(rd_kafka_topic_partition_list_t* assignment) {
+  // A partition assigned at BEGINNING or END is resolved by librdkafka only once it knows the
+  // leader (else after a 500 ms timer), with a ListOffsets that waits behind the fetch parked on
+  // the same connection (fetch.max.wait.ms, 500 ms), and starts fetching with the next fetch
+  // (another 500 ms): a new flow's first heartbeat took 1.4 s to reach the target (librdkafka
+  // debug log). Asked here in one round trip before the first fetch, they start at once. What
+  // is not answered keeps its logical offset.
+  //
+  // Every assigned partition is in the request (those with an offset ask for the latest, which
+  // is ignored): its leader lookup then learns every assigned topic's metadata at once. Asking
+  // for some topics only left the others unknown to the consumer until its next once-a-second
+  // scan (a restarted flow's first heartbeat reached the target 1.2 s late).
+  std::vector<int> logical;
+  for (int i = 0; i < assignment->cnt; ++i) {
+    const int64_t offset = assignment->elems[i].offset;
+    if (offset == RD_KAFKA_OFFSET_BEGINNING || offset == RD_KAFKA_OFFSET_END) logical.push_back(i);
+  }
+  if (logical.empty()) return;
+  rd_kafka_topic_partition_list_t* query = rd_kafka_topic_partition_list_new(assignment->cnt);
+  for (int i = 0; i < assignment->cnt; ++i) {
+    const rd_kafka_topic_partition_t& tp = assignment->elems[i];
+    // As timestamps, BEGINNING (-2) asks for the earliest offset and END (-1) for the latest.
+    const bool is_logical =
+        tp.offset == RD_KAFKA_OFFSET_BEGINNING || tp.offset == RD_KAFKA_OFFSET_END;
+    rd_kafka_topic_partition_list_add(query, tp.topic, tp.partition)->offset =
+        is_logical ? tp.offset : RD_KAFKA_OFFSET_END;
+  }
+  constexpr int kQueryTimeoutMs = 2000;
+  if (rd_kafka_offsets_for_times(consumer_.get(), query, kQueryTimeoutMs) ==
+      RD_KAFKA_RESP_ERR_NO_ERROR) {
+    for (int i : logical) {
+      rd_kafka_topic_partition_t& tp = assignment->elems[i];
+      const rd_kafka_topic_partition_t* answer =
+          rd_kafka_topic_partition_list_find(query, tp.topic, tp.partition);
+      if (answer != nullptr && answer->err == RD_KAFKA_RESP_ERR_NO_ERROR && answer->offset >= 0) {
+        tp.offset = answer->offset;
+      }
+    }
+  }
+  rd_kafka_topic_partition_list_destroy(query);
 }
 
 void MirrorSourceTask::Reposition(const std::string& topic, int32_t partition, int64_t offset) {

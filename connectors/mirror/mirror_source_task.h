@@ -134,6 +134,9 @@ class MirrorSourceTask : public sdk::SourceTask {
   // second while the source cannot be asked).
   void HandleResets(int64_t now);
   // Restarts fetching `topic`-`partition` at `offset`.
+  // Replaces the BEGINNING/END offsets of `assignment` by the offsets they stand for now (one
+  // ListOffsets round trip; unanswered ones stay logical).
+  void ResolveLogicalOffsets(rd_kafka_topic_partition_list_t* assignment);
   void Reposition(const std::string& topic, int32_t partition, int64_t offset);
 
   std::string source_alias_;

@@ -60,9 +60,19 @@ absl::StatusOr<std::unique_ptr<KafkaBasedLog>> KafkaBasedLog::Start(Options opti
                                                                     Consumed consumed) {
   std::unique_ptr<KafkaBasedLog> log(new KafkaBasedLog(std::move(options), std::move(consumed)));
   absl::Status status = log->EnsureTopic();
+  if (status.ok() && !log->created_ && log->options_.on_topic_ready) {
+    log->options_.on_topic_ready();
+  }
   if (status.ok()) status = log->StartClients();
   if (!status.ok()) return status;
   log->thread_ = std::thread([raw = log.get()] { raw->Run(); });
+  if (log->created_ && !log->options_.await_leaders_when_created) {
+    // Empty when created: nothing to read. Whatever another worker writes from now on is read
+    // as it comes, and by every later ReadToEnd.
+    CONNECTD_LOG(kInfo, kLogger) << "Topic " << log->options_.topic
+                                 << " was just created: nothing to read yet";
+    return log;
+  }
   status = log->ReadToEndSync(log->options_.start_timeout);
   if (!status.ok()) {
     return absl::Status(status.code(), absl::StrCat("could not read topic ", log->options_.topic,
@@ -70,6 +80,7 @@ absl::StatusOr<std::unique_ptr<KafkaBasedLog>> KafkaBasedLog::Start(Options opti
   }
   CONNECTD_LOG(kInfo, kLogger) << "Finished reading KafkaBasedLog for topic "
                                << log->options_.topic;
+  if (log->created_ && log->options_.on_topic_ready) log->options_.on_topic_ready();
   return log;
 }
 
@@ -83,6 +94,7 @@ absl::Status KafkaBasedLog::EnsureTopic() {
   QueuePtr queue(rd_kafka_queue_new(admin->get()));
   char err[512];
   if (*existing == 0) {
+    if (options_.create_after.valid()) options_.create_after.wait();
     rd_kafka_NewTopic_t* spec = rd_kafka_NewTopic_new(options_.topic.c_str(), options_.partitions,
                                                       options_.replication_factor, err, sizeof err);
     if (spec == nullptr) return absl::InvalidArgumentError(err);
@@ -108,6 +120,9 @@ absl::Status KafkaBasedLog::EnsureTopic() {
                                                rd_kafka_topic_result_error_string(results[i])));
       }
     }
+    // Created by this call only if the broker did not answer that it exists (a worker starting
+    // at the same moment may have created it, and written to it since).
+    created_ = n == 1 && rd_kafka_topic_result_error(results[0]) == RD_KAFKA_RESP_ERR_NO_ERROR;
     CONNECTD_LOG(kInfo, kLogger) << "Created topic " << options_.topic << " with "
                                  << options_.partitions << " partitions";
     return absl::OkStatus();
@@ -168,7 +183,25 @@ absl::Status KafkaBasedLog::StartClients() {
   if (!c.ok()) return c.status();
   consumer_ = *std::move(c);
   consumer_queue_.reset(rd_kafka_queue_get_consumer(consumer_.get()));
+  char isolation[32] = "";
+  size_t isolation_size = sizeof isolation;
+  read_committed_ = rd_kafka_conf_get(rd_kafka_conf(consumer_.get()), "isolation.level", isolation,
+                                      &isolation_size) == RD_KAFKA_CONF_OK &&
+                    std::string_view(isolation) == "read_committed";
 
+  if (created_) {
+    // Just created: its partitions are the ones asked for, each starting at offset 0 (an
+    // explicit offset, fetched as soon as the leader is known, without an offset query).
+    partitions_ = options_.partitions;
+    next_offsets_.assign(static_cast<size_t>(partitions_), 0);
+    kafka::TopicPartitionListPtr assignment(rd_kafka_topic_partition_list_new(partitions_));
+    for (int32_t p = 0; p < partitions_; ++p) {
+      rd_kafka_topic_partition_list_add(assignment.get(), options_.topic.c_str(), p)->offset = 0;
+    }
+    rd_kafka_resp_err_t err = rd_kafka_assign(consumer_.get(), assignment.get());
+    if (err) return kafka::ToStatus(err, "assigning topic " + options_.topic);
+    return absl::OkStatus();
+  }
   absl::StatusOr<int32_t> count = PartitionCount(consumer_.get(), options_.topic);
   for (int attempt = 0; count.ok() && *count == 0 && attempt < 50; ++attempt) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));  // a just-created topic
@@ -287,30 +320,58 @@ absl::Status KafkaBasedLog::ReadToEndSync(std::chrono::milliseconds timeout) {
 absl::StatusOr<std::vector<int64_t>> KafkaBasedLog::EndOffsets(int timeout_ms,
                                                                bool one_round_trip) {
   std::vector<int64_t> ends(static_cast<size_t>(partitions_), 0);
-  // One ListOffsets round trip for every partition (timestamp -1: the latest offset; the
-  // consumer's isolation level applies, as with Java's admin ListOffsets), instead of one
-  // watermark query per partition: a 25-partition offsets topic would take 25 round trips per
-  // read to the end. Partitions it does not answer are asked one by one below.
+  // One ListOffsets round trip for every partition (the latest offsets at the consumer's
+  // isolation level, as Java's admin ListOffsets), instead of one watermark query per
+  // partition: a 25-partition offsets topic would take 25 round trips per read to the end.
+  // Partitions it does not answer are asked one by one below.
+  //
+  // Sent on the producer's connections with the admin API: the consumer's connection to the
+  // same broker carries a fetch that waits fetch.wait.max.ms for records, and a broker answers
+  // a connection's requests in order, so a ListOffsets behind it waited that long (100 ms per
+  // read to the end, several per connector created: strace of a POST /connectors).
   std::vector<bool> known(static_cast<size_t>(partitions_), false);
   kafka::TopicPartitionListPtr latest(rd_kafka_topic_partition_list_new(partitions_));
   for (int32_t p = 0; p < partitions_; ++p) {
     rd_kafka_topic_partition_list_add(latest.get(), options_.topic.c_str(), p)->offset =
-        RD_KAFKA_OFFSET_END;
+        RD_KAFKA_OFFSET_SPEC_LATEST;
   }
-  const rd_kafka_resp_err_t listed =
-      rd_kafka_offsets_for_times(consumer_.get(), latest.get(), timeout_ms);
-  bool leaderless = IsLeaderless(listed);
+  rd_kafka_resp_err_t listed = RD_KAFKA_RESP_ERR_NO_ERROR;
+  bool leaderless = false;
   size_t answered = 0;
-  for (int i = 0; i < latest->cnt; ++i) {
-    const rd_kafka_topic_partition_t& tp = latest->elems[i];
-    leaderless = leaderless || IsLeaderless(tp.err);
-    if (tp.err == RD_KAFKA_RESP_ERR_NO_ERROR && tp.offset >= 0 && tp.partition >= 0 &&
-        tp.partition < partitions_ && !known[static_cast<size_t>(tp.partition)]) {
-      ends[static_cast<size_t>(tp.partition)] = tp.offset;
-      known[static_cast<size_t>(tp.partition)] = true;
-      ++answered;
+  {
+    std::unique_ptr<rd_kafka_AdminOptions_t, decltype(&rd_kafka_AdminOptions_destroy)>
+        admin_options(rd_kafka_AdminOptions_new(producer_.get(), RD_KAFKA_ADMIN_OP_LISTOFFSETS),
+                      &rd_kafka_AdminOptions_destroy);
+    char err[256];
+    rd_kafka_AdminOptions_set_request_timeout(admin_options.get(), timeout_ms, err, sizeof err);
+    rd_kafka_AdminOptions_set_isolation_level(
+        admin_options.get(), read_committed_ ? RD_KAFKA_ISOLATION_LEVEL_READ_COMMITTED
+                                             : RD_KAFKA_ISOLATION_LEVEL_READ_UNCOMMITTED);
+    QueuePtr queue(rd_kafka_queue_new(producer_.get()));
+    rd_kafka_ListOffsets(producer_.get(), latest.get(), admin_options.get(), queue.get());
+    EventPtr event = AwaitResult(queue.get(), timeout_ms + 1000);
+    if (!event) {
+      listed = RD_KAFKA_RESP_ERR__TIMED_OUT;
+    } else if (rd_kafka_event_error(event.get())) {
+      listed = rd_kafka_event_error(event.get());
+    } else {
+      size_t n = 0;
+      const rd_kafka_ListOffsetsResultInfo_t** infos =
+          rd_kafka_ListOffsets_result_infos(rd_kafka_event_ListOffsets_result(event.get()), &n);
+      for (size_t i = 0; i < n; ++i) {
+        const rd_kafka_topic_partition_t* tp =
+            rd_kafka_ListOffsetsResultInfo_topic_partition(infos[i]);
+        leaderless = leaderless || IsLeaderless(tp->err);
+        if (tp->err == RD_KAFKA_RESP_ERR_NO_ERROR && tp->offset >= 0 && tp->partition >= 0 &&
+            tp->partition < partitions_ && !known[static_cast<size_t>(tp->partition)]) {
+          ends[static_cast<size_t>(tp->partition)] = tp->offset;
+          known[static_cast<size_t>(tp->partition)] = true;
+          ++answered;
+        }
+      }
     }
   }
+  leaderless = leaderless || IsLeaderless(listed);
   if (answered == static_cast<size_t>(partitions_)) return ends;
   if (leaderless || one_round_trip) {
     // A topic created a moment ago whose partitions do not all have a leader yet: the whole

@@ -33,6 +33,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -63,10 +64,21 @@ class KafkaBasedLog final : public TopicLog {
     std::map<std::string, std::string> topic_configs;  // cleanup.policy=compact is always set
     bool require_compaction = true;
     std::chrono::milliseconds start_timeout{60000};
+    // A topic this log just created is empty, so Start() neither reads it nor waits for its
+    // partitions' leaders (0.2-0.8 s for a new 25-partition topic). Set: Start() waits for them
+    // all the same, for a log written at once (the config topic: the session key).
+    bool await_leaders_when_created = false;
+    // Set: called once the topic is known to exist with its leaders (found existing, or
+    // created and awaited), or never if Start() fails before that (its caller then decides).
+    std::function<void()> on_topic_ready;
+    // Valid: a topic this log must create is created only once this is ready (another log's
+    // on_topic_ready), so that the broker opens that log's partitions first.
+    std::shared_future<void> create_after;
     // How often the reader checks itself for a stalled partition (see above).
     std::chrono::milliseconds stall_check_interval{5000};
   };
-  // Creates or checks the topic, starts the clients and the log thread, reads to the end.
+  // Creates or checks the topic, starts the clients and the log thread, reads to the end
+  // (a topic it created: see await_leaders_when_created).
   static absl::StatusOr<std::unique_ptr<KafkaBasedLog>> Start(Options options, Consumed consumed);
   ~KafkaBasedLog() override;
 
@@ -107,8 +119,10 @@ class KafkaBasedLog final : public TopicLog {
   const Options options_;
   const Consumed consumed_;
   int32_t partitions_ = 0;
-  kafka::RdKafkaPtr producer_;
+  kafka::RdKafkaPtr producer_;      // also asks for the end offsets (EndOffsets says why)
   kafka::RdKafkaPtr consumer_;      // replaced on the log thread; guarded by mu_ elsewhere
+  bool read_committed_ = false;     // the consumer's isolation level, which EndOffsets applies
+  bool created_ = false;            // EnsureTopic created the topic: it was empty then
   kafka::QueuePtr consumer_queue_;  // yielded by ReadToEnd to wake the reader's poll; mu_
   std::thread thread_;
   std::atomic<bool> stopping_{false};

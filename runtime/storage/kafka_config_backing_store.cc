@@ -24,6 +24,7 @@ KafkaConfigBackingStore::~KafkaConfigBackingStore() { Stop(); }
 absl::Status KafkaConfigBackingStore::Start() {
   KafkaBasedLog::Options options = log_options_;
   options.partitions = 1;
+  options.await_leaders_when_created = true;  // the herder writes the session key at once
   auto log = OpenTopicLog(open_log_, options, [this](const LogRecord& record) {
     if (!record.key) return;
     std::lock_guard lock(mu_);

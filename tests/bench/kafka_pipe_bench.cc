@@ -150,19 +150,25 @@ int Watch(const char* bootstrap, const char* topic, int interval_ms) {
 
 // HbWatch: the arrival of every record whose key contains `match`, from the beginning.
 int HbWatch(const char* bootstrap, const char* topic, std::string_view match) {
-  const char* kv[] = {"", "group.id=bench-hbwatch", "enable.auto.commit=false",
-                      "fetch.wait.max.ms=10", "fetch.error.backoff.ms=50"};
+  const char* kv[] = {"",
+                      "group.id=bench-hbwatch",
+                      "enable.auto.commit=false",
+                      "fetch.wait.max.ms=10",
+                      "fetch.error.backoff.ms=50",
+                      "auto.offset.reset=earliest",
+                      "topic.metadata.refresh.fast.interval.ms=50"};
   rd_kafka_t* rk =
-      Make(RD_KAFKA_CONSUMER, bootstrap, 5, const_cast<char**>(kv), 1, nullptr, nullptr);
+      Make(RD_KAFKA_CONSUMER, bootstrap, 7, const_cast<char**>(kv), 1, nullptr, nullptr);
   rd_kafka_poll_set_consumer(rk);
   std::vector<int32_t> parts;
   while (!g_stop.load() && (parts = Partitions(rk, topic)).empty()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+  // Offset 0, not OFFSET_BEGINNING: a topic created a moment ago may have no leader yet, and
+  // librdkafka then retries the beginning's offset query only after 500 ms, which a start-up
+  // measure would count (auto.offset.reset=earliest covers a topic that no longer starts at 0).
   rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
-  for (int32_t p : parts) {
-    rd_kafka_topic_partition_list_add(list, topic, p)->offset = RD_KAFKA_OFFSET_BEGINNING;
-  }
+  for (int32_t p : parts) rd_kafka_topic_partition_list_add(list, topic, p)->offset = 0;
   rd_kafka_assign(rk, list);
   rd_kafka_topic_partition_list_destroy(list);
   while (!g_stop.load()) {
@@ -187,8 +193,8 @@ int HbWatch(const char* bootstrap, const char* topic, std::string_view match) {
 // so every run writes the same bytes).
 std::vector<std::string> FillPayloads(size_t size, bool text) {
   if (!text) return {std::string(size, 'x')};
-  static const char* const kEvents[] = {"page_view", "click", "add_to_cart", "checkout",
-                                        "login", "search"};
+  static const char* const kEvents[] = {"page_view", "click", "add_to_cart",
+                                        "checkout",  "login", "search"};
   static const char* const kCountries[] = {"DE", "FR", "US", "BR", "IN", "JP", "NG", "SE"};
   uint64_t state = 0x9e3779b97f4a7c15ULL;
   auto next = [&state] {  // xorshift64*
@@ -206,9 +212,8 @@ std::vector<std::string> FillPayloads(size_t size, bool text) {
       std::snprintf(item, sizeof(item),
                     "{\"user_id\":%llu,\"event\":\"%s\",\"country\":\"%s\",\"amount\":%llu.%02llu,"
                     "\"session\":\"%016llx\",\"ts\":%llu}",
-                    static_cast<unsigned long long>(r % 1000000),
-                    kEvents[(r >> 20) % 6], kCountries[(r >> 24) % 8],
-                    static_cast<unsigned long long>((r >> 28) % 500),
+                    static_cast<unsigned long long>(r % 1000000), kEvents[(r >> 20) % 6],
+                    kCountries[(r >> 24) % 8], static_cast<unsigned long long>((r >> 28) % 500),
                     static_cast<unsigned long long>((r >> 40) % 100),
                     static_cast<unsigned long long>(next()),
                     static_cast<unsigned long long>(1764979200000ULL + (r >> 44) % 86400000));
