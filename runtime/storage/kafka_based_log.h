@@ -121,7 +121,7 @@ class KafkaBasedLog final : public TopicLog {
   int32_t partitions_ = 0;
   kafka::RdKafkaPtr producer_;      // also asks for the end offsets (EndOffsets says why)
   kafka::RdKafkaPtr consumer_;      // replaced on the log thread; guarded by mu_ elsewhere
-  bool read_committed_ = false;     // the consumer's isolation level, which EndOffsets applies
+  bool read_committed_ = false;     // the consumer reads committed records only (EndOffsets)
   bool created_ = false;            // EnsureTopic created the topic: it was empty then
   kafka::QueuePtr consumer_queue_;  // yielded by ReadToEnd to wake the reader's poll; mu_
   std::thread thread_;

@@ -107,6 +107,37 @@ TEST_F(KafkaBasedLogTest, WritesAreReadBackByTheWriterAndByLaterReaders) {
   (*log)->Stop();
 }
 
+// A topic the log creates is not read at start (it is empty), except with
+// await_leaders_when_created (the config topic), whose Start() returns once its partitions have
+// leaders; either way what is written next is read back, by this log and by a later one, and the
+// creating Start() says it was ready (on_topic_ready) exactly when asked to wait.
+TEST_F(KafkaBasedLogTest, ATopicItCreatesIsUsableAtOnceWithOrWithoutWaitingForItsLeaders) {
+  for (const bool await_leaders : {true, false}) {
+    SCOPED_TRACE(await_leaders ? "await_leaders_when_created" : "not awaited");
+    const std::string topic = testing::UniqueName("connect-offsets");
+    KafkaBasedLog::Options options = Options(topic, await_leaders ? 1 : 25);
+    options.await_leaders_when_created = await_leaders;
+    std::atomic<int> ready_calls{0};
+    options.on_topic_ready = [&ready_calls] { ++ready_calls; };
+    Seen seen;
+    auto log = KafkaBasedLog::Start(options, [&seen](const LogRecord& r) { seen.Add(r); });
+    ASSERT_TRUE(log.ok()) << log.status();
+    EXPECT_EQ((*log)->partitions(), options.partitions);
+    EXPECT_EQ(ready_calls.load(), await_leaders ? 1 : 0);
+    for (int i = 0; i < 50; ++i) (*log)->Send("key-" + std::to_string(i), "v");
+    ASSERT_TRUE((*log)->Flush(std::chrono::seconds(20)).ok());
+    ASSERT_TRUE((*log)->ReadToEndSync(std::chrono::seconds(20)).ok());
+    EXPECT_EQ(seen.Get().size(), 50u);
+
+    Seen later;
+    options.on_topic_ready = [&ready_calls] { ++ready_calls; };
+    auto reader = KafkaBasedLog::Start(options, [&later](const LogRecord& r) { later.Add(r); });
+    ASSERT_TRUE(reader.ok()) << reader.status();
+    EXPECT_EQ(later.Get().size(), 50u) << "a log of an existing topic reads it to its end at start";
+    EXPECT_EQ(ready_calls.load(), await_leaders ? 2 : 1) << "an existing topic is ready at once";
+  }
+}
+
 TEST_F(KafkaBasedLogTest, RefusesATopicThatIsNotCompacted) {
   const std::string topic = testing::UniqueName("not-compacted");
   ASSERT_TRUE(testing::CreateTopic(bootstrap_, topic, 1).ok());
