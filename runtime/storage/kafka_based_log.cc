@@ -335,12 +335,20 @@ absl::StatusOr<std::vector<int64_t>> KafkaBasedLog::EndOffsets(int timeout_ms,
   kafka::TopicPartitionListPtr latest(rd_kafka_topic_partition_list_new(partitions_));
   for (int32_t p = 0; p < partitions_; ++p) {
     rd_kafka_topic_partition_list_add(latest.get(), options_.topic.c_str(), p)->offset =
-        RD_KAFKA_OFFSET_SPEC_LATEST;
+        RD_KAFKA_OFFSET_END;  // as a timestamp: the latest offset
   }
-  rd_kafka_resp_err_t listed = RD_KAFKA_RESP_ERR_NO_ERROR;
+  // A read_committed log asks its consumer, behind the parked fetch: its end is the last
+  // stable offset, and a transaction's commit markers land after commit_transaction returns,
+  // so a quicker answer found the end before a just-committed write (a config writer read back
+  // its own transactional write without it: ExactlyOnceIntegrationTest). The producer's
+  // isolation level is librdkafka's default (read_committed), which for a log no transaction
+  // writes is the same end.
+  rd_kafka_t* asker = read_committed_ ? consumer_.get() : producer_.get();
+  const rd_kafka_resp_err_t listed = rd_kafka_offsets_for_times(asker, latest.get(), timeout_ms);
   bool leaderless = false;
   size_t answered = 0;
-  auto take = [&](const rd_kafka_topic_partition_t& tp) {
+  for (int i = 0; i < latest->cnt; ++i) {
+    const rd_kafka_topic_partition_t& tp = latest->elems[i];
     leaderless = leaderless || IsLeaderless(tp.err);
     if (tp.err == RD_KAFKA_RESP_ERR_NO_ERROR && tp.offset >= 0 && tp.partition >= 0 &&
         tp.partition < partitions_ && !known[static_cast<size_t>(tp.partition)]) {
@@ -348,19 +356,6 @@ absl::StatusOr<std::vector<int64_t>> KafkaBasedLog::EndOffsets(int timeout_ms,
       known[static_cast<size_t>(tp.partition)] = true;
       ++answered;
     }
-  };
-  if (read_committed_) {
-    // The consumer's own query, behind its parked fetch: a read_committed log's end is the
-    // last stable offset, and a transaction's commit markers land after commit_transaction
-    // returns, so a quicker answer found the end before a just-committed write (a config
-    // writer read back its own transactional write without it: ExactlyOnceIntegrationTest).
-    listed = rd_kafka_offsets_for_times(consumer_.get(), latest.get(), timeout_ms);
-    for (int i = 0; i < latest->cnt; ++i) take(latest->elems[i]);
-  } else {
-    // The same query on the producer's connections. Its isolation level is librdkafka's
-    // default (read_committed), which for a log no transaction writes is the same end.
-    listed = rd_kafka_offsets_for_times(producer_.get(), latest.get(), timeout_ms);
-    for (int i = 0; i < latest->cnt; ++i) take(latest->elems[i]);
   }
   // No answer at all for a topic just created (its metadata not yet in the producer's cache,
   // seen as "Local: Unknown partition" from the fallback below) is asked again as well.
