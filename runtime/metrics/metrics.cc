@@ -193,9 +193,12 @@ std::vector<MetricValue> MetricsRegistry::Snapshot(int64_t now_ms, std::string_v
 }
 
 void MetricsRegistry::Visit(int64_t now_ms, std::string_view domain, std::string_view group,
-                            const std::function<void(const MetricName&, double)>& visit) const {
+                            const std::function<void(const MetricName&, double)>& visit,
+                            const std::function<bool(const MetricName&)>& wanted) const {
   for (const Published& m : Group(domain, group)) {
-    visit(m.sensor->names()[m.index], m.sensor->Measure(m.index, now_ms));
+    const MetricName& name = m.sensor->names()[m.index];
+    if (wanted && !wanted(name)) continue;
+    visit(name, m.sensor->Measure(m.index, now_ms));
   }
 }
 

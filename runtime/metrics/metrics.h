@@ -133,8 +133,11 @@ class MetricsRegistry {
                                     std::string_view group) const;
   // Calls `visit` with each metric of one domain and group and its value, in snapshot order,
   // copying nothing (the name is valid during the call). Not under the registry's lock.
+  // `wanted`, when set, picks the metrics to measure (and visit) by name first: measuring takes
+  // the sensor's lock.
   void Visit(int64_t now_ms, std::string_view domain, std::string_view group,
-             const std::function<void(const MetricName&, double)>& visit) const;
+             const std::function<void(const MetricName&, double)>& visit,
+             const std::function<bool(const MetricName&)>& wanted = nullptr) const;
 
  private:
   friend class MetricsScope;

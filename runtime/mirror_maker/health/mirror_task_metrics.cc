@@ -75,12 +75,25 @@ std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(
   return std::move(builder).Build();
 }
 
+const std::set<std::string, std::less<>>& FlowHealthPartitionMetrics() {
+  static const auto* names = new std::set<std::string, std::less<>>{
+      "source-end-offset",           "source-position",
+      "oldest-unreplicated-age-ms",  "fetch-error-code",
+      "fetch-error-count",           "fetch-error-first-ms",
+      "fetch-error-last-ms",         "replication-latency-ms-max",
+      "record-age-ms-max",           "skipped-offset-count",
+      "source-topic-recreated-count"};
+  return *names;
+}
+
 std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(const metrics::MetricsRegistry& registry,
                                                       int64_t now_ms) {
   PartitionMetricsBuilder builder;
+  const auto& wanted = FlowHealthPartitionMetrics();
   registry.Visit(
       now_ms, kDomain, kGroup,
-      [&builder](const metrics::MetricName& name, double value) { builder.Add(name, value); });
+      [&builder](const metrics::MetricName& name, double value) { builder.Add(name, value); },
+      [&wanted](const metrics::MetricName& name) { return wanted.count(name.name) > 0; });
   return std::move(builder).Build();
 }
 
