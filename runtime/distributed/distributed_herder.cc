@@ -77,13 +77,17 @@ absl::Status DistributedHerder::Start() {
   // writes to it as soon as it joins (the session key), and a broker opens the partitions of
   // topics created together together, so its one partition waited behind the offsets topic's
   // 25 (0.9 s on a new cluster). The offsets and status topics, when they must be created, are
-  // created after it (and not waited for: Options::await_leaders_when_created).
+  // created after it (the offsets topic is not waited for: Options::await_leaders_when_created).
   auto config_topic_ready = std::make_shared<std::promise<void>>();
   auto config_topic_signalled = std::make_shared<std::once_flag>();
   auto signal_config_topic = [config_topic_ready, config_topic_signalled] {
     std::call_once(*config_topic_signalled, [&] { config_topic_ready->set_value(); });
   };
   config_log.on_topic_ready = signal_config_topic;
+  // Statuses (and the active topics, KIP-558) written in the first moments must be read back
+  // at once: the status log waits for its new topic's leaders too (GET /connectors/{c}/topics
+  // answered [] for a second on a new cluster, RestParityE2E).
+  status_log.await_leaders_when_created = true;
   offset_log.create_after = status_log.create_after = config_topic_ready->get_future().share();
   if (ExactlyOnceEnabled()) {
     // KIP-618: only committed configs and offsets count (Java forces read_committed on both).

@@ -200,6 +200,9 @@ absl::Status KafkaBasedLog::StartClients() {
     }
     rd_kafka_resp_err_t err = rd_kafka_assign(consumer_.get(), assignment.get());
     if (err) return kafka::ToStatus(err, "assigning topic " + options_.topic);
+    // The consumer learns the topic now: one it has no metadata for waits for its once-a-second
+    // scan, one whose leaders are still unknown is asked again every 50 ms.
+    kafka::WarmTopicMetadata(consumer_.get(), options_.topic, kQueryTimeoutMs);
     return absl::OkStatus();
   }
   absl::StatusOr<int32_t> count = PartitionCount(consumer_.get(), options_.topic);
