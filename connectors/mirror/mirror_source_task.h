@@ -53,13 +53,13 @@
 #pragma once
 
 #include <atomic>
-#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "connectd/sdk/sdk.h"
+#include "connectors/mirror/fifo.h"
 #include "connectors/mirror/kafka_clients.h"
 #include "connectors/mirror/offset_sync_writer.h"
 #include "connectors/mirror_client/replication_policy.h"
@@ -112,11 +112,11 @@ class MirrorSourceTask : public sdk::SourceTask {
     int64_t recorded_position = -1;
     double recorded_age = 0.0;
     // (offset, timestamp or -1) of each record polled and not yet acknowledged, oldest first.
-    std::deque<std::pair<int64_t, int64_t>> unacked;
+    Fifo<std::pair<int64_t, int64_t>> unacked;
     // (end offset, when first seen) at each change of the source's end while it was ahead of
     // the position, oldest first: the record at the position was written before the first
     // entry whose end is past it (kMaxEndSamples at most; dropping the oldest keeps a bound).
-    std::deque<std::pair<int64_t, int64_t>> end_samples;
+    Fifo<std::pair<int64_t, int64_t>> end_samples;
     PartitionMetrics metrics;
     std::unique_ptr<PartitionErrors> errors;
   };

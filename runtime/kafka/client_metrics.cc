@@ -1,12 +1,16 @@
 #include "runtime/kafka/client_metrics.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "rapidjson/document.h"
+#include "rapidjson/memorystream.h"
+#include "rapidjson/reader.h"
 
 namespace connectd::kafka {
 namespace {
@@ -44,6 +48,121 @@ struct Window {
     max = std::max(max, Number(*window, "max") * scale);
   }
 };
+
+// Forwards a JSON document's parse events to `out` without the members named `skip` (their
+// whole values): a producer's statistics list every partition of every topic it knows, about
+// 2 KB each, which a worker copying 10,000 partitions would hold as a 27 MB document every
+// statistics interval to read none of it.
+template <typename Out>
+class WithoutMembers : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, WithoutMembers<Out>> {
+ public:
+  WithoutMembers(Out& out, std::string_view skip) : out_(out), skip_(skip) {}
+
+  bool Null() {
+    return Scalar([&] { return out_.Null(); });
+  }
+  bool Bool(bool b) {
+    return Scalar([&] { return out_.Bool(b); });
+  }
+  bool Int(int i) {
+    return Scalar([&] { return out_.Int(i); });
+  }
+  bool Uint(unsigned u) {
+    return Scalar([&] { return out_.Uint(u); });
+  }
+  bool Int64(int64_t i) {
+    return Scalar([&] { return out_.Int64(i); });
+  }
+  bool Uint64(uint64_t u) {
+    return Scalar([&] { return out_.Uint64(u); });
+  }
+  bool Double(double d) {
+    return Scalar([&] { return out_.Double(d); });
+  }
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool copy) {
+    return Scalar([&] { return out_.RawNumber(s, n, copy); });
+  }
+  bool String(const char* s, rapidjson::SizeType n, bool copy) {
+    return Scalar([&] { return out_.String(s, n, copy); });
+  }
+  bool Key(const char* s, rapidjson::SizeType n, bool copy) {
+    if (skipped_depth_ > 0) return true;
+    if (std::string_view(s, n) == skip_) {
+      skip_next_ = true;
+      return true;
+    }
+    return out_.Key(s, n, copy);
+  }
+  bool StartObject() {
+    return Start([&] { return out_.StartObject(); });
+  }
+  bool EndObject(rapidjson::SizeType) {
+    return End([&](auto n) { return out_.EndObject(n); });
+  }
+  bool StartArray() {
+    return Start([&] { return out_.StartArray(); });
+  }
+  bool EndArray(rapidjson::SizeType) {
+    return End([&](auto n) { return out_.EndArray(n); });
+  }
+
+ private:
+  // Whether the value that starts now is left out (it ends at once when it is a scalar).
+  bool SkipValue() {
+    if (skipped_depth_ > 0) return true;
+    if (!skip_next_) return false;
+    skip_next_ = false;
+    return true;
+  }
+  template <typename F>
+  bool Scalar(F forward) {
+    if (SkipValue()) return true;
+    if (!forwarded_.empty()) ++forwarded_.back();
+    return forward();
+  }
+  template <typename F>
+  bool Start(F forward) {
+    if (SkipValue()) {
+      ++skipped_depth_;
+      return true;
+    }
+    if (!forwarded_.empty()) ++forwarded_.back();
+    forwarded_.push_back(0);
+    return forward();
+  }
+  template <typename F>
+  bool End(F forward) {
+    if (skipped_depth_ > 0) {
+      --skipped_depth_;
+      return true;
+    }
+    // The document counts the members (elements) it was given, not the source's.
+    const rapidjson::SizeType n = forwarded_.back();
+    forwarded_.pop_back();
+    return forward(n);
+  }
+
+  Out& out_;
+  const std::string_view skip_;
+  bool skip_next_ = false;
+  int skipped_depth_ = 0;                       // > 0 inside a left-out value
+  std::vector<rapidjson::SizeType> forwarded_;  // values given to `out_` per open container
+};
+
+// Parses `json` into `doc`, without the members named `skip` when it is not empty.
+void ParseStatistics(std::string_view json, std::string_view skip, rapidjson::Document& doc) {
+  if (skip.empty()) {
+    doc.Parse(json.data(), json.size());
+    return;
+  }
+  rapidjson::MemoryStream stream(json.data(), json.size());
+  rapidjson::Reader reader;
+  auto parse = [&](rapidjson::Document& out) {
+    WithoutMembers<rapidjson::Document> filter(out, skip);
+    return !reader.Parse(stream, filter).IsError();
+  };
+  doc.Populate(parse);  // a malformed document leaves `doc` null
+}
 
 // "<prefix>-total" (CumulativeSum) and "<prefix>-rate" (Rate) of what is recorded.
 std::vector<StatSpec> TotalAndRate(const std::string& prefix, const std::string& what) {
@@ -88,7 +207,8 @@ void ClientMetrics::RecordGrowth(metrics::Sensor* sensor, const std::string& key
 
 void ClientMetrics::Update(std::string_view json) {
   rapidjson::Document doc;
-  doc.Parse(json.data(), json.size());
+  // A producer reads its topics, never their partitions (a consumer reads its partitions' lag).
+  ParseStatistics(json, kind_ == Kind::kProducer ? "partitions" : "", doc);
   if (doc.HasParseError() || !doc.IsObject()) return;
   const metrics::Tags client = {{"client-id", client_id_}};
   // A librdkafka window as Java's "<prefix>-avg" (Avg) and "<prefix>-max" (Max): one value of

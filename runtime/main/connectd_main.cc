@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/synchronization/mutex.h"
 #include "runtime/main/dev_kafka_command.h"
 #include "runtime/main/distributed_command.h"
 #include "runtime/main/doctor_command.h"
@@ -38,6 +39,9 @@ constexpr char kUsage[] =
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Debian builds Abseil with absl::Mutex's deadlock detection on: a lock-order graph updated
+  // on every lock, a cost for production, not a check (ThreadSanitizer runs are the check).
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (absl::Status logging = connectd::main::SetUpLogging(args); !logging.ok()) {
     std::cerr << "connectd: " << logging.message() << "\n\n"

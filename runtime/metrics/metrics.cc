@@ -13,21 +13,49 @@ std::string MetricName::Key() const {
   return key;
 }
 
+MetricName MetricNameView::ToName() const {
+  return MetricName{std::string(domain), std::string(group), std::string(name), tags};
+}
+
+namespace {
+
+// The identity's part of MetricName::Key.
+std::string SensorIdentityKey(const std::string& domain, const std::string& group,
+                              const Tags& tags) {
+  std::string key = domain + '\x1f' + group;
+  for (const auto& [k, v] : tags) key += '\x1e' + k + '\x1f' + v;
+  return key;
+}
+
+}  // namespace
+
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
-Sensor::Sensor(MetricsScope* scope, std::vector<MetricName> names, std::vector<StatSpec> stats,
-               WindowConfig window, int64_t now_ms, GaugeFunction gauge)
+Sensor::Sensor(MetricsScope* scope, std::shared_ptr<const SensorIdentity> identity,
+               std::vector<const StatSpec*> stats, WindowConfig window, int64_t now_ms,
+               GaugeFunction gauge)
     : scope_(scope),
-      names_(std::move(names)),
+      identity_(std::move(identity)),
       stats_(std::move(stats)),
       window_(window),
       gauge_(std::move(gauge)),
-      samples_(static_cast<size_t>(std::max(1, window.samples))) {
-  samples_[0].start_ms = now_ms;
+      sample_count_(std::any_of(stats_.begin(), stats_.end(),
+                                [](const StatSpec* stat) {
+                                  return stat->kind == StatKind::kRate ||
+                                         stat->kind == StatKind::kMin ||
+                                         stat->kind == StatKind::kMax ||
+                                         stat->kind == StatKind::kAvg;
+                                })
+                        ? std::max(1, window.samples)
+                        : 0) {
+  if (sample_count_ > 0) {
+    samples_ = std::make_unique<Sample[]>(static_cast<size_t>(sample_count_));
+    samples_[0].start_ms = now_ms;
+  }
 }
 
 void Sensor::Record(double value, int64_t now_ms) {
@@ -35,10 +63,11 @@ void Sensor::Record(double value, int64_t now_ms) {
   last_ = value;
   ++count_;
   sum_ += value;
+  if (sample_count_ == 0) return;
   Sample* sample = &samples_[current_];
   // A sample covers one window; the next window reuses the oldest sample.
   if (now_ms - sample->start_ms >= window_.window_ms) {
-    current_ = (current_ + 1) % samples_.size();
+    current_ = (current_ + 1) % sample_count_;
     sample = &samples_[current_];
     *sample = Sample{now_ms};
   }
@@ -53,7 +82,7 @@ void Sensor::Record(double value, int64_t now_ms) {
 }
 
 bool Sensor::Live(const Sample& sample, int64_t now_ms) const {
-  return now_ms - sample.start_ms < static_cast<int64_t>(samples_.size()) * window_.window_ms;
+  return now_ms - sample.start_ms < static_cast<int64_t>(sample_count_) * window_.window_ms;
 }
 
 // Kafka's Rate: the windowed sum over the time the live samples span, counted as at least
@@ -61,14 +90,15 @@ bool Sensor::Live(const Sample& sample, int64_t now_ms) const {
 double Sensor::WindowedRate(int64_t now_ms) const {
   double sum = 0;
   int64_t oldest = now_ms;
-  for (const Sample& sample : samples_) {
+  for (int i = 0; i < sample_count_; ++i) {
+    const Sample& sample = samples_[i];
     if (!Live(sample, now_ms)) continue;
     sum += sample.sum;
     oldest = std::min(oldest, sample.start_ms);
   }
   int64_t elapsed = now_ms - oldest;
   int64_t full_windows = elapsed / window_.window_ms;
-  int64_t min_full_windows = static_cast<int64_t>(samples_.size()) - 1;
+  int64_t min_full_windows = static_cast<int64_t>(sample_count_) - 1;
   if (full_windows < min_full_windows)
     elapsed += (min_full_windows - full_windows) * window_.window_ms;
   if (elapsed <= 0) return 0;
@@ -78,7 +108,7 @@ double Sensor::WindowedRate(int64_t now_ms) const {
 double Sensor::Measure(size_t i, int64_t now_ms) const {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   std::lock_guard lock(mu_);
-  switch (stats_.at(i).kind) {
+  switch (stats_.at(i)->kind) {
     case StatKind::kValue:
       return last_;
     case StatKind::kCumulativeCount:
@@ -98,7 +128,8 @@ double Sensor::Measure(size_t i, int64_t now_ms) const {
   double sum = 0;
   double min = std::numeric_limits<double>::infinity();
   double max = -std::numeric_limits<double>::infinity();
-  for (const Sample& sample : samples_) {
+  for (int s = 0; s < sample_count_; ++s) {
+    const Sample& sample = samples_[s];
     if (sample.count == 0 || !Live(sample, now_ms)) continue;
     count += sample.count;
     sum += sample.sum;
@@ -106,7 +137,7 @@ double Sensor::Measure(size_t i, int64_t now_ms) const {
     max = std::max(max, sample.max);
   }
   if (count == 0) return kNaN;
-  switch (stats_[i].kind) {
+  switch (stats_[i]->kind) {
     case StatKind::kMin:
       return min;
     case StatKind::kMax:
@@ -116,43 +147,72 @@ double Sensor::Measure(size_t i, int64_t now_ms) const {
   }
 }
 
+bool MetricsRegistry::NameOrder::Less(const MetricNameView& a, const MetricNameView& b) {
+  // MetricName::Key's order: its separators sort below any character a name holds.
+  return std::tie(a.domain, a.group, a.name, a.tags) < std::tie(b.domain, b.group, b.name, b.tags);
+}
+
+std::shared_ptr<const SensorIdentity> MetricsRegistry::Identity(const std::string& domain,
+                                                                const std::string& group,
+                                                                const Tags& tags) {
+  std::weak_ptr<const SensorIdentity>& slot = identities_[SensorIdentityKey(domain, group, tags)];
+  std::shared_ptr<const SensorIdentity> identity = slot.lock();
+  if (!identity) {
+    identity = std::make_shared<const SensorIdentity>(SensorIdentity{domain, group, tags});
+    slot = identity;
+  }
+  if (identities_.size() >= 2 * std::max<size_t>(identities_swept_at_, 64)) {
+    std::erase_if(identities_, [](const auto& entry) { return entry.second.expired(); });
+    identities_swept_at_ = identities_.size();
+  }
+  return identity;
+}
+
+const StatSpec* MetricsRegistry::Intern(StatSpec spec) {
+  return &*specs_.insert(std::move(spec)).first;
+}
+
 std::shared_ptr<Sensor> MetricsRegistry::Add(MetricsScope* scope, const std::string& domain,
                                              const std::string& group, const Tags& tags,
                                              std::vector<StatSpec> stats, int64_t now_ms,
                                              GaugeFunction gauge) {
-  std::vector<MetricName> names;
-  for (const StatSpec& stat : stats) names.push_back(MetricName{domain, group, stat.name, tags});
-  auto sensor =
-      std::make_shared<Sensor>(scope, names, std::move(stats), window_, now_ms, std::move(gauge));
   std::lock_guard lock(mu_);
-  for (const MetricName& name : names) {
-    auto old = by_metric_.find(name.Key());
+  std::vector<const StatSpec*> specs;
+  specs.reserve(stats.size());
+  for (StatSpec& stat : stats) specs.push_back(Intern(std::move(stat)));
+  auto sensor = std::make_shared<Sensor>(scope, Identity(domain, group, tags), std::move(specs),
+                                         window_, now_ms, std::move(gauge));
+  for (size_t i = 0; i < sensor->stat_count(); ++i) {
+    auto old = by_metric_.find(sensor->name(i));
     if (old == by_metric_.end()) continue;
     // The replaced sensor stays alive in its scope (its owner may still record into it); it is
-    // only unpublished.
-    std::shared_ptr<Sensor> replaced = old->second.sensor;
-    for (const MetricName& old_name : replaced->names()) by_metric_.erase(old_name.Key());
+    // only unpublished. Its keys view its own names: erase them before it can go.
+    std::shared_ptr<Sensor> replaced = old->sensor;
+    for (size_t j = 0; j < replaced->stat_count(); ++j) {
+      auto it = by_metric_.find(replaced->name(j));
+      if (it != by_metric_.end() && it->sensor == replaced) by_metric_.erase(it);
+    }
   }
-  for (size_t i = 0; i < names.size(); ++i) by_metric_[names[i].Key()] = Published{sensor, i};
+  for (size_t i = 0; i < sensor->stat_count(); ++i) by_metric_.insert(Published{sensor, i});
   return sensor;
 }
 
 void MetricsRegistry::Remove(const Sensor* sensor) {
   std::lock_guard lock(mu_);
-  for (const MetricName& name : sensor->names()) {
-    auto it = by_metric_.find(name.Key());
-    if (it != by_metric_.end() && it->second.sensor.get() == sensor) by_metric_.erase(it);
+  for (size_t i = 0; i < sensor->stat_count(); ++i) {
+    auto it = by_metric_.find(sensor->name(i));
+    if (it != by_metric_.end() && it->sensor.get() == sensor) by_metric_.erase(it);
   }
 }
 
-std::vector<MetricValue> MetricsRegistry::Measure(std::vector<Published> metrics,
+std::vector<MetricValue> MetricsRegistry::Measure(const std::vector<Published>& metrics,
                                                   int64_t now_ms) const {
   // Measured outside the registry's lock: each sensor locks itself.
   std::vector<MetricValue> values;
   values.reserve(metrics.size());
   for (const Published& m : metrics) {
-    const StatSpec& stat = m.sensor->stats()[m.index];
-    values.push_back(MetricValue{m.sensor->names()[m.index], stat.description, stat.kind,
+    const StatSpec& stat = m.sensor->stat(m.index);
+    values.push_back(MetricValue{m.name().ToName(), stat.description, stat.kind,
                                  m.sensor->Measure(m.index, now_ms), stat.level});
   }
   return values;
@@ -163,27 +223,21 @@ std::vector<MetricValue> MetricsRegistry::Snapshot(int64_t now_ms) const {
   {
     std::lock_guard lock(mu_);
     metrics.reserve(by_metric_.size());
-    for (const auto& [key, published] : by_metric_) {
-      if (published.sensor->stats()[published.index].level <= served_level_) {
+    for (const Published& published : by_metric_) {
+      if (published.sensor->stat(published.index).level <= served_level_) {
         metrics.push_back(published);
       }
     }
   }
-  return Measure(std::move(metrics), now_ms);
+  return Measure(metrics, now_ms);
 }
 
 std::vector<MetricsRegistry::Published> MetricsRegistry::Group(std::string_view domain,
                                                                std::string_view group) const {
-  // The keys of one domain and group share this prefix (MetricName::Key).
-  std::string prefix;
-  prefix.append(domain).push_back('\x1f');
-  prefix.append(group).push_back('\x1f');
   std::vector<Published> metrics;
   std::lock_guard lock(mu_);
-  for (auto it = by_metric_.lower_bound(prefix);
-       it != by_metric_.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
-    metrics.push_back(it->second);
-  }
+  auto [begin, end] = by_metric_.equal_range(GroupName(domain, group));
+  metrics.assign(begin, end);
   return metrics;
 }
 
@@ -193,11 +247,21 @@ std::vector<MetricValue> MetricsRegistry::Snapshot(int64_t now_ms, std::string_v
 }
 
 void MetricsRegistry::Visit(int64_t now_ms, std::string_view domain, std::string_view group,
-                            const std::function<void(const MetricName&, double)>& visit,
-                            const std::function<bool(const MetricName&)>& wanted) const {
+                            const std::function<void(const MetricNameView&, double)>& visit,
+                            const std::function<bool(const MetricNameView&)>& wanted) const {
+  // The group is ordered by metric name first: `wanted` is asked once per run of one stat.
+  const StatSpec* last_stat = nullptr;
+  bool last_wanted = true;
   for (const Published& m : Group(domain, group)) {
-    const MetricName& name = m.sensor->names()[m.index];
-    if (wanted && !wanted(name)) continue;
+    const MetricNameView name = m.name();
+    if (wanted) {
+      const StatSpec* stat = &m.sensor->stat(m.index);
+      if (stat != last_stat || last_stat == nullptr) {
+        last_wanted = wanted(name);
+        last_stat = stat;
+      }
+      if (!last_wanted) continue;
+    }
     visit(name, m.sensor->Measure(m.index, now_ms));
   }
 }

@@ -17,10 +17,16 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "absl/container/btree_set.h"
 
 namespace connectd::metrics {
 
@@ -58,27 +64,65 @@ struct MetricName {
   std::string Key() const;
 };
 
+struct SensorIdentity;
+
+// A metric's name as the registry holds it, copying nothing: valid while its sensor is
+// published (during a Visit callback).
+struct MetricNameView {
+  std::string_view domain;
+  std::string_view group;
+  std::string_view name;
+  const Tags& tags;
+  // The same for every metric with these domain, group and tags while any of them is
+  // published (a reader may group by it instead of comparing tags); null when not known.
+  const SensorIdentity* identity = nullptr;
+
+  MetricName ToName() const;
+};
+
 struct StatSpec {
   std::string name;
   std::string description;
   StatKind kind;
   RecordingLevel level = RecordingLevel::kInfo;
+
+  friend bool operator<(const StatSpec& a, const StatSpec& b) {
+    return std::tie(a.name, a.description, a.kind, a.level) <
+           std::tie(b.name, b.description, b.kind, b.level);
+  }
+};
+
+// What the metrics of a sensor share: the registry keeps one per distinct domain, group and
+// tags (a mirrored partition's dozen sensors share one), so that 10,000 partitions do not
+// hold their tags 170,000 times.
+struct SensorIdentity {
+  std::string domain;
+  std::string group;
+  Tags tags;
 };
 
 class MetricsScope;
 
 class Sensor {
  public:
-  Sensor(MetricsScope* scope, std::vector<MetricName> names, std::vector<StatSpec> stats,
-         WindowConfig window, int64_t now_ms, GaugeFunction gauge = {});
+  // `stats` point into the registry's interned specs, which live as long as it does.
+  Sensor(MetricsScope* scope, std::shared_ptr<const SensorIdentity> identity,
+         std::vector<const StatSpec*> stats, WindowConfig window, int64_t now_ms,
+         GaugeFunction gauge = {});
 
   // Records `value` at `now_ms` (Unix ms).
   void Record(double value, int64_t now_ms);
   // The value of stat `i` (the order of the specs) at `now_ms`.
   double Measure(size_t i, int64_t now_ms) const;
 
-  const std::vector<MetricName>& names() const { return names_; }
-  const std::vector<StatSpec>& stats() const { return stats_; }
+  size_t stat_count() const { return stats_.size(); }
+  const StatSpec& stat(size_t i) const { return *stats_[i]; }
+  const SensorIdentity& identity() const { return *identity_; }
+  // The name of stat `i`'s metric.
+  MetricNameView name(size_t i) const {
+    return MetricNameView{identity_->domain, identity_->group, stats_[i]->name, identity_->tags,
+                          identity_.get()};
+  }
   // The scope that added this sensor.
   MetricsScope* scope() const { return scope_; }
 
@@ -95,17 +139,23 @@ class Sensor {
   double WindowedRate(int64_t now_ms) const;
 
   MetricsScope* const scope_;
-  const std::vector<MetricName> names_;
-  const std::vector<StatSpec> stats_;
+  const std::shared_ptr<const SensorIdentity> identity_;
+  const std::vector<const StatSpec*> stats_;
   const WindowConfig window_;
   const GaugeFunction gauge_;  // kGauge stats
 
+  // The windows of the Rate, Min, Max and Avg stats; none for a sensor without one of them
+  // (most of a mirrored partition's sensors: a Value or a count).
+  const int sample_count_;
+
+  // Not absl::Mutex: Debian's Abseil is built with its deadlock detection on, which costs a
+  // graph lookup per lock.
   mutable std::mutex mu_;
-  double last_ = 0;              // guarded by mu_
-  int64_t count_ = 0;            // guarded by mu_
-  double sum_ = 0;               // guarded by mu_
-  std::vector<Sample> samples_;  // guarded by mu_
-  size_t current_ = 0;           // guarded by mu_
+  double last_ = 0;                    // guarded by mu_
+  int64_t count_ = 0;                  // guarded by mu_
+  double sum_ = 0;                     // guarded by mu_
+  std::unique_ptr<Sample[]> samples_;  // guarded by mu_; sample_count_ of them
+  int current_ = 0;                    // guarded by mu_
 };
 
 // One measured metric.
@@ -134,10 +184,11 @@ class MetricsRegistry {
   // Calls `visit` with each metric of one domain and group and its value, in snapshot order,
   // copying nothing (the name is valid during the call). Not under the registry's lock.
   // `wanted`, when set, picks the metrics to measure (and visit) by name first: measuring takes
-  // the sensor's lock.
+  // the sensor's lock. It must decide by the name (MetricNameView::name) alone: it is asked
+  // once for the metrics of one name.
   void Visit(int64_t now_ms, std::string_view domain, std::string_view group,
-             const std::function<void(const MetricName&, double)>& visit,
-             const std::function<bool(const MetricName&)>& wanted = nullptr) const;
+             const std::function<void(const MetricNameView&, double)>& visit,
+             const std::function<bool(const MetricNameView&)>& wanted = nullptr) const;
 
  private:
   friend class MetricsScope;
@@ -150,15 +201,49 @@ class MetricsRegistry {
   const WindowConfig window_;
   const RecordingLevel served_level_;
   mutable std::mutex mu_;
-  // MetricName::Key() -> the sensor and the index of the name in it. The key's order is the
-  // snapshot's (its separators sort below any printable character).
+  // One published metric: a sensor and the index of the stat in it.
   struct Published {
     std::shared_ptr<Sensor> sensor;
     size_t index = 0;
+    MetricNameView name() const { return sensor->name(index); }
   };
-  std::vector<MetricValue> Measure(std::vector<Published> metrics, int64_t now_ms) const;
+  using GroupName = std::pair<std::string_view, std::string_view>;  // domain, group
+  // Orders published metrics by domain, group, name then tags (MetricName::Key's order);
+  // a name compares as itself, a (domain, group) pair as the metrics of that group.
+  struct NameOrder {
+    using is_transparent = void;
+    static MetricNameView View(const Published& p) { return p.name(); }
+    static const MetricNameView& View(const MetricNameView& n) { return n; }
+    template <typename A, typename B>
+    bool operator()(const A& a, const B& b) const {
+      if constexpr (std::is_same_v<A, GroupName>) {
+        const MetricNameView& vb = View(b);
+        return std::tie(a.first, a.second) < std::tie(vb.domain, vb.group);
+      } else if constexpr (std::is_same_v<B, GroupName>) {
+        const MetricNameView& va = View(a);
+        return std::tie(va.domain, va.group) < std::tie(b.first, b.second);
+      } else {
+        return Less(View(a), View(b));
+      }
+    }
+    static bool Less(const MetricNameView& a, const MetricNameView& b);
+  };
+  std::vector<MetricValue> Measure(const std::vector<Published>& metrics, int64_t now_ms) const;
   std::vector<Published> Group(std::string_view domain, std::string_view group) const;
-  std::map<std::string, Published, std::less<>> by_metric_;  // guarded by mu_
+  // The shared identity for `domain`, `group` and `tags`, made when none is alive.
+  std::shared_ptr<const SensorIdentity> Identity(const std::string& domain,
+                                                 const std::string& group, const Tags& tags);
+  // `spec`'s interned copy.
+  const StatSpec* Intern(StatSpec spec);
+
+  // In a B-tree: ~30 bytes a metric where a map node with its key was ~700 (170,000 metrics
+  // for 10,000 mirrored partitions).
+  absl::btree_set<Published, NameOrder> by_metric_;  // guarded by mu_
+  // Identity key (SensorIdentityKey) -> the identity while a sensor holds it. Expired entries
+  // are swept when the map has doubled since the last sweep.
+  std::unordered_map<std::string, std::weak_ptr<const SensorIdentity>> identities_;  // mu_
+  size_t identities_swept_at_ = 0;                                                   // mu_
+  std::set<StatSpec> specs_;  // guarded by mu_; a handful per plugin, never removed
 };
 
 // The sensors of one task or connector. Destroying it unpublishes them.

@@ -35,10 +35,21 @@ namespace {
 // Gathers MirrorSource's metrics per partition (a partition's metrics share its tags).
 class PartitionMetricsBuilder {
  public:
-  void Add(const metrics::MetricName& name, double value) {
-    joined_.clear();
-    for (const auto& [k, v] : name.tags) absl::StrAppend(&joined_, k, "\x1f", v, "\x1e");
-    auto [it, added] = index_of_.try_emplace(joined_, out_.size());
+  void Add(const metrics::MetricNameView& name, double value) {
+    // A partition's metrics share the registry's identity; a snapshot's are told by their tags.
+    bool added = false;
+    size_t index = 0;
+    if (name.identity != nullptr) {
+      auto [it, inserted] = index_of_identity_.try_emplace(name.identity, out_.size());
+      added = inserted;
+      index = it->second;
+    } else {
+      joined_.clear();
+      for (const auto& [k, v] : name.tags) absl::StrAppend(&joined_, k, "\x1f", v, "\x1e");
+      auto [it, inserted] = index_of_.try_emplace(joined_, out_.size());
+      added = inserted;
+      index = it->second;
+    }
     if (added) {
       out_.push_back(MirrorPartitionMetrics{Tag(name.tags, "source"),
                                             Tag(name.tags, "target"),
@@ -46,7 +57,7 @@ class PartitionMetricsBuilder {
                                             std::atoi(Tag(name.tags, "partition").c_str()),
                                             {}});
     }
-    out_[it->second].values[name.name] = value;
+    out_[index].values[std::string(name.name)] = value;
   }
   std::vector<MirrorPartitionMetrics> Build() && {
     std::sort(out_.begin(), out_.end(), [](const auto& a, const auto& b) {
@@ -58,6 +69,7 @@ class PartitionMetricsBuilder {
 
  private:
   absl::flat_hash_map<std::string, size_t> index_of_;  // joined tags -> position in out_
+  absl::flat_hash_map<const metrics::SensorIdentity*, size_t> index_of_identity_;
   std::vector<MirrorPartitionMetrics> out_;
   std::string joined_;
 };
@@ -69,7 +81,8 @@ std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(
   PartitionMetricsBuilder builder;
   for (const metrics::MetricValue& metric : snapshot) {
     if (metric.name.domain == kDomain && metric.name.group == kGroup) {
-      builder.Add(metric.name, metric.value);
+      const metrics::MetricName& n = metric.name;
+      builder.Add(metrics::MetricNameView{n.domain, n.group, n.name, n.tags}, metric.value);
     }
   }
   return std::move(builder).Build();
@@ -92,8 +105,8 @@ std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(const metrics::MetricsRegi
   const auto& wanted = FlowHealthPartitionMetrics();
   registry.Visit(
       now_ms, kDomain, kGroup,
-      [&builder](const metrics::MetricName& name, double value) { builder.Add(name, value); },
-      [&wanted](const metrics::MetricName& name) { return wanted.count(name.name) > 0; });
+      [&builder](const metrics::MetricNameView& name, double value) { builder.Add(name, value); },
+      [&wanted](const metrics::MetricNameView& name) { return wanted.count(name.name) > 0; });
   return std::move(builder).Build();
 }
 
@@ -104,11 +117,12 @@ ClientThrottle ThrottledClients(const metrics::MetricsRegistry& registry, int64_
                                 std::string_view domain, std::string_view group,
                                 std::string_view max) {
   ClientThrottle out;
-  registry.Visit(now_ms, domain, group, [&out, max](const metrics::MetricName& name, double value) {
-    if (name.name == max && std::isfinite(value) && value > 0) {
-      out[Tag(name.tags, "client-id")] = value;
-    }
-  });
+  registry.Visit(now_ms, domain, group,
+                 [&out, max](const metrics::MetricNameView& name, double value) {
+                   if (name.name == max && std::isfinite(value) && value > 0) {
+                     out[Tag(name.tags, "client-id")] = value;
+                   }
+                 });
   return out;
 }
 
@@ -128,7 +142,7 @@ std::vector<RemoteTopicError> RemoteTopicErrors(const metrics::MetricsRegistry& 
                                                 int64_t now_ms) {
   std::map<std::tuple<std::string, std::string, std::string, std::string>, RemoteTopicError> out;
   registry.Visit(
-      now_ms, kConnectdDomain, kGroup, [&out](const metrics::MetricName& name, double value) {
+      now_ms, kConnectdDomain, kGroup, [&out](const metrics::MetricNameView& name, double value) {
         if (name.name.rfind("admin-error-", 0) != 0) return;
         RemoteTopicError& e = out[{Tag(name.tags, "source"), Tag(name.tags, "target"),
                                    Tag(name.tags, "topic"), Tag(name.tags, "operation")}];

@@ -65,6 +65,36 @@ TEST_F(ClientMetricsTest, ProducerStatisticsUnderJavasNames) {
   EXPECT_EQ(Value(g, "records-lag-max"), std::nullopt);
 }
 
+TEST_F(ClientMetricsTest, ProducerReadsTopicsAroundTheirLeftOutPartitions) {
+  // A producer's statistics are read without their partitions (thousands of them on a worker
+  // copying many): the members before and after them, at every level, are still read.
+  ClientMetrics client(scope_, ClientMetrics::Kind::kProducer, "c-1");
+  client.Update(R"({"msg_size": 100,
+    "topics": {
+      "a": {"partitions": {"0": {"txmsgs": 1, "nested": [1, {"x": [2, 3]}, null]},
+                           "-1": {"partitions": {"deeper": true}}},
+            "metadata_age": 9000, "batchsize": {"avg": 100, "max": 100, "cnt": 1}},
+      "b": {"batchsize": {"avg": 300, "max": 700, "cnt": 1}, "partitions": {}}},
+    "msg_size_max": 1000, "txmsgs": 4})");
+  const std::string g = "producer-metrics";
+  EXPECT_EQ(Value(g, "batch-size-avg"), 200);
+  EXPECT_EQ(Value(g, "batch-size-max"), 700);
+  EXPECT_EQ(Value(g, "metadata-age"), 9);
+  EXPECT_EQ(Value(g, "buffer-available-bytes"), 900);
+  EXPECT_EQ(Value(g, "record-send-total"), 4);
+}
+
+TEST_F(ClientMetricsTest, MalformedStatisticsAreIgnored) {
+  ClientMetrics producer(scope_, ClientMetrics::Kind::kProducer, "c-1");
+  producer.Update(R"({"txmsgs": 4, "topics": {"a": {"partitions": {"0": )");
+  producer.Update("[1, 2]");
+  ClientMetrics consumer(scope_, ClientMetrics::Kind::kConsumer, "c-2");
+  consumer.Update(R"({"rxmsgs": 4, "topics": )");
+  EXPECT_TRUE(registry_.Snapshot(metrics::NowMs()).empty());
+  producer.Update(kProducerStats);  // and the next good one is read
+  EXPECT_EQ(Value("producer-metrics", "record-send-total"), 10);
+}
+
 constexpr char kConsumerStats[] = R"({
   "type": "consumer", "rxmsgs": 40, "rxmsg_bytes": 4000,
   "brokers": {"localhost:9092/1": {"nodeid": 1, "state": "UP",

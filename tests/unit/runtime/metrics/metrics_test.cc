@@ -1,7 +1,10 @@
 // Kafka's stats semantics, scopes that unpublish their sensors, and the Prometheus text.
 #include "runtime/metrics/metrics.h"
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
+#include <string>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -17,9 +20,12 @@ using ::testing::Not;
 constexpr int64_t kT0 = 1'700'000'000'000;
 
 std::vector<StatSpec> AllStats() {
-  return {{"last", "", StatKind::kValue},        {"count", "", StatKind::kCumulativeCount},
-          {"sum", "", StatKind::kCumulativeSum}, {"rate", "", StatKind::kRate},
-          {"min", "", StatKind::kMin},           {"max", "", StatKind::kMax},
+  return {{"last", "", StatKind::kValue},
+          {"count", "", StatKind::kCumulativeCount},
+          {"sum", "", StatKind::kCumulativeSum},
+          {"rate", "", StatKind::kRate},
+          {"min", "", StatKind::kMin},
+          {"max", "", StatKind::kMax},
           {"avg", "", StatKind::kAvg}};
 }
 
@@ -88,8 +94,7 @@ TEST(MetricsScopeTest, EndingAScopeUnpublishesItsSensors) {
 TEST(MetricsScopeTest, UnpublishedSensorsStayRecordable) {
   MetricsRegistry registry;
   MetricsScope scope(&registry);
-  Sensor* sensor =
-      scope.AddSensor("d", "G", {}, {{"n", "", StatKind::kCumulativeCount}}, kT0);
+  Sensor* sensor = scope.AddSensor("d", "G", {}, {{"n", "", StatKind::kCumulativeCount}}, kT0);
   scope.UnpublishAll();
   sensor->Record(1, kT0);  // a plugin finishing a call after its task ended
   EXPECT_TRUE(registry.Snapshot(kT0).empty());
@@ -98,12 +103,12 @@ TEST(MetricsScopeTest, UnpublishedSensorsStayRecordable) {
 TEST(MetricsScopeTest, ASensorWithTheSameNameReplacesTheOlderOne) {
   MetricsRegistry registry;
   MetricsScope old_task(&registry);
-  Sensor* old_sensor = old_task.AddSensor("d", "G", {{"task", "0"}},
-                                          {{"n", "", StatKind::kCumulativeCount}}, kT0);
+  Sensor* old_sensor =
+      old_task.AddSensor("d", "G", {{"task", "0"}}, {{"n", "", StatKind::kCumulativeCount}}, kT0);
   old_sensor->Record(1, kT0);
   MetricsScope new_task(&registry);
-  Sensor* new_sensor = new_task.AddSensor("d", "G", {{"task", "0"}},
-                                          {{"n", "", StatKind::kCumulativeCount}}, kT0);
+  Sensor* new_sensor =
+      new_task.AddSensor("d", "G", {{"task", "0"}}, {{"n", "", StatKind::kCumulativeCount}}, kT0);
   old_sensor->Record(1, kT0);
   new_sensor->Record(1, kT0);
   ASSERT_EQ(registry.Snapshot(kT0).size(), 1u);
@@ -129,11 +134,70 @@ TEST(MetricsScopeTest, RemoveSensorUnpublishesOnlyThatSensor) {
   EXPECT_EQ(left[0].name.tags, (Tags{{"p", "1"}}));
 }
 
+TEST(MetricsRegistryTest, SnapshotsAreInKeyOrderAndAGroupIsOnlyItsOwnMetrics) {
+  MetricsRegistry registry;
+  MetricsScope scope(&registry);
+  // Added out of order, with a group whose name extends another's and tag lists that are
+  // prefixes of each other.
+  scope.AddSensor("d", "GroupLonger", {}, {{"a", "", StatKind::kValue}}, kT0);
+  scope.AddSensor("d", "Group", {{"t", "x"}, {"p", "1"}}, {{"b", "", StatKind::kValue}}, kT0);
+  scope.AddSensor("d", "Group", {{"t", "x"}}, {{"b", "", StatKind::kValue}}, kT0);
+  scope.AddSensor("d", "Group", {{"t", "x"}}, {{"a", "", StatKind::kValue}}, kT0);
+  scope.AddSensor("c", "Group", {}, {{"z", "", StatKind::kValue}}, kT0);
+  std::vector<std::string> keys;
+  for (const MetricValue& v : registry.Snapshot(kT0)) keys.push_back(v.name.Key());
+  EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end()));
+  EXPECT_EQ(keys.size(), 5u);
+
+  std::vector<std::string> visited;
+  registry.Visit(kT0, "d", "Group", [&visited](const MetricNameView& name, double) {
+    visited.push_back(name.ToName().Key());
+  });
+  ASSERT_EQ(visited.size(), 3u);
+  EXPECT_EQ(visited[0], (MetricName{"d", "Group", "a", {{"t", "x"}}}.Key()));
+  EXPECT_EQ(visited[1], (MetricName{"d", "Group", "b", {{"t", "x"}}}.Key()));
+  EXPECT_EQ(visited[2], (MetricName{"d", "Group", "b", {{"t", "x"}, {"p", "1"}}}.Key()));
+}
+
+TEST(MetricsRegistryTest, SensorsWithTheSameTagsShareOneIdentityUntilTheLastEnds) {
+  MetricsRegistry registry;
+  auto scope = std::make_unique<MetricsScope>(&registry);
+  Sensor* a = scope->AddSensor("d", "G", {{"topic", "t"}, {"partition", "0"}},
+                               {{"x", "described", StatKind::kValue}}, kT0);
+  Sensor* b = scope->AddSensor("d", "G", {{"topic", "t"}, {"partition", "0"}},
+                               {{"y", "described", StatKind::kValue}}, kT0);
+  Sensor* other = scope->AddSensor("d", "G", {{"topic", "t"}, {"partition", "1"}},
+                                   {{"x", "described", StatKind::kValue}}, kT0);
+  EXPECT_EQ(&a->identity(), &b->identity());
+  EXPECT_NE(&a->identity(), &other->identity());
+  EXPECT_EQ(&a->stat(0), &other->stat(0));  // one interned spec
+  scope->RemoveSensor(a);
+  b->Record(7, kT0);
+  std::vector<MetricValue> left = registry.Snapshot(kT0);
+  ASSERT_EQ(left.size(), 2u);  // by name first: x of partition 1, then y of partition 0
+  EXPECT_EQ(left[1].name.name, "y");
+  EXPECT_EQ(left[1].name.tags, (Tags{{"topic", "t"}, {"partition", "0"}}));
+  EXPECT_EQ(left[1].value, 7);
+  scope.reset();
+  EXPECT_TRUE(registry.Snapshot(kT0).empty());
+  // Many identities later (the expired ones swept), the same tags are published afresh.
+  MetricsScope next(&registry);
+  for (int p = 0; p < 1000; ++p) {
+    next.AddSensor("d", "G", {{"topic", "t"}, {"partition", std::to_string(p)}},
+                   {{"x", "described", StatKind::kValue}}, kT0)
+        ->Record(p, kT0);
+  }
+  std::vector<MetricValue> all = registry.Snapshot(kT0, "d", "G");
+  ASSERT_EQ(all.size(), 1000u);
+  EXPECT_EQ(all.front().name.tags, (Tags{{"topic", "t"}, {"partition", "0"}}));
+  EXPECT_EQ(all.front().description, "described");
+}
+
 TEST(MetricsRegistryTest, ServesMetricsUpToItsRecordingLevelAndRecordsEveryLevel) {
   auto debug_and_info = [](MetricsScope& scope) {
     Sensor* info = scope.AddSensor("d", "G", {}, {{"info", "", StatKind::kValue}}, kT0);
-    Sensor* debug = scope.AddSensor(
-        "d", "G", {}, {{"debug", "", StatKind::kValue, RecordingLevel::kDebug}}, kT0);
+    Sensor* debug = scope.AddSensor("d", "G", {},
+                                    {{"debug", "", StatKind::kValue, RecordingLevel::kDebug}}, kT0);
     info->Record(1, kT0);
     debug->Record(2, kT0);
   };
