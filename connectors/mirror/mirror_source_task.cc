@@ -399,33 +399,12 @@ void MirrorSourceTask::start(const sdk::Props& props) {
         StartOffset(topic, partition, info);
   }
   ResolveLogicalOffsets(assignment);
-  // Heartbeats partitions first, on their own: librdkafka sends its first fetch as soon as one
-  // partition can be fetched, and a partition that joins while that fetch waits at the broker
-  // (fetch.max.wait.ms, 500 ms) waits for it to return. The flow's liveness signal should not.
-  rd_kafka_topic_partition_list_t* heartbeats = rd_kafka_topic_partition_list_new(1);
-  rd_kafka_topic_partition_list_t* data = rd_kafka_topic_partition_list_new(assignment->cnt);
-  for (int i = 0; i < assignment->cnt; ++i) {
-    const rd_kafka_topic_partition_t& tp = assignment->elems[i];
-    rd_kafka_topic_partition_list_add(policy_->IsHeartbeatsTopic(tp.topic) ? heartbeats : data,
-                                      tp.topic, tp.partition)
-        ->offset = tp.offset;
-  }
+  // One assignment: with their start offsets resolved above, every partition, the heartbeats
+  // one included, is in the consumer's first fetch.
+  const rd_kafka_resp_err_t err = rd_kafka_assign(consumer_.get(), assignment);
   const int count = assignment->cnt;
   rd_kafka_topic_partition_list_destroy(assignment);
-  rd_kafka_resp_err_t err =
-      rd_kafka_assign(consumer_.get(), heartbeats->cnt > 0 ? heartbeats : data);
-  rd_kafka_error_t* added = nullptr;
-  if (!err && heartbeats->cnt > 0 && data->cnt > 0) {
-    added = rd_kafka_incremental_assign(consumer_.get(), data);
-  }
-  rd_kafka_topic_partition_list_destroy(heartbeats);
-  rd_kafka_topic_partition_list_destroy(data);
   if (err) throw sdk::ConnectException(std::string("assign failed: ") + rd_kafka_err2str(err));
-  if (added != nullptr) {
-    const std::string message = rd_kafka_error_string(added);
-    rd_kafka_error_destroy(added);
-    throw sdk::ConnectException("assign failed: " + message);
-  }
 
   if (GetBool(props, "emit.offset-syncs.enabled", true)) {
     bool on_target = GetString(props, "offset-syncs.topic.location", "source") == "target";
