@@ -1,54 +1,43 @@
 // File: fifo.h
 //
-// Fifo<T>: a first-in first-out queue on one vector, for the per-partition queues of a task
-// that mirrors thousands of partitions. Unlike std::deque, an empty Fifo allocates nothing (a
-// deque holds a 512-byte block and its map from construction: 1.2 KB a partition for two).
-// Popping advances a head index; the consumed prefix is dropped once it is half the vector,
-// and an emptied queue keeps at most a small vector.
+// Fifo<T>: a first-in first-out queue that holds nothing while empty, for the per-partition
+// queues of a task that mirrors thousands of partitions, most of them idle. A std::deque holds
+// a 512-byte block and its map from construction (1.2 KB a partition for two); a Fifo is one
+// pointer until its first item, and gives its deque back when it empties.
 //
 // Not thread-safe.
 #pragma once
 
 #include <cstddef>
+#include <deque>
+#include <memory>
 #include <utility>
-#include <vector>
 
 namespace connectd::mirror {
 
 template <typename T>
 class Fifo {
  public:
-  bool empty() const { return head_ == items_.size(); }
-  size_t size() const { return items_.size() - head_; }
-  const T& front() const { return items_[head_]; }
-  const T& back() const { return items_.back(); }
+  bool empty() const { return items_ == nullptr; }
+  size_t size() const { return items_ ? items_->size() : 0; }
+  // Requires !empty().
+  const T& front() const { return items_->front(); }
+  const T& back() const { return items_->back(); }
 
   template <typename... Args>
   void emplace_back(Args&&... args) {
-    items_.emplace_back(std::forward<Args>(args)...);
+    if (items_ == nullptr) items_ = std::make_unique<std::deque<T>>();
+    items_->emplace_back(std::forward<Args>(args)...);
   }
 
   // Requires !empty().
   void pop_front() {
-    ++head_;
-    if (head_ == items_.size()) {
-      // Emptied: keep a small vector for the next items, give a burst's back.
-      if (items_.capacity() > kKeptCapacity) {
-        std::vector<T>().swap(items_);
-      } else {
-        items_.clear();
-      }
-      head_ = 0;
-    } else if (head_ >= 16 && head_ * 2 >= items_.size()) {
-      items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
-      head_ = 0;
-    }
+    items_->pop_front();
+    if (items_->empty()) items_.reset();
   }
 
  private:
-  static constexpr size_t kKeptCapacity = 256;
-  std::vector<T> items_;
-  size_t head_ = 0;  // items_[0, head_) are popped
+  std::unique_ptr<std::deque<T>> items_;  // null while empty
 };
 
 }  // namespace connectd::mirror
