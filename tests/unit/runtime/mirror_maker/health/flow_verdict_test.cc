@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
 #include <tuple>
 
 #include "absl/strings/str_join.h"
@@ -871,6 +873,40 @@ TEST(MirrorTaskMetricsTest, GroupsMirrorSourceSeriesPerPartitionAndRoundTrips) {
   ASSERT_TRUE(parsed.ok());
   EXPECT_TRUE(parsed->producer_throttle.empty());
   EXPECT_TRUE(parsed->remote_topic_errors.empty());
+}
+
+TEST(MirrorTaskMetricsTest, ReadsTheRegistrysPartitionsOnlyTheMetricsFlowHealthUses) {
+  metrics::MetricsRegistry registry;
+  metrics::MetricsScope scope(&registry);
+  // Each partition's series come from several sensors, as MirrorSource adds them.
+  auto sensor = [&](const std::string& topic, int partition, const std::string& name,
+                    double value) {
+    scope
+        .AddSensor("kafka.connect.mirror", "MirrorSourceConnector",
+                   {{"source", "A"},
+                    {"target", "B"},
+                    {"topic", topic},
+                    {"partition", std::to_string(partition)}},
+                   {{name, "", metrics::StatKind::kValue}}, kNow)
+        ->Record(value, kNow);
+  };
+  for (int p = 0; p < 3; ++p) {
+    sensor("A.orders", p, "source-end-offset", 100 + p);
+    sensor("A.orders", p, "source-position", 90 + p);
+    sensor("A.orders", p, "record-count", 5);  // not read by flow health
+  }
+  sensor("A.audit", 0, "source-position", 7);
+  std::vector<MirrorPartitionMetrics> partitions = MirrorTaskMetrics(registry, kNow);
+  ASSERT_EQ(partitions.size(), 4u);
+  EXPECT_EQ(partitions[0].topic, "A.audit");
+  EXPECT_EQ(partitions[0].values, (std::map<std::string, double>{{"source-position", 7}}));
+  for (int p = 0; p < 3; ++p) {
+    const MirrorPartitionMetrics& m = partitions[p + 1];
+    EXPECT_EQ(std::tie(m.source, m.target, m.topic, m.partition),
+              std::make_tuple("A", "B", "A.orders", p));
+    EXPECT_EQ(m.values, (std::map<std::string, double>{{"source-end-offset", 100 + p},
+                                                       {"source-position", 90 + p}}));
+  }
 }
 
 TEST(MirrorTaskMetricsTest, RemoteTopicErrorsAreReadFromTheConnectorsSensors) {
