@@ -186,7 +186,7 @@ std::shared_ptr<Sensor> MetricsRegistry::Add(MetricsScope* scope, const std::str
     auto old = by_metric_.find(sensor->name(i));
     if (old == by_metric_.end()) continue;
     // The replaced sensor stays alive in its scope (its owner may still record into it); it is
-    // only unpublished. Its keys view its own names: erase them before it can go.
+    // only unpublished: every metric it published goes, not only the one with this name.
     std::shared_ptr<Sensor> replaced = old->sensor;
     for (size_t j = 0; j < replaced->stat_count(); ++j) {
       auto it = by_metric_.find(replaced->name(j));
@@ -256,7 +256,7 @@ void MetricsRegistry::Visit(int64_t now_ms, std::string_view domain, std::string
     const MetricNameView name = m.name();
     if (wanted) {
       const StatSpec* stat = &m.sensor->stat(m.index);
-      if (stat != last_stat || last_stat == nullptr) {
+      if (stat != last_stat) {
         last_wanted = wanted(name);
         last_stat = stat;
       }
