@@ -40,7 +40,7 @@ Sensor::Sensor(MetricsScope* scope, std::shared_ptr<const SensorIdentity> identi
                GaugeFunction gauge)
     : scope_(scope),
       identity_(std::move(identity)),
-      stats_(std::move(stats)),
+      stats_(stats.begin(), stats.end()),
       window_(window),
       gauge_(std::move(gauge)),
       sample_count_(std::any_of(stats_.begin(), stats_.end(),
@@ -60,9 +60,9 @@ Sensor::Sensor(MetricsScope* scope, std::shared_ptr<const SensorIdentity> identi
 
 void Sensor::Record(double value, int64_t now_ms) {
   std::lock_guard lock(mu_);
-  last_ = value;
-  ++count_;
-  sum_ += value;
+  last_.store(value, std::memory_order_relaxed);
+  count_.store(count_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  sum_.store(sum_.load(std::memory_order_relaxed) + value, std::memory_order_relaxed);
   if (sample_count_ == 0) return;
   Sample* sample = &samples_[current_];
   // A sample covers one window; the next window reuses the oldest sample.
@@ -107,14 +107,23 @@ double Sensor::WindowedRate(int64_t now_ms) const {
 
 double Sensor::Measure(size_t i, int64_t now_ms) const {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-  std::lock_guard lock(mu_);
+  // A value or total is read without the lock (flow health reads 100,000 every 2 s).
   switch (stats_.at(i)->kind) {
     case StatKind::kValue:
-      return last_;
+      return last_.load(std::memory_order_relaxed);
     case StatKind::kCumulativeCount:
-      return static_cast<double>(count_);
+      return static_cast<double>(count_.load(std::memory_order_relaxed));
     case StatKind::kCumulativeSum:
-      return sum_;
+      return sum_.load(std::memory_order_relaxed);
+    default:
+      break;
+  }
+  std::lock_guard lock(mu_);
+  switch (stats_[i]->kind) {
+    case StatKind::kValue:
+    case StatKind::kCumulativeCount:
+    case StatKind::kCumulativeSum:
+      break;  // above
     case StatKind::kRate:
       return WindowedRate(now_ms);
     case StatKind::kGauge:
@@ -232,12 +241,19 @@ std::vector<MetricValue> MetricsRegistry::Snapshot(int64_t now_ms) const {
   return Measure(metrics, now_ms);
 }
 
-std::vector<MetricsRegistry::Published> MetricsRegistry::Group(std::string_view domain,
-                                                               std::string_view group) const {
+std::vector<MetricsRegistry::Published> MetricsRegistry::Group(
+    std::string_view domain, std::string_view group,
+    std::span<const std::string_view> names) const {
   std::vector<Published> metrics;
   std::lock_guard lock(mu_);
-  auto [begin, end] = by_metric_.equal_range(GroupName(domain, group));
-  metrics.assign(begin, end);
+  if (names.empty()) {
+    auto [begin, end] = by_metric_.equal_range(GroupName{domain, group});
+    metrics.assign(begin, end);
+  }
+  for (std::string_view name : names) {
+    auto [begin, end] = by_metric_.equal_range(StatName{domain, group, name});
+    metrics.insert(metrics.end(), begin, end);
+  }
   return metrics;
 }
 
@@ -248,21 +264,9 @@ std::vector<MetricValue> MetricsRegistry::Snapshot(int64_t now_ms, std::string_v
 
 void MetricsRegistry::Visit(int64_t now_ms, std::string_view domain, std::string_view group,
                             const std::function<void(const MetricNameView&, double)>& visit,
-                            const std::function<bool(const MetricNameView&)>& wanted) const {
-  // The group is ordered by metric name first: `wanted` is asked once per run of one stat.
-  const StatSpec* last_stat = nullptr;
-  bool last_wanted = true;
-  for (const Published& m : Group(domain, group)) {
-    const MetricNameView name = m.name();
-    if (wanted) {
-      const StatSpec* stat = &m.sensor->stat(m.index);
-      if (stat != last_stat) {
-        last_wanted = wanted(name);
-        last_stat = stat;
-      }
-      if (!last_wanted) continue;
-    }
-    visit(name, m.sensor->Measure(m.index, now_ms));
+                            std::span<const std::string_view> names) const {
+  for (const Published& m : Group(domain, group, names)) {
+    visit(m.name(), m.sensor->Measure(m.index, now_ms));
   }
 }
 

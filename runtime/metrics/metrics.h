@@ -11,12 +11,14 @@
 // Thread-safety: everything here is thread-safe. Sensor::Record takes one uncontended lock.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "absl/container/btree_set.h"
+#include "absl/container/inlined_vector.h"
 
 namespace connectd::metrics {
 
@@ -139,7 +142,8 @@ class Sensor {
 
   MetricsScope* const scope_;
   const std::shared_ptr<const SensorIdentity> identity_;
-  const std::vector<const StatSpec*> stats_;
+  // Inline: reading a metric touches the sensor, not another allocation.
+  const absl::InlinedVector<const StatSpec*, 2> stats_;
   const WindowConfig window_;
   const GaugeFunction gauge_;  // kGauge stats
 
@@ -150,9 +154,10 @@ class Sensor {
   // Not absl::Mutex: Debian's Abseil is built with its deadlock detection on, which costs a
   // graph lookup per lock.
   mutable std::mutex mu_;
-  double last_ = 0;                    // guarded by mu_
-  int64_t count_ = 0;                  // guarded by mu_
-  double sum_ = 0;                     // guarded by mu_
+  // Written under mu_, read without it.
+  std::atomic<double> last_ = 0;
+  std::atomic<int64_t> count_ = 0;
+  std::atomic<double> sum_ = 0;
   std::unique_ptr<Sample[]> samples_;  // guarded by mu_; sample_count_ of them
   int current_ = 0;                    // guarded by mu_
 };
@@ -180,14 +185,13 @@ class MetricsRegistry {
   // in-process reader of one group asks for, without measuring the rest.
   std::vector<MetricValue> Snapshot(int64_t now_ms, std::string_view domain,
                                     std::string_view group) const;
-  // Calls `visit` with each metric of one domain and group and its value, in snapshot order,
-  // copying nothing (the name is valid during the call). Not under the registry's lock.
-  // `wanted`, when set, picks the metrics to measure (and visit) by name first: measuring takes
-  // the sensor's lock. It must decide by the name (MetricNameView::name) alone: it is asked
-  // once for the metrics of one name.
+  // Calls `visit` with each metric of one domain and group and its value, copying nothing (the
+  // name is valid during the call). Not under the registry's lock. With `names`, only the
+  // metrics of those names are found and measured (measuring takes the sensor's lock), name by
+  // name in the order given; without, the whole group in snapshot order.
   void Visit(int64_t now_ms, std::string_view domain, std::string_view group,
              const std::function<void(const MetricNameView&, double)>& visit,
-             const std::function<bool(const MetricNameView&)>& wanted = nullptr) const;
+             std::span<const std::string_view> names = {}) const;
 
  private:
   friend class MetricsScope;
@@ -206,21 +210,30 @@ class MetricsRegistry {
     size_t index = 0;
     MetricNameView name() const { return sensor->name(index); }
   };
-  using GroupName = std::pair<std::string_view, std::string_view>;  // domain, group
-  // Orders published metrics by domain, group, name then tags (MetricName::Key's order);
-  // a name compares as itself, a (domain, group) pair as the metrics of that group.
+  // Keys that compare as every published metric they prefix: a group's, or one name's in a group.
+  struct GroupName {
+    std::string_view domain, group;
+    static auto Of(const MetricNameView& n) { return std::tie(n.domain, n.group); }
+    auto Tie() const { return std::tie(domain, group); }
+  };
+  struct StatName {
+    std::string_view domain, group, name;
+    static auto Of(const MetricNameView& n) { return std::tie(n.domain, n.group, n.name); }
+    auto Tie() const { return std::tie(domain, group, name); }
+  };
+  template <typename T>
+  static constexpr bool kIsPrefix = std::is_same_v<T, GroupName> || std::is_same_v<T, StatName>;
+  // Orders published metrics by domain, group, name then tags (MetricName::Key's order).
   struct NameOrder {
     using is_transparent = void;
     static MetricNameView View(const Published& p) { return p.name(); }
     static const MetricNameView& View(const MetricNameView& n) { return n; }
     template <typename A, typename B>
     bool operator()(const A& a, const B& b) const {
-      if constexpr (std::is_same_v<A, GroupName>) {
-        const MetricNameView& vb = View(b);
-        return std::tie(a.first, a.second) < std::tie(vb.domain, vb.group);
-      } else if constexpr (std::is_same_v<B, GroupName>) {
-        const MetricNameView& va = View(a);
-        return std::tie(va.domain, va.group) < std::tie(b.first, b.second);
+      if constexpr (kIsPrefix<A>) {
+        return a.Tie() < A::Of(View(b));
+      } else if constexpr (kIsPrefix<B>) {
+        return B::Of(View(a)) < b.Tie();
       } else {
         return Less(View(a), View(b));
       }
@@ -228,7 +241,9 @@ class MetricsRegistry {
     static bool Less(const MetricNameView& a, const MetricNameView& b);
   };
   std::vector<MetricValue> Measure(const std::vector<Published>& metrics, int64_t now_ms) const;
-  std::vector<Published> Group(std::string_view domain, std::string_view group) const;
+  // The group's metrics, or those of `names` in it (name by name).
+  std::vector<Published> Group(std::string_view domain, std::string_view group,
+                               std::span<const std::string_view> names = {}) const;
   // The shared identity for `domain`, `group` and `tags`, made when none is alive.
   std::shared_ptr<const SensorIdentity> Identity(const std::string& domain,
                                                  const std::string& group, const Tags& tags);

@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "connectors/mirror_client/client_props.h"
 #include "connectors/mirror_client/replication_policy.h"
 #include "runtime/common/logging.h"
@@ -47,10 +48,10 @@ std::string Get(const Props& props, const std::string& key, const std::string& f
   return it == props.end() ? fallback : it->second;
 }
 
-std::optional<int64_t> Whole(const MirrorPartitionMetrics& p, const char* name) {
-  auto it = p.values.find(name);
-  if (it == p.values.end() || !std::isfinite(it->second)) return std::nullopt;
-  return static_cast<int64_t>(it->second);
+std::optional<int64_t> Whole(const MirrorPartitionMetrics& p, std::string_view name) {
+  std::optional<double> value = p.values.Finite(name);
+  if (!value) return std::nullopt;
+  return static_cast<int64_t>(*value);
 }
 
 // A partition's facts from its MirrorSource metrics (mirror_source_task.h names them).
@@ -117,7 +118,7 @@ metrics::Sensor* Gauge(metrics::MetricsScope& scope, const std::string& name,
 // Other workers' GET /mirror/task-metrics answers, by worker id.
 struct FlowHealth::Peers {
   struct Peer {
-    std::optional<WorkerMirrorMetrics> metrics;  // last good answer
+    std::shared_ptr<const WorkerMirrorMetrics> metrics;  // last good answer
     int64_t success_ms = 0;
     std::string error;
     int64_t error_ms = 0;
@@ -151,6 +152,10 @@ struct FlowHealth::Flow {
   // MirrorSource task -> its remote topic-partitions; remote topic -> source topic.
   std::map<int, std::set<std::pair<std::string, int>>> source_partitions;
   std::map<std::string, std::string> source_topic_of;
+  // What they were parsed from: (task, task.assigned.partitions)..., (-1, the source config).
+  std::vector<std::pair<int, std::string>> partitions_parsed_from;
+  uint64_t topics_generation = 0;  // counts changes of source_topic_of
+  MetricsAccount account;
   std::vector<UnitFacts> units;
   std::map<std::pair<std::string, int>, std::string> last_worker;
   std::map<std::pair<std::string, int>, std::string> last_state;
@@ -243,7 +248,8 @@ void FlowHealth::Tick(bool refresh) {
   int64_t now_ms = clock();
   // This worker's task metrics are taken as often as the other workers' (every refresh).
   if (refresh) {
-    local_ = ReadWorkerMirrorMetrics(registry_, now_ms);
+    local_ =
+        std::make_shared<const WorkerMirrorMetrics>(ReadWorkerMirrorMetrics(registry_, now_ms));
   }
   for (auto& [key, flow] : flows_) RefreshUnits(*flow, now_ms);
   if (refresh) FetchPeers();
@@ -392,8 +398,10 @@ void FlowHealth::RefreshFlows(int64_t now_ms) {
 
     // The MirrorSource tasks' partitions, for the metrics check (kept when the herder is slow).
     if (flow.names.count("source") == 0) {
+      if (!flow.source_topic_of.empty()) ++flow.topics_generation;
       flow.source_partitions.clear();
       flow.source_topic_of.clear();
+      flow.partitions_parsed_from.clear();
     } else {
       const std::string& name = flow.names["source"].front();
       herder::Herder* herder = flow.herder_of[name];
@@ -403,6 +411,17 @@ void FlowHealth::RefreshFlows(int64_t now_ms) {
           },
           options_.herder_timeout);
       if (!tasks || !tasks->ok()) continue;
+      // Parsed again only when the tasks' partitions or the source connector's config changed
+      // (10,000 partitions are a 100 KB list).
+      std::vector<std::pair<int, std::string>> parsed_from;
+      for (const herder::TaskInfo& task : **tasks) {
+        parsed_from.emplace_back(task.id.task, Get(task.config, "task.assigned.partitions", ""));
+      }
+      parsed_from.emplace_back(
+          -1, absl::StrJoin(source ? *source : base, "\n", absl::PairFormatter("=")));
+      if (parsed_from == flow.partitions_parsed_from) continue;
+      flow.partitions_parsed_from = std::move(parsed_from);
+      ++flow.topics_generation;
       flow.source_partitions.clear();
       flow.source_topic_of.clear();
       for (const herder::TaskInfo& task : **tasks) {
@@ -507,7 +526,8 @@ void FlowHealth::FetchPeers() {
                         Peers::Peer& peer = peers->by_worker[owner];
                         peer.in_flight = false;
                         if (parsed.ok()) {
-                          peer.metrics = *std::move(parsed);
+                          peer.metrics =
+                              std::make_shared<const WorkerMirrorMetrics>(*std::move(parsed));
                           peer.success_ms = clock();
                         } else {
                           peer.error = std::string(parsed.status().message());
@@ -540,51 +560,34 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
 
   // Metrics: this worker's registry for its own units, the owners' answers for the others.
   const std::string self = WorkerId();
-  const WorkerMirrorMetrics& local = local_;
-  std::map<std::string, Peers::Peer> peers;
+  const WorkerMirrorMetrics& local = *local_;
+  std::map<std::string, Peers::Peer> peers;  // the answers are shared, not copied
   {
     std::lock_guard lock(peers_->mu);
     peers = peers_->by_worker;
   }
-  std::optional<double> latency_max, age_max;
-  double skipped = 0;
-  double recreations = 0;
-  std::set<std::pair<std::string, int>> reported;
-  std::set<std::pair<std::string, std::string>> remote_topic_errors;  // (topic, operation)
-  auto account = [&](const WorkerMirrorMetrics& worker) {
-    // A remote topic the connector could not create or grow (its connector runs on one
-    // worker; an error cleared since reads code 0).
-    for (const RemoteTopicError& e : worker.remote_topic_errors) {
-      if (e.source != flow.source || e.target != flow.target || e.code == 0) continue;
-      if (remote_topic_errors.insert({e.topic, e.operation}).second) {
-        f.remote_topics.push_back(ToRemoteTopicFacts(e, flow.source_topic_of));
-      }
+  // Whose partitions count: this worker's, then each other owner of a RUNNING unit that
+  // answered last time, in the order of the units.
+  std::vector<std::shared_ptr<const WorkerMirrorMetrics>> sources = {local_};
+  for (const UnitFacts& unit : flow.units) {
+    if (unit.state != "RUNNING" || self.empty() || unit.worker_id == self) continue;
+    auto it = peers.find(unit.worker_id);
+    if (!options_.http_get || it == peers.end() || it->second.error_ms > it->second.success_ms ||
+        !it->second.metrics) {
+      continue;
     }
-    for (const MirrorPartitionMetrics& p : worker.partitions) {
-      if (p.source != flow.source || p.target != flow.target) continue;
-      if (reported.insert({p.topic, p.partition}).second) {
-        f.partitions.push_back(ToPartitionFacts(p, flow.source_topic_of));
-      }
-      auto take = [&](const char* name, std::optional<double>* out) {
-        auto it = p.values.find(name);
-        if (it != p.values.end() && std::isfinite(it->second)) {
-          *out = out->has_value() ? std::max(**out, it->second) : it->second;
-        }
-      };
-      take("replication-latency-ms-max", &latency_max);
-      take("record-age-ms-max", &age_max);
-      if (auto it = p.values.find("skipped-offset-count");
-          it != p.values.end() && std::isfinite(it->second)) {
-        skipped += it->second;
-      }
-      if (auto it = p.values.find("source-topic-recreated-count");
-          it != p.values.end() && std::isfinite(it->second)) {
-        recreations += it->second;
-      }
+    if (std::find(sources.begin(), sources.end(), it->second.metrics) == sources.end()) {
+      sources.push_back(it->second.metrics);
     }
-  };
-  account(local);
-  std::set<std::string> counted;
+  }
+  const MetricsAccount& account = Account(flow, std::move(sources));
+  f.partitions = account.partitions;
+  f.remote_topics = account.remote_topics;
+  f.metric_latency_ms = account.latency_max;
+  f.metric_record_age_ms = account.age_max;
+  f.skipped_offsets = account.skipped;
+  f.topic_recreations = account.recreations;
+
   for (UnitFacts unit : flow.units) {
     const bool is_local = self.empty() || unit.worker_id == self;
     const std::vector<MirrorPartitionMetrics>* partitions = is_local ? &local.partitions : nullptr;
@@ -597,16 +600,15 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
         unit.metrics_detail = absl::StrCat("worker ", unit.worker_id, ": ", it->second.error);
       } else if (it->second.metrics) {
         partitions = &it->second.metrics->partitions;
-        if (counted.insert(unit.worker_id).second) account(*it->second.metrics);
       }
     }
     // The target throttling this source task's producer (its default client id, as Connect
     // names it).
     if (unit.state == "RUNNING" && unit.role == "source" && unit.task >= 0) {
-      const WorkerMirrorMetrics* owner = &local_;
+      const WorkerMirrorMetrics* owner = &local;
       if (!is_local) {
         auto peer = peers.find(unit.worker_id);
-        owner = peer != peers.end() && peer->second.metrics ? &*peer->second.metrics : nullptr;
+        owner = peer != peers.end() && peer->second.metrics ? peer->second.metrics.get() : nullptr;
       }
       const std::string client =
           absl::StrCat("connector-producer-", unit.connector, "-", unit.task);
@@ -653,11 +655,44 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
     }
     f.units.push_back(std::move(unit));
   }
-  f.metric_latency_ms = latency_max;
-  f.metric_record_age_ms = age_max;
-  f.skipped_offsets = skipped;
-  f.topic_recreations = recreations;
   return f;
+}
+
+const FlowHealth::MetricsAccount& FlowHealth::Account(
+    Flow& flow, std::vector<std::shared_ptr<const WorkerMirrorMetrics>> sources) {
+  MetricsAccount& a = flow.account;
+  if (a.sources == sources && a.topics_generation == flow.topics_generation) return a;
+  a = MetricsAccount{};
+  a.sources = std::move(sources);
+  a.topics_generation = flow.topics_generation;
+  std::set<std::pair<std::string, int>> reported;
+  std::set<std::pair<std::string, std::string>> remote_topic_errors;  // (topic, operation)
+  for (const auto& worker : a.sources) {
+    // A remote topic the connector could not create or grow (its connector runs on one
+    // worker; an error cleared since reads code 0).
+    for (const RemoteTopicError& e : worker->remote_topic_errors) {
+      if (e.source != flow.source || e.target != flow.target || e.code == 0) continue;
+      if (remote_topic_errors.insert({e.topic, e.operation}).second) {
+        a.remote_topics.push_back(ToRemoteTopicFacts(e, flow.source_topic_of));
+      }
+    }
+    for (const MirrorPartitionMetrics& p : worker->partitions) {
+      if (p.source != flow.source || p.target != flow.target) continue;
+      if (reported.insert({p.topic, p.partition}).second) {
+        a.partitions.push_back(ToPartitionFacts(p, flow.source_topic_of));
+      }
+      auto take = [&](std::string_view name, std::optional<double>* out) {
+        if (std::optional<double> value = p.values.Finite(name)) {
+          *out = out->has_value() ? std::max(**out, *value) : *value;
+        }
+      };
+      take("replication-latency-ms-max", &a.latency_max);
+      take("record-age-ms-max", &a.age_max);
+      a.skipped += p.values.Finite("skipped-offset-count").value_or(0);
+      a.recreations += p.values.Finite("source-topic-recreated-count").value_or(0);
+    }
+  }
+  return a;
 }
 
 void FlowHealth::Publish(Flow& flow, const FlowFacts& facts, const FlowReport& report,
@@ -732,14 +767,19 @@ void FlowHealth::PublishTopics(Flow& flow, const FlowFacts& facts, int64_t now_m
     int unreadable = 0;
   };
   std::map<std::string, TopicTotals> totals;
+  const std::string* topic = nullptr;  // a topic's partitions mostly come one after another
+  TopicTotals* t = nullptr;
   for (const PartitionFacts& p : facts.partitions) {
-    TopicTotals& t = totals[p.source_topic];
-    t.records_behind += std::max<int64_t>(0, p.RecordsBehind().value_or(0));
-    if (p.oldest_unreplicated_age_ms) {
-      t.oldest_unreplicated_age_ms =
-          std::max(t.oldest_unreplicated_age_ms.value_or(0), *p.oldest_unreplicated_age_ms);
+    if (topic == nullptr || *topic != p.source_topic) {
+      topic = &p.source_topic;
+      t = &totals[p.source_topic];
     }
-    if (!p.error.empty()) ++t.unreadable;
+    t->records_behind += std::max<int64_t>(0, p.RecordsBehind().value_or(0));
+    if (p.oldest_unreplicated_age_ms) {
+      t->oldest_unreplicated_age_ms =
+          std::max(t->oldest_unreplicated_age_ms.value_or(0), *p.oldest_unreplicated_age_ms);
+    }
+    if (!p.error.empty()) ++t->unreadable;
   }
   for (auto it = flow.topics.begin(); it != flow.topics.end();) {
     if (totals.count(it->first) == 0) {

@@ -42,6 +42,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -105,6 +106,18 @@ class FlowHealth : public FlowHealthView {
   struct Flow;
   struct TopicGauges;
   struct Peers;
+  // A flow's partitions and remote topic errors as the workers' metrics report them, kept
+  // until those metrics or the flow's topics change (every refresh at most, not every tick).
+  struct MetricsAccount {
+    std::vector<std::shared_ptr<const WorkerMirrorMetrics>> sources;  // in the order counted
+    uint64_t topics_generation = 0;
+    std::vector<PartitionFacts> partitions;  // the first report of each partition
+    std::vector<RemoteTopicFacts> remote_topics;
+    std::optional<double> latency_max;  // replication-latency-ms-max over the partitions
+    std::optional<double> age_max;      // record-age-ms-max
+    double skipped = 0;                 // skipped-offset-count, summed
+    double recreations = 0;             // source-topic-recreated-count, summed
+  };
 
   void Run();
   void Tick(bool refresh);
@@ -112,6 +125,8 @@ class FlowHealth : public FlowHealthView {
   void RefreshUnits(Flow& flow, int64_t now_ms);
   void FetchPeers();
   FlowFacts BuildFacts(Flow& flow, int64_t now_ms);
+  const MetricsAccount& Account(Flow& flow,
+                                std::vector<std::shared_ptr<const WorkerMirrorMetrics>> sources);
   void Publish(Flow& flow, const FlowFacts& facts, const FlowReport& report, int64_t now_ms);
   void PublishTopics(Flow& flow, const FlowFacts& facts, int64_t now_ms);
   void RemoveGauges(Flow& flow);
@@ -126,7 +141,8 @@ class FlowHealth : public FlowHealthView {
   // Service thread only.
   std::map<std::pair<std::string, std::string>, std::unique_ptr<Flow>> flows_;
   metrics::Sensor* flow_count_ = nullptr;
-  WorkerMirrorMetrics local_;  // this worker's, taken each refresh
+  // This worker's, taken each refresh.
+  std::shared_ptr<const WorkerMirrorMetrics> local_ = std::make_shared<WorkerMirrorMetrics>();
 
   std::shared_ptr<Peers> peers_;  // other workers' metrics; shared with HTTP callbacks
 

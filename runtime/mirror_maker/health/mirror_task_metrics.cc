@@ -32,11 +32,78 @@ std::string Tag(const metrics::Tags& tags, const std::string& key) {
 
 namespace {
 
+constexpr std::array<std::string_view, 11> kPartitionMetrics = {"fetch-error-code",
+                                                                "fetch-error-count",
+                                                                "fetch-error-first-ms",
+                                                                "fetch-error-last-ms",
+                                                                "oldest-unreplicated-age-ms",
+                                                                "record-age-ms-max",
+                                                                "replication-latency-ms-max",
+                                                                "skipped-offset-count",
+                                                                "source-end-offset",
+                                                                "source-position",
+                                                                "source-topic-recreated-count"};
+static_assert(std::is_sorted(kPartitionMetrics.begin(), kPartitionMetrics.end()));
+
+// The slot of `name` in kPartitionMetrics; kPartitionMetrics.size() when it has none.
+size_t SlotOf(std::string_view name) {
+  auto it = std::lower_bound(kPartitionMetrics.begin(), kPartitionMetrics.end(), name);
+  return it != kPartitionMetrics.end() && *it == name
+             ? static_cast<size_t>(it - kPartitionMetrics.begin())
+             : kPartitionMetrics.size();
+}
+
+}  // namespace
+
+std::span<const std::string_view> FlowHealthPartitionMetrics() { return kPartitionMetrics; }
+
+bool PartitionMetricValues::Set(std::string_view name, double value) {
+  static_assert(kSlots == kPartitionMetrics.size());
+  const size_t slot = SlotOf(name);
+  if (slot == kSlots) return false;
+  values_[slot] = value;
+  kept_ |= 1u << slot;
+  return true;
+}
+
+std::optional<double> PartitionMetricValues::Get(std::string_view name) const {
+  const size_t slot = SlotOf(name);
+  if (slot == kSlots || (kept_ & (1u << slot)) == 0) return std::nullopt;
+  return values_[slot];
+}
+
+std::optional<double> PartitionMetricValues::Finite(std::string_view name) const {
+  std::optional<double> value = Get(name);
+  if (value && !std::isfinite(*value)) return std::nullopt;
+  return value;
+}
+
+std::vector<std::pair<std::string_view, double>> PartitionMetricValues::Entries() const {
+  std::vector<std::pair<std::string_view, double>> out;
+  for (size_t slot = 0; slot < kSlots; ++slot) {
+    if (kept_ & (1u << slot)) out.emplace_back(kPartitionMetrics[slot], values_[slot]);
+  }
+  return out;
+}
+
+bool operator==(const PartitionMetricValues& a, const PartitionMetricValues& b) {
+  if (a.kept_ != b.kept_) return false;
+  for (size_t slot = 0; slot < PartitionMetricValues::kSlots; ++slot) {
+    const double x = a.values_[slot];
+    const double y = b.values_[slot];
+    if ((a.kept_ & (1u << slot)) && x != y && !(std::isnan(x) && std::isnan(y))) return false;
+  }
+  return true;
+}
+
+namespace {
+
 // Gathers MirrorSource's metrics per partition (a partition's metrics share its tags).
 class PartitionMetricsBuilder {
  public:
   void Add(const metrics::MetricNameView& name, double value) {
     // A partition's metrics share the registry's identity; a snapshot's are told by their tags.
+    if (SlotOf(name.name) == kPartitionMetrics.size()) return;
     bool added = false;
     size_t index = 0;
     if (name.identity != nullptr) {
@@ -57,7 +124,7 @@ class PartitionMetricsBuilder {
                                             std::atoi(Tag(name.tags, "partition").c_str()),
                                             {}});
     }
-    out_[index].values[std::string(name.name)] = value;
+    out_[index].values.Set(name.name, value);
   }
   std::vector<MirrorPartitionMetrics> Build() && {
     std::sort(out_.begin(), out_.end(), [](const auto& a, const auto& b) {
@@ -88,25 +155,13 @@ std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(
   return std::move(builder).Build();
 }
 
-const std::set<std::string, std::less<>>& FlowHealthPartitionMetrics() {
-  static const auto* names = new std::set<std::string, std::less<>>{
-      "source-end-offset",           "source-position",
-      "oldest-unreplicated-age-ms",  "fetch-error-code",
-      "fetch-error-count",           "fetch-error-first-ms",
-      "fetch-error-last-ms",         "replication-latency-ms-max",
-      "record-age-ms-max",           "skipped-offset-count",
-      "source-topic-recreated-count"};
-  return *names;
-}
-
 std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(const metrics::MetricsRegistry& registry,
                                                       int64_t now_ms) {
   PartitionMetricsBuilder builder;
-  const auto& wanted = FlowHealthPartitionMetrics();
   registry.Visit(
       now_ms, kDomain, kGroup,
       [&builder](const metrics::MetricNameView& name, double value) { builder.Add(name, value); },
-      [&wanted](const metrics::MetricNameView& name) { return wanted.count(name.name) > 0; });
+      kPartitionMetrics);
   return std::move(builder).Build();
 }
 
@@ -189,8 +244,8 @@ std::string WorkerMirrorMetricsJson(const WorkerMirrorMetrics& metrics,
     w.Int(p.partition);
     w.Key("metrics");
     w.StartObject();
-    for (const auto& [name, value] : p.values) {
-      w.Key(name.c_str());
+    for (const auto& [name, value] : p.values.Entries()) {
+      w.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
       if (std::isfinite(value)) {
         w.Double(value);
       } else {
@@ -259,10 +314,11 @@ absl::StatusOr<WorkerMirrorMetrics> ParseWorkerMirrorMetricsJson(std::string_vie
                              p["topic"].GetString(),
                              p["partition"].GetInt(),
                              {}};
+    // Names this worker does not read (an older worker sent every metric) are left out.
     for (const auto& member : p["metrics"].GetObject()) {
-      m.values[member.name.GetString()] = member.value.IsNumber()
-                                              ? member.value.GetDouble()
-                                              : std::numeric_limits<double>::quiet_NaN();
+      m.values.Set(std::string_view(member.name.GetString(), member.name.GetStringLength()),
+                   member.value.IsNumber() ? member.value.GetDouble()
+                                           : std::numeric_limits<double>::quiet_NaN());
     }
     out.partitions.push_back(std::move(m));
   }

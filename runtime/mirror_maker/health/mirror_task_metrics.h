@@ -8,11 +8,15 @@
 // Threads: pure functions; any thread.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -20,25 +24,49 @@
 
 namespace connectd::health {
 
+// The names of the per-partition MirrorSource metrics flow health reads, sorted.
+std::span<const std::string_view> FlowHealthPartitionMetrics();
+
+// A partition's values of the metrics flow health reads (FlowHealthPartitionMetrics()): a slot
+// per name, no map of strings (a worker reads 10,000 partitions' every 2 s).
+class PartitionMetricValues {
+ public:
+  // Keeps `value` (NaN: an empty window) for `name`; false, keeping nothing, for a name flow
+  // health does not read.
+  bool Set(std::string_view name, double value);
+  // The value kept for `name`, if any.
+  std::optional<double> Get(std::string_view name) const;
+  // The same when it is finite (not an empty window).
+  std::optional<double> Finite(std::string_view name) const;
+  // The kept (name, value) pairs in name order.
+  std::vector<std::pair<std::string_view, double>> Entries() const;
+
+  // The same names kept, with equal values (two empty windows are equal).
+  friend bool operator==(const PartitionMetricValues& a, const PartitionMetricValues& b);
+
+ private:
+  static constexpr size_t kSlots = 11;
+  std::array<double, kSlots> values_{};
+  uint32_t kept_ = 0;  // bit i: values_[i] was set
+};
+
 struct MirrorPartitionMetrics {
   std::string source;
   std::string target;
   std::string topic;  // the remote (target) topic, as Kafka tags it
   int partition = 0;
-  std::map<std::string, double> values;  // metric name -> value (NaN: empty window)
+  PartitionMetricValues values;
 };
 
-// The MirrorSourceConnector series of `snapshot`, per partition.
+// The MirrorSourceConnector series of `snapshot` that flow health reads, per partition.
 std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(
     const std::vector<metrics::MetricValue>& snapshot);
-// The same from `registry`, measuring only the MirrorSource metrics flow health reads
-// (FlowHealthPartitionMetrics()): a worker mirroring 10,000 partitions publishes about 20 per
-// partition, and measuring them all every refresh (2 s) was most of its idle CPU (perf:
-// 23-27% of a core, the sensors' locks, tag strings and maps).
+// The same from `registry`, finding and measuring only those metrics: a worker mirroring
+// 10,000 partitions publishes about 20 per partition, and measuring them all every refresh
+// (2 s) was most of its idle CPU (perf: 23-27% of a core, the sensors' locks, tag strings and
+// maps).
 std::vector<MirrorPartitionMetrics> MirrorTaskMetrics(const metrics::MetricsRegistry& registry,
                                                       int64_t now_ms);
-// The names of the per-partition MirrorSource metrics flow health reads.
-const std::set<std::string, std::less<>>& FlowHealthPartitionMetrics();
 
 // How long brokers throttled each source task producer of this worker lately, by client id
 // (kafka.producer:type=producer-metrics produce-throttle-time-max, recorded by the worker for

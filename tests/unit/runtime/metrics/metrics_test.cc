@@ -157,6 +157,18 @@ TEST(MetricsRegistryTest, SnapshotsAreInKeyOrderAndAGroupIsOnlyItsOwnMetrics) {
   EXPECT_EQ(visited[0], (MetricName{"d", "Group", "a", {{"t", "x"}}}.Key()));
   EXPECT_EQ(visited[1], (MetricName{"d", "Group", "b", {{"t", "x"}}}.Key()));
   EXPECT_EQ(visited[2], (MetricName{"d", "Group", "b", {{"t", "x"}, {"p", "1"}}}.Key()));
+
+  // By name: only those names of the group (not GroupLonger's "a"), name by name as asked.
+  visited.clear();
+  const std::vector<std::string_view> names = {"b", "a", "missing"};
+  registry.Visit(
+      kT0, "d", "Group",
+      [&visited](const MetricNameView& name, double) { visited.push_back(name.ToName().Key()); },
+      names);
+  ASSERT_EQ(visited.size(), 3u);
+  EXPECT_EQ(visited[0], (MetricName{"d", "Group", "b", {{"t", "x"}}}.Key()));
+  EXPECT_EQ(visited[1], (MetricName{"d", "Group", "b", {{"t", "x"}, {"p", "1"}}}.Key()));
+  EXPECT_EQ(visited[2], (MetricName{"d", "Group", "a", {{"t", "x"}}}.Key()));
 }
 
 TEST(MetricsRegistryTest, SensorsWithTheSameTagsShareOneIdentityUntilTheLastEnds) {

@@ -835,23 +835,36 @@ TEST(MirrorTaskMetricsTest, GroupsMirrorSourceSeriesPerPartitionAndRoundTrips) {
                                 "", metrics::StatKind::kValue, v};
   };
   std::vector<metrics::MetricValue> snapshot = {
-      value("record-count", "A.orders", "0", 12),
+      value("source-position", "A.orders", "0", 12),
       value("replication-latency-ms-max", "A.orders", "0", std::nan("")),
-      value("record-count", "A.orders", "1", 3),
+      value("source-position", "A.orders", "1", 3),
+      value("record-count", "A.orders", "1", 3),  // not read by flow health: left out
+      value("record-count", "A.orders", "2", 5),
       metrics::MetricValue{metrics::MetricName{"connectd.mirror", "flow", "count", {}}, "",
                            metrics::StatKind::kValue, 1}};
   std::vector<MirrorPartitionMetrics> partitions = MirrorTaskMetrics(snapshot);
   ASSERT_EQ(partitions.size(), 2u);
   EXPECT_EQ(partitions[0].topic, "A.orders");
-  EXPECT_EQ(partitions[0].values.at("record-count"), 12);
+  EXPECT_EQ(partitions[0].values.Get("source-position"), 12);
+  EXPECT_EQ(partitions[1].values.Entries().size(), 1u);
   WorkerMirrorMetrics worker{partitions, {}, {}, {}};
   absl::StatusOr<WorkerMirrorMetrics> parsed =
       ParseWorkerMirrorMetricsJson(WorkerMirrorMetricsJson(worker, "w1:8083"));
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   ASSERT_EQ(parsed->partitions.size(), 2u);
   EXPECT_EQ(parsed->partitions[1].partition, 1);
-  EXPECT_EQ(parsed->partitions[1].values.at("record-count"), 3);
-  EXPECT_TRUE(std::isnan(parsed->partitions[0].values.at("replication-latency-ms-max")));
+  EXPECT_EQ(parsed->partitions[1].values.Get("source-position"), 3);
+  EXPECT_TRUE(std::isnan(*parsed->partitions[0].values.Get("replication-latency-ms-max")));
+  EXPECT_EQ(parsed->partitions[0].values.Finite("replication-latency-ms-max"), std::nullopt);
+  EXPECT_EQ(parsed->partitions[0].values, partitions[0].values);
+  // An older worker sent every MirrorSource metric: those flow health does not read are left out.
+  parsed = ParseWorkerMirrorMetricsJson(
+      R"({"partitions":[{"source":"A","target":"B","topic":"A.orders","partition":0,)"
+      R"("metrics":{"record-count":4,"source-end-offset":9,"record-rate":null}}]})");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_EQ(parsed->partitions.size(), 1u);
+  EXPECT_EQ(parsed->partitions[0].values.Entries(),
+            (std::vector<std::pair<std::string_view, double>>{{"source-end-offset", 9}}));
   EXPECT_FALSE(ParseWorkerMirrorMetricsJson("{\"partitions\":[{\"source\":1}]}").ok());
   EXPECT_FALSE(ParseWorkerMirrorMetricsJson("nope").ok());
   // The source tasks' producer throttling and the connectors' remote topic errors travel
@@ -899,13 +912,14 @@ TEST(MirrorTaskMetricsTest, ReadsTheRegistrysPartitionsOnlyTheMetricsFlowHealthU
   std::vector<MirrorPartitionMetrics> partitions = MirrorTaskMetrics(registry, kNow);
   ASSERT_EQ(partitions.size(), 4u);
   EXPECT_EQ(partitions[0].topic, "A.audit");
-  EXPECT_EQ(partitions[0].values, (std::map<std::string, double>{{"source-position", 7}}));
+  using Entries = std::vector<std::pair<std::string_view, double>>;
+  EXPECT_EQ(partitions[0].values.Entries(), (Entries{{"source-position", 7}}));
   for (int p = 0; p < 3; ++p) {
     const MirrorPartitionMetrics& m = partitions[p + 1];
     EXPECT_EQ(std::tie(m.source, m.target, m.topic, m.partition),
               std::make_tuple("A", "B", "A.orders", p));
-    EXPECT_EQ(m.values, (std::map<std::string, double>{{"source-end-offset", 100 + p},
-                                                       {"source-position", 90 + p}}));
+    EXPECT_EQ(m.values.Entries(),
+              (Entries{{"source-end-offset", 100 + p}, {"source-position", 90 + p}}));
   }
 }
 
