@@ -355,16 +355,16 @@ void MirrorSourceTask::start(const sdk::Props& props) {
   // 100 ms rather than Java's 500 (docs/compatibility.md): a partition librdkafka adds while a
   // fetch waits at the broker joins the next fetch, so at a task's start the heartbeats
   // partition waited up to this long behind idle partitions (a restarted worker's first
-  // heartbeat reached the target 0.8-1.8 s after it was written, instead of 0.05 s). Java's
-  // 500 above kMaxPartitionsForShortFetchWait partitions: each fetch round locks and weighs
-  // every partition in librdkafka's broker threads, which made 10 rounds a second the largest
-  // cost of an idle task copying 5,000 partitions.
+  // heartbeat reached the target 0.8-1.8 s after it was written, instead of 0.05 s). 1,000
+  // above kMaxPartitionsForShortFetchWait partitions: librdkafka has no fetch sessions, so each
+  // idle round sends and parses every partition (166 KB each way for 5,000) and weighs each in
+  // its broker thread; records still return as soon as they arrive (fetch.min.bytes=1).
   if (!consumer_props.count("fetch.max.wait.ms") && !consumer_props.count("fetch.wait.max.ms")) {
     const std::string assigned = GetString(props, "task.assigned.partitions", "");
     const size_t partitions =
         assigned.empty() ? 0 : std::count(assigned.begin(), assigned.end(), ',') + 1;
     consumer_props["fetch.max.wait.ms"] =
-        partitions > kMaxPartitionsForShortFetchWait ? "500" : "100";
+        partitions > kMaxPartitionsForShortFetchWait ? "1000" : "100";
   }
   reset_policy_ = consumer_props["auto.offset.reset"];  // applied by HandleResets
   topic_ids_ = ParseTopicIds(GetString(props, kTaskAssignedTopicIds, ""));

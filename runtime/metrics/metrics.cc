@@ -265,7 +265,12 @@ std::vector<MetricValue> MetricsRegistry::Snapshot(int64_t now_ms, std::string_v
 void MetricsRegistry::Visit(int64_t now_ms, std::string_view domain, std::string_view group,
                             const std::function<void(const MetricNameView&, double)>& visit,
                             std::span<const std::string_view> names) const {
-  for (const Published& m : Group(domain, group, names)) {
+  const std::vector<Published> metrics = Group(domain, group, names);
+  // Each sensor is a cache miss (flow health reads 70,000 of them): ask for a few ahead.
+  constexpr size_t kAhead = 8;
+  for (size_t i = 0; i < metrics.size(); ++i) {
+    if (i + kAhead < metrics.size()) __builtin_prefetch(metrics[i + kAhead].sensor.get());
+    const Published& m = metrics[i];
     visit(m.name(), m.sensor->Measure(m.index, now_ms));
   }
 }
