@@ -1,0 +1,91 @@
+// File: offset_index.h
+//
+// OffsetIndex: the exact upstream -> downstream offset map of one replicated partition, the
+// ground of exact offset translation (issue 31). Java's offset syncs are sparse (one per
+// offset.lag.max records, thinned further by the checkpoint task's OffsetSyncStore), so a group
+// committed between two syncs translates to the older one and replays after a failover; this
+// index keeps every copy, compressed into runs.
+//
+// A run says: the upstream offsets [upstream, upstream + count) were copied, in order, to the
+// downstream offsets [downstream, downstream + count). Copies are added in the order the target
+// acknowledged them (per partition, the order they were produced). A copy that does not extend
+// the last run starts a new one:
+//   - an upstream gap (compaction, transaction markers, offsets deleted before they were read):
+//     the new run starts after it;
+//   - a downstream gap (another writer, a transaction marker on the target);
+//   - a rewind (a task restarted from its committed source offset and copies records again):
+//     the new copies supersede what older runs say about those upstream offsets, so runs stay
+//     ordered and disjoint by upstream offset. A group resuming there reads the newest copies.
+//
+// Translate(u) answers where a consumer that committed u on the source (its next record is u)
+// resumes on the target: the downstream offset of the first record at or after u that was
+// copied. It is exact within the index: nullopt when u is before the first run (trimmed, or
+// copied before the index began) or more than one past the last copied record (not copied yet).
+//
+// Runs are stored as records of a compacted topic, one per run, keyed by its source partition
+// and first upstream offset: a run that grows overwrites its record (EncodeRunKey/Value).
+//
+// Threads: not thread-safe; the owner serialises calls.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace connectd::mirror {
+
+struct OffsetRun {
+  int64_t upstream = 0;
+  int64_t downstream = 0;
+  int64_t count = 0;  // >= 1
+
+  int64_t upstream_end() const { return upstream + count; }
+  int64_t downstream_end() const { return downstream + count; }
+  friend bool operator==(const OffsetRun&, const OffsetRun&) = default;
+};
+
+class OffsetIndex {
+ public:
+  // At most `max_runs` runs are kept; beyond, the oldest are forgotten (a compacted or
+  // transactional topic makes a run per gap).
+  explicit OffsetIndex(size_t max_runs = 100000) : max_runs_(max_runs) {}
+
+  // One record copied: upstream offset `upstream` acknowledged at `downstream`.
+  void Add(int64_t upstream, int64_t downstream) { Add(OffsetRun{upstream, downstream, 1}); }
+  // `run.count` records copied at consecutive offsets on both sides (a batch moved whole, or a
+  // run read back from storage). Ignored when count < 1 or an offset is negative.
+  void Add(const OffsetRun& run);
+
+  // See the file comment.
+  std::optional<int64_t> Translate(int64_t upstream) const;
+
+  // Forgets the runs that end at or before `upstream` (the source's log start offset: a group
+  // cannot be behind it).
+  void TrimBefore(int64_t upstream);
+
+  // Ordered and disjoint by upstream offset.
+  const std::deque<OffsetRun>& runs() const { return runs_; }
+
+ private:
+  const size_t max_runs_;
+  std::deque<OffsetRun> runs_;
+};
+
+// A stored run's record. Key: the source topic (int16 length + UTF-8), the partition (int32)
+// and the run's first upstream offset (int64); value: version (int16, 0), the first downstream
+// offset and the count (int64 each). Big-endian, as Kafka's own struct encodings.
+std::string EncodeRunKey(std::string_view topic, int32_t partition, int64_t upstream);
+std::string EncodeRunValue(const OffsetRun& run);
+
+struct StoredRun {
+  std::string topic;
+  int32_t partition = 0;
+  OffsetRun run;
+};
+// nullopt for bytes that are not a run record of a known version.
+std::optional<StoredRun> DecodeRun(std::string_view key, std::string_view value);
+
+}  // namespace connectd::mirror
