@@ -187,8 +187,9 @@ class MetricsRegistry {
                                     std::string_view group) const;
   // Calls `visit` with each metric of one domain and group and its value, copying nothing (the
   // name is valid during the call). Not under the registry's lock. With `names`, only the
-  // metrics of those names are found and measured (measuring takes the sensor's lock), name by
-  // name in the order given; without, the whole group in snapshot order.
+  // metrics of those names are found and measured (a windowed stat or a gauge is measured under
+  // its sensor's lock), name by name in the order given; without, the whole group in snapshot
+  // order.
   void Visit(int64_t now_ms, std::string_view domain, std::string_view group,
              const std::function<void(const MetricNameView&, double)>& visit,
              std::span<const std::string_view> names = {}) const;
