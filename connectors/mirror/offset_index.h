@@ -23,7 +23,8 @@
 // copied before the index began) or more than one past the last copied record (not copied yet).
 //
 // Runs are stored as records of a compacted topic, one per run, keyed by its source partition
-// and first upstream offset: a run that grows overwrites its record (EncodeRunKey/Value).
+// and first upstream offset: a run that grows overwrites its record (OffsetRunRecord in
+// connectors/mirror_client/records.h).
 //
 // Threads: not thread-safe; the owner serialises calls.
 #pragma once
@@ -32,8 +33,6 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
-#include <string>
-#include <string_view>
 
 namespace connectd::mirror {
 
@@ -73,19 +72,5 @@ class OffsetIndex {
   const size_t max_runs_;
   std::deque<OffsetRun> runs_;
 };
-
-// A stored run's record. Key: the source topic (int16 length + UTF-8), the partition (int32)
-// and the run's first upstream offset (int64); value: version (int16, 0), the first downstream
-// offset and the count (int64 each). Big-endian, as Kafka's own struct encodings.
-std::string EncodeRunKey(std::string_view topic, int32_t partition, int64_t upstream);
-std::string EncodeRunValue(const OffsetRun& run);
-
-struct StoredRun {
-  std::string topic;
-  int32_t partition = 0;
-  OffsetRun run;
-};
-// nullopt for bytes that are not a run record of a known version.
-std::optional<StoredRun> DecodeRun(std::string_view key, std::string_view value);
 
 }  // namespace connectd::mirror

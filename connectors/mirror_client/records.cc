@@ -59,6 +59,7 @@ class Reader {
     v = static_cast<int64_t>(u);
     return true;
   }
+  bool AtEnd() const { return pos_ == bytes_.size(); }
   bool ReadString(std::string& s) {
     int16_t length;
     if (!ReadInt16(length)) return false;
@@ -392,6 +393,44 @@ std::optional<OffsetSync> DecodeOffsetSync(std::string_view key, std::string_vie
     return std::nullopt;
   }
   return sync;
+}
+
+// ---- OffsetRunRecord ------------------------------------------------------------------------
+
+std::string EncodeOffsetRunKey(const OffsetRunRecord& run) {
+  std::string out;
+  if (!PutString(run.topic, out)) return "";
+  PutInt32(run.partition, out);
+  PutInt64(run.upstream_offset, out);
+  return out;
+}
+
+std::string EncodeOffsetRunValue(const OffsetRunRecord& run) {
+  std::string out;
+  PutInt16(kVersion, out);
+  PutInt64(run.downstream_offset, out);
+  PutInt64(run.count, out);
+  return out;
+}
+
+std::optional<OffsetRunRecord> DecodeOffsetRun(std::string_view key, std::string_view value) {
+  OffsetRunRecord run;
+  Reader k(key);
+  if (!k.ReadString(run.topic) || !k.ReadInt32(run.partition) ||
+      !k.ReadInt64(run.upstream_offset) || !k.AtEnd()) {
+    return std::nullopt;
+  }
+  Reader v(value);
+  int16_t version = -1;
+  if (!v.ReadInt16(version) || version != kVersion || !v.ReadInt64(run.downstream_offset) ||
+      !v.ReadInt64(run.count) || !v.AtEnd()) {
+    return std::nullopt;
+  }
+  if (run.topic.empty() || run.partition < 0 || run.upstream_offset < 0 ||
+      run.downstream_offset < 0 || run.count < 1) {
+    return std::nullopt;
+  }
+  return run;
 }
 
 // ---- JSON -----------------------------------------------------------------------------------

@@ -80,6 +80,24 @@ std::string EncodeOffsetSyncKey(const OffsetSync& sync);
 std::string EncodeOffsetSyncValue(const OffsetSync& sync);
 std::optional<OffsetSync> DecodeOffsetSync(std::string_view key, std::string_view value);
 
+// OffsetRunRecord is connectd's own (no Java class reads it): one run of the exact offset
+// index (connectors/mirror/offset_index.h) as a record of a compacted topic, keyed by the run's
+// start so that a run that grows overwrites its record. Key: topic (STRING), partition (INT32),
+// upstream_offset (INT64); value: version (INT16, 0), downstream_offset, count (INT64).
+struct OffsetRunRecord {
+  std::string topic;
+  int32_t partition = 0;
+  int64_t upstream_offset = 0;    // the run's first
+  int64_t downstream_offset = 0;  // where that one was written
+  int64_t count = 0;              // consecutive on both sides
+
+  bool operator==(const OffsetRunRecord&) const = default;
+};
+std::string EncodeOffsetRunKey(const OffsetRunRecord& run);
+std::string EncodeOffsetRunValue(const OffsetRunRecord& run);
+// nullopt for bytes that are not a run of a known version, or a run that is empty or negative.
+std::optional<OffsetRunRecord> DecodeOffsetRun(std::string_view key, std::string_view value);
+
 // ---- Connect source partitions and offsets -------------------------------------------------
 //
 // The worker stores a source offset under the key JsonConverter([connector name, partition])

@@ -107,32 +107,17 @@ double Sensor::WindowedRate(int64_t now_ms) const {
 
 double Sensor::Measure(size_t i, int64_t now_ms) const {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  const StatKind kind = stats_.at(i)->kind;
   // A value or total is read without the lock (flow health reads 100,000 every 2 s).
-  switch (stats_.at(i)->kind) {
-    case StatKind::kValue:
-      return last_.load(std::memory_order_relaxed);
-    case StatKind::kCumulativeCount:
-      return static_cast<double>(count_.load(std::memory_order_relaxed));
-    case StatKind::kCumulativeSum:
-      return sum_.load(std::memory_order_relaxed);
-    default:
-      break;
+  if (kind == StatKind::kValue) return last_.load(std::memory_order_relaxed);
+  if (kind == StatKind::kCumulativeCount) {
+    return static_cast<double>(count_.load(std::memory_order_relaxed));
   }
+  if (kind == StatKind::kCumulativeSum) return sum_.load(std::memory_order_relaxed);
   std::lock_guard lock(mu_);
-  switch (stats_[i]->kind) {
-    case StatKind::kValue:
-    case StatKind::kCumulativeCount:
-    case StatKind::kCumulativeSum:
-      break;  // above
-    case StatKind::kRate:
-      return WindowedRate(now_ms);
-    case StatKind::kGauge:
-      return gauge_ ? gauge_(now_ms) : kNaN;
-    case StatKind::kMin:
-    case StatKind::kMax:
-    case StatKind::kAvg:
-      break;
-  }
+  if (kind == StatKind::kRate) return WindowedRate(now_ms);
+  if (kind == StatKind::kGauge) return gauge_ ? gauge_(now_ms) : kNaN;
+  // Min, Max, Avg over the live samples.
   int64_t count = 0;
   double sum = 0;
   double min = std::numeric_limits<double>::infinity();
@@ -146,14 +131,9 @@ double Sensor::Measure(size_t i, int64_t now_ms) const {
     max = std::max(max, sample.max);
   }
   if (count == 0) return kNaN;
-  switch (stats_[i]->kind) {
-    case StatKind::kMin:
-      return min;
-    case StatKind::kMax:
-      return max;
-    default:
-      return sum / static_cast<double>(count);
-  }
+  if (kind == StatKind::kMin) return min;
+  if (kind == StatKind::kMax) return max;
+  return sum / static_cast<double>(count);
 }
 
 bool MetricsRegistry::NameOrder::Less(const MetricNameView& a, const MetricNameView& b) {

@@ -53,7 +53,7 @@ void CheckIntMember(const JsonValue& object, std::string_view key, int64_t value
 }
 
 void Records(uint8_t which, std::string_view key, std::string_view value) {
-  switch (which % 3) {
+  switch (which % 4) {
     case 0: {
       std::optional<mirror::Heartbeat> decoded = mirror::DecodeHeartbeat(key, value);
       if (!decoded) return;
@@ -72,6 +72,14 @@ void Records(uint8_t which, std::string_view key, std::string_view value) {
       FUZZ_CHECK(StartsWith(key, encoded_key));
       CheckVersionedValue(encoded_value, value);
       FUZZ_CHECK(mirror::DecodeCheckpoint(encoded_key, encoded_value) == decoded);
+      break;
+    }
+    case 2: {
+      // connectd's own run records: exact, so only their own bytes decode.
+      std::optional<mirror::OffsetRunRecord> decoded = mirror::DecodeOffsetRun(key, value);
+      if (!decoded) return;
+      FUZZ_CHECK(mirror::EncodeOffsetRunKey(*decoded) == key);
+      FUZZ_CHECK(mirror::EncodeOffsetRunValue(*decoded) == value);
       break;
     }
     default: {

@@ -120,25 +120,5 @@ TEST(OffsetIndexTest, BatchesRunsTrimmingAndTheCap) {
   EXPECT_EQ(index.Translate(29), std::nullopt);
 }
 
-TEST(OffsetIndexTest, RunRecordsRoundTripAndRejectOtherBytes) {
-  const OffsetRun run{1234567890123, 42, 77};
-  std::string key = EncodeRunKey("orders", 7, run.upstream);
-  std::string value = EncodeRunValue(run);
-  EXPECT_EQ(key, std::string("\0\6orders\0\0\0\7\0\0\x01\x1f\x71\xfb\x04\xcb", 20));
-  std::optional<StoredRun> stored = DecodeRun(key, value);
-  ASSERT_TRUE(stored.has_value());
-  EXPECT_EQ(stored->topic, "orders");
-  EXPECT_EQ(stored->partition, 7);
-  EXPECT_EQ(stored->run, run);
-  EXPECT_FALSE(DecodeRun(key.substr(0, key.size() - 1), value));
-  EXPECT_FALSE(DecodeRun(key + "x", value));
-  EXPECT_FALSE(DecodeRun(key, value.substr(1)));
-  std::string other_version = value;
-  other_version[1] = 1;
-  EXPECT_FALSE(DecodeRun(key, other_version));
-  EXPECT_FALSE(DecodeRun(EncodeRunKey("orders", 7, 5), EncodeRunValue(OffsetRun{5, 1, 0})));
-  EXPECT_FALSE(DecodeRun(EncodeRunKey("", 7, 5), EncodeRunValue(OffsetRun{5, 1, 1})));
-}
-
 }  // namespace
 }  // namespace connectd::mirror

@@ -119,6 +119,31 @@ TEST(RecordsGoldenTest, OffsetSyncBytesMatchJava) {
   EXPECT_EQ(checked, 8);
 }
 
+TEST(RecordsTest, OffsetRunRoundTripsAndRejectsOtherBytes) {
+  const OffsetRunRecord run{"orders", 7, 1234567890123, 42, 77};
+  const std::string key = EncodeOffsetRunKey(run);
+  const std::string value = EncodeOffsetRunValue(run);
+  EXPECT_EQ(key, std::string("\0\6orders\0\0\0\7\0\0\x01\x1f\x71\xfb\x04\xcb", 20));
+  EXPECT_EQ(value, std::string("\0\0"
+                               "\0\0\0\0\0\0\0\x2a"
+                               "\0\0\0\0\0\0\0\x4d",
+                               18));
+  EXPECT_EQ(DecodeOffsetRun(key, value), run);
+  // Exact lengths: a truncated or longer key or value is not a run.
+  EXPECT_FALSE(DecodeOffsetRun(key.substr(0, key.size() - 1), value));
+  EXPECT_FALSE(DecodeOffsetRun(key + "x", value));
+  EXPECT_FALSE(DecodeOffsetRun(key, value.substr(1)));
+  EXPECT_FALSE(DecodeOffsetRun(key, value + "x"));
+  std::string other_version = value;
+  other_version[1] = 1;
+  EXPECT_FALSE(DecodeOffsetRun(key, other_version));
+  // Empty runs, empty topics and negative offsets are not runs either.
+  EXPECT_FALSE(DecodeOffsetRun(key, EncodeOffsetRunValue({"orders", 7, 5, 1, 0})));
+  EXPECT_FALSE(DecodeOffsetRun(EncodeOffsetRunKey({"", 7, 5, 1, 1}), value));
+  EXPECT_FALSE(DecodeOffsetRun(EncodeOffsetRunKey({"orders", 7, -5, 1, 1}), value));
+  EXPECT_FALSE(DecodeOffsetRun(key, EncodeOffsetRunValue({"orders", 7, 5, -1, 1})));
+}
+
 TEST(RecordsTest, ReferenceExamples) {
   // Heartbeat, Checkpoint and OffsetSync of connect-mirror-client.
   EXPECT_EQ(ToHex(EncodeHeartbeatKey({"backup", "primary", 1700000000000})),
