@@ -1,5 +1,6 @@
 #include "connectors/mirror/checkpoint_rules.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -166,6 +167,14 @@ bool CheckpointIsMoreRecent(const Checkpoint& checkpoint, const Checkpoint* last
   if (last == nullptr) return true;
   if (checkpoint.upstream_offset < last->upstream_offset) return true;  // upstream rewind
   return checkpoint.downstream_offset > last->downstream_offset;
+}
+
+std::optional<int64_t> CombineTranslations(const std::optional<OffsetTranslation>& index,
+                                           std::optional<int64_t> syncs) {
+  if (index && index->exact) return index->downstream;
+  if (!index) return syncs;
+  if (!syncs) return index->downstream;
+  return std::max(index->downstream, *syncs);
 }
 
 CheckpointStore::GroupCheckpoints CheckpointsForGroup(

@@ -5,6 +5,7 @@
 //   GroupPartitions          how groups are dealt to tasks (Connect's ConnectorUtils)
 //   RenameTopic              which topic name a checkpoint carries
 //   CheckpointIsMoreRecent   the monotonicity rule
+//   CombineTranslations      the exact offset index first, then the offset syncs
 //   CheckpointsForGroup      filter, translate, rename, drop untranslatable and stale
 //   OffsetsToSync            what group offset sync writes to one target group
 //   ValidateCheckpointOffset the KIP-875 alterOffsets rules for checkpoint offsets
@@ -21,6 +22,7 @@
 #include "connectd/sdk/records.h"
 #include "connectors/mirror/checkpoint_admin.h"
 #include "connectors/mirror/checkpoint_store.h"
+#include "connectors/mirror/offset_index.h"
 #include "connectors/mirror_client/records.h"
 #include "connectors/mirror_client/replication_policy.h"
 
@@ -41,6 +43,14 @@ std::string RenameTopic(const ReplicationPolicy& policy, const std::string& sour
 // rewound on the source) or if the downstream offset advanced; no for a repeated or a
 // downstream-rewinding checkpoint.
 bool CheckpointIsMoreRecent(const Checkpoint& checkpoint, const Checkpoint* last);
+
+// The downstream offset a checkpoint carries, from the exact offset index's answer and the
+// offset syncs' (Kafka's translateDownstream; -1: older than any sync): the index's when it is
+// exact; otherwise the larger of the two, as both are lower bounds that skip nothing (the syncs'
+// may be newer than the index, which is written at offset commits). nullopt when neither
+// answers.
+std::optional<int64_t> CombineTranslations(const std::optional<OffsetTranslation>& index,
+                                           std::optional<int64_t> syncs);
 
 // Translates a source offset: Kafka's translateDownstream (nullopt: no answer).
 using Translate =

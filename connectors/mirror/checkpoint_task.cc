@@ -69,6 +69,7 @@ MirrorCheckpointTask::~MirrorCheckpointTask() {
   stop();
   if (background_.joinable()) background_.join();
   if (reader_) reader_->Stop();
+  if (index_reader_) index_reader_->Stop();
   source_admin_.reset();
   target_admin_.reset();
 }
@@ -106,6 +107,14 @@ void MirrorCheckpointTask::start(const sdk::Props& props) {
                                                          : "offset-syncs-source-consumer"),
                              syncs_topic, &error);
   if (!reader_) throw sdk::ConnectException("cannot create the offset-syncs consumer: " + error);
+  index_reader_ = OffsetIndexReader::Make(
+      ClientProps(
+          props, syncs_on_target ? "target" : "source", "consumer",
+          syncs_on_target ? "offset-index-target-consumer" : "offset-index-source-consumer"),
+      policy_->OffsetIndexTopic(syncs_on_target ? source_alias_ : target_alias_), &error);
+  if (!index_reader_) {
+    throw sdk::ConnectException("cannot create the offset index consumer: " + error);
+  }
   source_admin_ = AdminFor(props, "source");
   target_admin_ = AdminFor(props, "target");
 
@@ -150,6 +159,7 @@ void MirrorCheckpointTask::Background() {
   // Without the previous checkpoints, older syncs could translate a group behind a checkpoint
   // already emitted: keep only the latest sync read during the initial load.
   reader_->Start(!load_ok);
+  index_reader_->Start();
   while (!reader_->WaitForReadToEnd(std::chrono::milliseconds(200))) {
     if (stopping_) return;
   }
@@ -187,8 +197,13 @@ std::vector<sdk::SourceRecord> MirrorCheckpointTask::EmitCheckpoints() {
   auto should_checkpoint = [this](const std::string& topic) {
     return topic_filter_->ShouldReplicateTopic(topic);
   };
-  auto translate = [this](const std::string& topic, int32_t partition, int64_t offset) {
-    return reader_->TranslateDownstream(topic, partition, offset);
+  // Nothing before the offset syncs were read to their end (Kafka's rule); then the exact index
+  // first (a lower bound from it only where the syncs have nothing better).
+  auto translate = [this](const std::string& topic, int32_t partition,
+                          int64_t offset) -> std::optional<int64_t> {
+    if (!reader_->readToEnd()) return std::nullopt;
+    return CombineTranslations(index_reader_->Translate(topic, partition, offset),
+                               reader_->TranslateDownstream(topic, partition, offset));
   };
   auto rename = [this](const std::string& topic) { return Rename(topic); };
   for (const auto& [group, offsets] : *listed) {

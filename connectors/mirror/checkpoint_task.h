@@ -8,7 +8,8 @@
 //
 // Lifecycle. start() returns at once; a background thread then (1) loads the checkpoints topic
 // into the CheckpointStore (poll emits nothing until this finished), (2) starts the
-// OffsetSyncReader, in "keep only the latest sync" mode if (1) failed, and waits for its first
+// OffsetSyncReader, in "keep only the latest sync" mode if (1) failed, and the OffsetIndexReader
+// (translation prefers the exact index, see CombineTranslations), waits for the syncs' first
 // read-to-end, and (3) with group offset sync enabled, refreshes the target groups' idle offsets
 // at once and every sync.group.offsets.interval.seconds, each time after the first followed by
 // the offset sync itself. poll() emits once per emit.checkpoints.interval.seconds: one listing
@@ -38,6 +39,7 @@
 #include "connectors/mirror/checkpoint_admin.h"
 #include "connectors/mirror/checkpoint_store.h"
 #include "connectors/mirror/kafka_clients.h"
+#include "connectors/mirror/offset_index_reader.h"
 #include "connectors/mirror/offset_sync_store.h"
 #include "connectors/mirror_client/filters.h"
 #include "connectors/mirror_client/replication_policy.h"
@@ -79,6 +81,7 @@ class MirrorCheckpointTask : public sdk::SourceTask {
   Props checkpoints_consumer_props_;
   KafkaHandle source_admin_, target_admin_;
   std::unique_ptr<OffsetSyncReader> reader_;
+  std::unique_ptr<OffsetIndexReader> index_reader_;
 
   // Task thread only.
   std::chrono::steady_clock::time_point next_emit_;

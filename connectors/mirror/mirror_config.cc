@@ -188,6 +188,13 @@ sdk::ConfigDef MirrorSourceConfigDef() {
                   .importance(ConfigKey::kLow)
                   .doc("Whether to store the new offset of the replicated records in offset-syncs "
                        "topic or not."))
+      .define(ConfigKey("emit.offset-index.enabled", ConfigKey::kBoolean)
+                  .withDefault("true")
+                  .importance(ConfigKey::kLow)
+                  .doc("connectd: whether to keep the exact offset index (runs of replicated "
+                       "offsets) in the mm2-offset-index topic beside the offset-syncs topic, "
+                       "so that checkpoints translate every committed offset exactly. Needs "
+                       "emit.offset-syncs.enabled."))
       .define(ConfigKey("heartbeats.replication.enabled", ConfigKey::kBoolean)
                   .withDefault("true")
                   .importance(ConfigKey::kLow)

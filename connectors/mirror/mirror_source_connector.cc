@@ -143,7 +143,7 @@ void MirrorSourceConnector::start(const sdk::Props& props) {
   source_admin_ = AdminFor(props, "source");
   target_admin_ = AdminFor(props, "target");
   remote_topic_errors_.emplace(context().metrics(), source_alias_, target_alias_);
-  if (GetBool(props, "emit.offset-syncs.enabled", true)) CreateOffsetSyncsTopic();
+  if (GetBool(props, "emit.offset-syncs.enabled", true)) CreateOffsetSyncsTopics();
   Refresh();
 
   // Java's order: ACL sync and config sync now, the next refresh after one interval.
@@ -164,17 +164,26 @@ void MirrorSourceConnector::start(const sdk::Props& props) {
   if (!jobs_.empty()) scheduler_ = std::thread([this] { RunScheduler(); });
 }
 
-void MirrorSourceConnector::CreateOffsetSyncsTopic() {
+void MirrorSourceConnector::CreateOffsetSyncsTopics() {
   bool on_target = GetString(props_, "offset-syncs.topic.location", "source") == "target";
   std::string topic = policy_->OffsetSyncsTopic(on_target ? source_alias_ : target_alias_);
   NewTopic spec{topic,
                 1,
                 static_cast<int>(GetLong(props_, "offset-syncs.topic.replication.factor", 3)),
                 {{"cleanup.policy", "compact"}}};
-  auto errors = CreateTopics(on_target ? target_admin_.get() : source_admin_.get(), {spec},
-                             admin_timeout_ms_);
+  std::vector<NewTopic> specs{spec};
+  if (GetBool(props_, "emit.offset-index.enabled", true)) {
+    // The exact offset index: compacted (a growing run overwrites its record), and runs that
+    // stopped growing a week ago expire (a transactional source leaves one per transaction).
+    spec.name = policy_->OffsetIndexTopic(on_target ? source_alias_ : target_alias_);
+    spec.configs["cleanup.policy"] = "compact,delete";
+    spec.configs["retention.ms"] = "604800000";
+    specs.push_back(spec);
+  }
+  auto errors =
+      CreateTopics(on_target ? target_admin_.get() : source_admin_.get(), specs, admin_timeout_ms_);
   for (const auto& [name, error] : errors) {
-    Warn("Could not create offset-syncs topic " + name + ": " + error.message);
+    Warn("Could not create internal topic " + name + ": " + error.message);
   }
 }
 

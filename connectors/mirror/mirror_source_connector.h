@@ -76,7 +76,8 @@ class MirrorSourceConnector : public sdk::SourceConnector {
   // The source partitions to mirror ("topic-partition"), creating what the target lacks.
   // Returns false (logged) if a cluster could not be reached.
   bool Refresh();
-  void CreateOffsetSyncsTopic();
+  // The offset-syncs topic and, with emit.offset-index.enabled, the offset index topic beside it.
+  void CreateOffsetSyncsTopics();
   bool ShouldReplicate(const std::string& topic) const;
   // The scheduler jobs (scheduler thread only).
   void RefreshJob();

@@ -415,9 +415,12 @@ void MirrorSourceTask::start(const sdk::Props& props) {
     KafkaHandle producer =
         MakeClient(RD_KAFKA_PRODUCER, sync_props, &error, &ConfigureSyncProducer);
     if (!producer) throw sdk::ConnectException("cannot create the offset-syncs producer: " + error);
+    const std::string& syncs_alias = on_target ? source_alias_ : target_alias;
     offset_syncs_ = std::make_unique<OffsetSyncWriter>(
-        std::move(producer), policy_->OffsetSyncsTopic(on_target ? source_alias_ : target_alias),
-        GetLong(props, "offset.lag.max", 100));
+        std::move(producer), policy_->OffsetSyncsTopic(syncs_alias),
+        GetLong(props, "offset.lag.max", 100),
+        GetBool(props, "emit.offset-index.enabled", true) ? policy_->OffsetIndexTopic(syncs_alias)
+                                                          : "");
   }
   Log(CONNECTD_LOG_INFO, "Replicating " + std::to_string(count) + " topic-partitions " +
                              source_alias_ + "->" + target_alias + ": [" + assigned + "]");

@@ -18,13 +18,12 @@
 //     ordered and disjoint by upstream offset. A group resuming there reads the newest copies.
 //
 // Translate(u) answers where a consumer that committed u on the source (its next record is u)
-// resumes on the target: the downstream offset of the first record at or after u that was
-// copied. It is exact within the index: nullopt when u is before the first run (trimmed, or
-// copied before the index began) or more than one past the last copied record (not copied yet).
-//
-// Runs are stored as records of a compacted topic, one per run, keyed by its source partition
-// and first upstream offset: a run that grows overwrites its record (OffsetRunRecord in
-// connectors/mirror_client/records.h).
+// resumes on the target. Inside a run the answer is exact: u's own copy. Elsewhere it is a lower
+// bound, never past a record the group has not read: in a gap between two runs, or past the last
+// run, the end of the run before (runs can be missing: a write of the index failed, or the
+// writer dropped runs beyond its budget, and the records they describe sit in between); a gap
+// whose two runs are contiguous downstream is still exact. nullopt before the first run
+// (trimmed, or copied before the index began).
 //
 // Threads: not thread-safe; the owner serialises calls.
 #pragma once
@@ -46,6 +45,14 @@ struct OffsetRun {
   friend bool operator==(const OffsetRun&, const OffsetRun&) = default;
 };
 
+// One translation: the downstream offset to resume at, and whether it is exact (nothing read
+// twice) or a lower bound (some records may be read twice, none skipped).
+struct OffsetTranslation {
+  int64_t downstream = 0;
+  bool exact = false;
+  friend bool operator==(const OffsetTranslation&, const OffsetTranslation&) = default;
+};
+
 class OffsetIndex {
  public:
   // At most `max_runs` runs are kept; beyond, the oldest are forgotten (a compacted or
@@ -59,7 +66,7 @@ class OffsetIndex {
   void Add(const OffsetRun& run);
 
   // See the file comment.
-  std::optional<int64_t> Translate(int64_t upstream) const;
+  std::optional<OffsetTranslation> Translate(int64_t upstream) const;
 
   // Forgets the runs that end at or before `upstream` (the source's log start offset: a group
   // cannot be behind it).
@@ -71,6 +78,21 @@ class OffsetIndex {
  private:
   const size_t max_runs_;
   std::deque<OffsetRun> runs_;
+};
+
+// OpenRun: the writer's side, the run of one partition that the next copy may extend.
+// Threads: not thread-safe.
+class OpenRun {
+ public:
+  // One copy acknowledged. When it does not extend the open run, the open run is closed and
+  // returned if it changed since it was last taken (a closed run is written once more, whole).
+  std::optional<OffsetRun> Add(int64_t upstream, int64_t downstream);
+  // The open run if it changed since it was last taken (an offset commit writes it).
+  std::optional<OffsetRun> TakeChanged();
+
+ private:
+  OffsetRun run_;  // count 0: none yet
+  bool changed_ = false;
 };
 
 }  // namespace connectd::mirror

@@ -120,62 +120,31 @@ const OffsetSyncStore::Syncs* OffsetSyncStore::syncsFor(const std::string& topic
 
 // ---- OffsetSyncReader --------------------------------------------------------------------------
 
-namespace {
-
-void ConfigureReader(rd_kafka_conf_t* conf, void*) {
-  char err[256];
-  // End-of-partition events complete the first read-to-end when the last offsets before the
-  // high watermark hold no record (transaction markers).
-  rd_kafka_conf_set(conf, "enable.partition.eof", "true", err, sizeof(err));
-}
-
-}  // namespace
-
 std::unique_ptr<OffsetSyncReader> OffsetSyncReader::Make(const Props& consumer_props,
                                                          std::string topic, std::string* error) {
-  Props props = consumer_props;
-  props["enable.auto.commit"] = "false";
-  props["auto.offset.reset"] = "earliest";
-  // assign() needs no group, but librdkafka's consumer wants a group.id; it is never joined.
-  props.emplace("group.id", "connectd-mirror-offset-syncs-reader");
-  KafkaHandle consumer = MakeClient(RD_KAFKA_CONSUMER, props, error, &ConfigureReader);
-  if (!consumer) return nullptr;
-  rd_kafka_poll_set_consumer(consumer.get());
-  return std::unique_ptr<OffsetSyncReader>(
-      new OffsetSyncReader(std::move(consumer), std::move(topic)));
+  std::unique_ptr<InternalTopicReader> reader = InternalTopicReader::Make(
+      consumer_props, {std::move(topic), "offset syncs topic", kLogger, CONNECTD_LOG_WARN}, error);
+  if (!reader) return nullptr;
+  return std::unique_ptr<OffsetSyncReader>(new OffsetSyncReader(std::move(reader)));
 }
-
-OffsetSyncReader::OffsetSyncReader(KafkaHandle consumer, std::string topic)
-    : consumer_(std::move(consumer)), topic_(std::move(topic)) {}
-
-OffsetSyncReader::~OffsetSyncReader() { Stop(); }
 
 void OffsetSyncReader::Start(bool initialization_must_read_to_end) {
   {
     std::lock_guard lock(mu_);
-    if (thread_.joinable() || stopping_) return;
     store_ = OffsetSyncStore(initialization_must_read_to_end);
   }
-  thread_ = std::thread([this] { Run(); });
-}
-
-void OffsetSyncReader::Stop() {
-  {
-    std::lock_guard lock(mu_);
-    stopping_ = true;
-  }
-  cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
-  if (consumer_) {
-    rd_kafka_consumer_close(consumer_.get());
-    consumer_.reset();
-  }
-}
-
-bool OffsetSyncReader::WaitForReadToEnd(std::chrono::milliseconds timeout) {
-  std::unique_lock lock(mu_);
-  cv_.wait_for(lock, timeout, [this] { return stopping_ || read_to_end_.load(); });
-  return read_to_end_.load();
+  reader_->Start(
+      [this](std::string_view key, std::string_view value) {
+        std::optional<OffsetSync> sync = DecodeOffsetSync(key, value);
+        if (!sync) return false;
+        std::lock_guard lock(mu_);
+        store_.Update(*sync);
+        return true;
+      },
+      [this] {
+        std::lock_guard lock(mu_);
+        store_.MarkReadToEnd();
+      });
 }
 
 std::optional<int64_t> OffsetSyncReader::TranslateDownstream(const std::string& topic,
@@ -183,101 +152,6 @@ std::optional<int64_t> OffsetSyncReader::TranslateDownstream(const std::string& 
                                                              int64_t upstream_offset) const {
   std::lock_guard lock(mu_);
   return store_.TranslateDownstream(topic, partition, upstream_offset);
-}
-
-bool OffsetSyncReader::SleepOrStop(std::chrono::milliseconds d) {
-  std::unique_lock lock(mu_);
-  return cv_.wait_for(lock, d, [this] { return stopping_; });
-}
-
-void OffsetSyncReader::CompleteReadToEnd(int64_t position) {
-  {
-    std::lock_guard lock(mu_);
-    store_.MarkReadToEnd();
-    read_to_end_ = true;
-  }
-  cv_.notify_all();
-  sdk::Log(CONNECTD_LOG_INFO, kLogger,
-           "Read offset syncs topic " + topic_ + " to its end (offset " + std::to_string(position) +
-               "); offset translation enabled");
-}
-
-void OffsetSyncReader::Run() {
-  rd_kafka_t* rk = consumer_.get();
-  // The end of the initial read: the high watermark when reading begins.
-  int64_t low = 0, high = 0;
-  for (int attempt = 0;; ++attempt) {
-    rd_kafka_resp_err_t err =
-        rd_kafka_query_watermark_offsets(rk, topic_.c_str(), 0, &low, &high, 500);
-    if (!err) break;
-    if (attempt % 60 == 0) {
-      sdk::Log(CONNECTD_LOG_WARN, kLogger,
-               "Cannot read the end offset of offset syncs topic " + topic_ + " (" +
-                   rd_kafka_err2str(err) + "); offsets are not translated until it can be read");
-    }
-    if (SleepOrStop(std::chrono::milliseconds(1000))) return;
-  }
-  rd_kafka_topic_partition_list_t* assignment = rd_kafka_topic_partition_list_new(1);
-  rd_kafka_topic_partition_list_add(assignment, topic_.c_str(), 0)->offset =
-      RD_KAFKA_OFFSET_BEGINNING;
-  rd_kafka_resp_err_t err = rd_kafka_assign(rk, assignment);
-  rd_kafka_topic_partition_list_destroy(assignment);
-  if (err) {
-    sdk::Log(CONNECTD_LOG_ERROR, kLogger,
-             "Cannot assign offset syncs topic " + topic_ + ": " + rd_kafka_err2str(err));
-    return;
-  }
-  if (high <= low) CompleteReadToEnd(high);
-
-  rd_kafka_queue_t* queue = rd_kafka_queue_get_consumer(rk);
-  std::vector<rd_kafka_message_t*> messages(1000);
-  int64_t position = 0;
-  int64_t skipped = 0;
-  auto last_error_log = std::chrono::steady_clock::time_point();
-  while (true) {
-    {
-      std::lock_guard lock(mu_);
-      if (stopping_) break;
-    }
-    ssize_t n = rd_kafka_consume_batch_queue(queue, 200, messages.data(), messages.size());
-    if (n <= 0) continue;
-    bool reached_end = false;
-    {
-      std::lock_guard lock(mu_);
-      for (ssize_t i = 0; i < n; ++i) {
-        const rd_kafka_message_t* m = messages[i];
-        if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-          reached_end = true;
-          position = std::max(position, m->offset);
-        } else if (m->err) {
-          auto now = std::chrono::steady_clock::now();
-          if (now - last_error_log > std::chrono::seconds(30)) {
-            last_error_log = now;
-            sdk::Log(
-                CONNECTD_LOG_WARN, kLogger,
-                "Error reading offset syncs topic " + topic_ + ": " + rd_kafka_message_errstr(m));
-          }
-        } else {
-          position = m->offset + 1;
-          std::string_view key(static_cast<const char*>(m->key), m->key_len);
-          std::string_view value(static_cast<const char*>(m->payload), m->len);
-          if (std::optional<OffsetSync> sync = DecodeOffsetSync(key, value)) {
-            store_.Update(*sync);
-          } else {
-            ++skipped;
-          }
-        }
-      }
-    }
-    for (ssize_t i = 0; i < n; ++i) rd_kafka_message_destroy(messages[i]);
-    if (skipped > 0) {
-      sdk::Log(CONNECTD_LOG_WARN, kLogger,
-               "Skipped " + std::to_string(skipped) + " undecodable records in " + topic_);
-      skipped = 0;
-    }
-    if (!read_to_end_.load() && (reached_end || position >= high)) CompleteReadToEnd(position);
-  }
-  rd_kafka_queue_destroy(queue);
 }
 
 }  // namespace connectd::mirror

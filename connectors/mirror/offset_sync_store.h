@@ -25,25 +25,21 @@
 //
 // Two classes:
 //   OffsetSyncStore   the pure data structure (fed OffsetSync records; not thread-safe);
-//   OffsetSyncReader  a thread that tails partition 0 of the offset-syncs topic from the
-//                     beginning into a store, reports the first read-to-end, and answers
-//                     translations from any thread.
+//   OffsetSyncReader  tails the offset-syncs topic into a store (InternalTopicReader) and
+//                     answers translations from any thread.
 #pragma once
 
 #include <array>
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 
-#include "connectors/mirror/kafka_clients.h"
+#include "connectors/mirror/internal_topic_reader.h"
 #include "connectors/mirror_client/records.h"
 
 namespace connectd::mirror {
@@ -96,55 +92,42 @@ class OffsetSyncStore {
   std::map<std::pair<std::string, int32_t>, Syncs> syncs_;
 };
 
-// OffsetSyncReader: tails partition 0 of the offset-syncs topic with its own librdkafka
-// consumer (assign, from the beginning, never committing) into an OffsetSyncStore.
+// OffsetSyncReader: an OffsetSyncStore fed by an InternalTopicReader of the offset-syncs
+// topic. Lifecycle: Make, Start, any number of TranslateDownstream calls, then Stop or
+// destruction. Undecodable records are skipped with a warning.
 //
-// Lifecycle: Make, Start (launches the thread), any number of TranslateDownstream calls, then
-// Stop or destruction (joins the thread, closes the consumer). The first read-to-end completes
-// when the consumer reached the partition's end as it was when reading began (high watermark),
-// or an earlier end-of-partition; a missing topic is waited for (retried every second).
-// Undecodable records are skipped with a warning.
-//
-// Threads: the reader runs on its own thread; every public method is thread-safe.
+// Threads: every public method is thread-safe.
 class OffsetSyncReader {
  public:
   // `consumer_props` are Java client properties (ClientProps of the side holding the topic).
   // nullptr with `error` set when the consumer cannot be created.
   static std::unique_ptr<OffsetSyncReader> Make(const Props& consumer_props, std::string topic,
                                                 std::string* error);
-  ~OffsetSyncReader();
+  ~OffsetSyncReader() { Stop(); }
   OffsetSyncReader(const OffsetSyncReader&) = delete;
   OffsetSyncReader& operator=(const OffsetSyncReader&) = delete;
 
   // Starts reading; see OffsetSyncStore for `initialization_must_read_to_end`. Once only.
   void Start(bool initialization_must_read_to_end);
   // Blocks until the first read-to-end completed (true), `timeout` passed or Stop() (false).
-  bool WaitForReadToEnd(std::chrono::milliseconds timeout);
-  bool readToEnd() const { return read_to_end_.load(); }
+  bool WaitForReadToEnd(std::chrono::milliseconds timeout) {
+    return reader_->WaitForReadToEnd(timeout);
+  }
+  bool readToEnd() const { return reader_->readToEnd(); }
   std::optional<int64_t> TranslateDownstream(const std::string& topic, int32_t partition,
                                              int64_t upstream_offset) const;
   // Stops and joins the reader thread. Idempotent.
-  void Stop();
+  void Stop() { reader_->Stop(); }
 
-  const std::string& topic() const { return topic_; }
+  const std::string& topic() const { return reader_->topic(); }
 
  private:
-  OffsetSyncReader(KafkaHandle consumer, std::string topic);
-  void Run();
-  // Waits up to `d` unless stopping; returns true when stopping.
-  bool SleepOrStop(std::chrono::milliseconds d);
-  void CompleteReadToEnd(int64_t position);
+  explicit OffsetSyncReader(std::unique_ptr<InternalTopicReader> reader)
+      : reader_(std::move(reader)) {}
 
-  // Constant after construction.
-  KafkaHandle consumer_;
-  const std::string topic_;
-
+  std::unique_ptr<InternalTopicReader> reader_;  // constant after construction
   mutable std::mutex mu_;
-  std::condition_variable cv_;
   OffsetSyncStore store_;  // guarded by mu_
-  bool stopping_ = false;  // guarded by mu_
-  std::atomic<bool> read_to_end_{false};
-  std::thread thread_;
 };
 
 }  // namespace connectd::mirror

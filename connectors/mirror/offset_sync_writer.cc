@@ -10,8 +10,12 @@ namespace {
 constexpr char kLogger[] = "org.apache.kafka.connect.mirror.OffsetSyncWriter";
 }  // namespace
 
-OffsetSyncWriter::OffsetSyncWriter(KafkaHandle producer, std::string topic, int64_t offset_lag_max)
-    : producer_(std::move(producer)), topic_(std::move(topic)), offset_lag_max_(offset_lag_max) {}
+OffsetSyncWriter::OffsetSyncWriter(KafkaHandle producer, std::string topic, int64_t offset_lag_max,
+                                   std::string index_topic)
+    : producer_(std::move(producer)),
+      topic_(std::move(topic)),
+      offset_lag_max_(offset_lag_max),
+      index_topic_(producer_ ? std::move(index_topic) : std::string()) {}
 
 OffsetSyncWriter::~OffsetSyncWriter() {
   if (!producer_) return;
@@ -42,6 +46,11 @@ void OffsetSyncWriter::Update(const std::string& topic, int32_t partition, int64
              upstream - state.previous_upstream != 1 || downstream < state.previous_downstream;
   state.previous_upstream = upstream;
   state.previous_downstream = downstream;
+  if (!index_topic_.empty()) {
+    if (std::optional<OffsetRun> closed = state.run.Add(upstream, downstream)) {
+      QueueRun(key, state, *closed);
+    }
+  }
   const bool queued = due && Queue(OffsetSync{topic, partition, upstream, downstream});
   if (queued) {
     state.last_sync_downstream = downstream;
@@ -71,6 +80,50 @@ void OffsetSyncWriter::PromoteDelayedSyncs() {
     it = delayed_.erase(it);
   }
   FirePending();
+  if (!index_topic_.empty()) SendRuns();
+}
+
+void OffsetSyncWriter::QueueRun(const Key& key, PartitionState& state, const OffsetRun& run) {
+  if (state.runs_queued >= kMaxRunsPerCommit) {
+    ++runs_dropped_;
+    return;
+  }
+  ++state.runs_queued;
+  queued_runs_.push_back({key.first, key.second, run.upstream, run.downstream, run.count});
+}
+
+void OffsetSyncWriter::SendRuns() {
+  for (auto& [key, state] : states_) {
+    if (std::optional<OffsetRun> grown = state.run.TakeChanged()) {
+      queued_runs_.push_back(
+          {key.first, key.second, grown->upstream, grown->downstream, grown->count});
+    }
+    state.runs_queued = 0;
+  }
+  int64_t refused = 0;
+  for (const OffsetRunRecord& run : queued_runs_) {
+    std::string key = EncodeOffsetRunKey(run);
+    std::string value = EncodeOffsetRunValue(run);
+    rd_kafka_resp_err_t err = rd_kafka_producev(
+        producer_.get(), RD_KAFKA_V_TOPIC(index_topic_.c_str()), RD_KAFKA_V_PARTITION(0),
+        RD_KAFKA_V_KEY(key.data(), key.size()), RD_KAFKA_V_VALUE(value.data(), value.size()),
+        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_OPAQUE(&run_tag_), RD_KAFKA_V_END);
+    if (err) {
+      ++refused;
+    } else {
+      ++runs_sent_;
+    }
+  }
+  queued_runs_.clear();
+  const int64_t failed = refused + runs_failed_.exchange(0);
+  const int64_t dropped = runs_dropped_ - runs_dropped_logged_;
+  if (failed > 0 || dropped > 0) {
+    sdk::Log(CONNECTD_LOG_WARN, kLogger,
+             "Offset index " + index_topic_ + ": " + std::to_string(failed) +
+                 " runs not written, " + std::to_string(dropped) +
+                 " dropped over the per-commit budget; translations of their records replay");
+    runs_dropped_logged_ = runs_dropped_;
+  }
 }
 
 void OffsetSyncWriter::Poll() {
@@ -100,7 +153,7 @@ void OffsetSyncWriter::FirePending() {
     rd_kafka_resp_err_t err = rd_kafka_producev(
         producer_.get(), RD_KAFKA_V_TOPIC(topic_.c_str()), RD_KAFKA_V_PARTITION(0),
         RD_KAFKA_V_KEY(key.data(), key.size()), RD_KAFKA_V_VALUE(value.data(), value.size()),
-        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_OPAQUE(this), RD_KAFKA_V_END);
+        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_OPAQUE(&sync_tag_), RD_KAFKA_V_END);
     if (err) {
       sdk::Log(CONNECTD_LOG_WARN, kLogger,
                std::string("Failure sending offset sync: ") + rd_kafka_err2str(err));
@@ -113,7 +166,12 @@ void OffsetSyncWriter::FirePending() {
 }
 
 void OffsetSyncWriter::DeliveryCallback(rd_kafka_t*, const rd_kafka_message_t* message, void*) {
-  auto* writer = static_cast<OffsetSyncWriter*>(message->_private);
+  const auto* tag = static_cast<const DeliveryTag*>(message->_private);
+  OffsetSyncWriter* writer = tag->writer;
+  if (!tag->is_sync) {
+    if (message->err) ++writer->runs_failed_;
+    return;
+  }
   --writer->in_flight_;
   if (message->err) {
     sdk::Log(CONNECTD_LOG_WARN, kLogger,

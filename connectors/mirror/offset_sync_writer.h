@@ -15,6 +15,14 @@
 // bursts, and replacing would leave a partition without syncs for thousands of records, so
 // that consumers lagging behind could not be translated. Nothing ever blocks the copy.
 //
+// The exact offset index (offset_index.h). With an index topic, every acknowledged copy also
+// extends its partition's open run; a run that closes (a gap on either side, a rewind) is
+// queued, at most kMaxRunsPerCommit per partition between two offset commits (beyond, runs are
+// dropped and counted: the reader's translation of their records falls back to a lower bound),
+// and each offset commit sends the queued runs and every open run that grew, as OffsetRunRecord
+// records to partition 0 of the index topic. A run that failed to send is counted and logged
+// at the next commit: like a dropped one it only makes translations replay, never skip.
+//
 // Threads: the task thread only (delivery reports arrive inside Poll()).
 #pragma once
 
@@ -25,8 +33,10 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "connectors/mirror/kafka_clients.h"
+#include "connectors/mirror/offset_index.h"
 #include "connectors/mirror_client/records.h"
 
 namespace connectd::mirror {
@@ -34,18 +44,23 @@ namespace connectd::mirror {
 class OffsetSyncWriter {
  public:
   // `producer` writes to `topic` (partition 0); may be null when offset syncs are disabled.
-  OffsetSyncWriter(KafkaHandle producer, std::string topic, int64_t offset_lag_max);
+  // `index_topic` empty: no offset index.
+  OffsetSyncWriter(KafkaHandle producer, std::string topic, int64_t offset_lag_max,
+                   std::string index_topic = "");
   ~OffsetSyncWriter();
 
   // A record of `topic`/`partition` at upstream offset `upstream` was written at `downstream`.
   void Update(const std::string& topic, int32_t partition, int64_t upstream, int64_t downstream);
-  // On offset commit: every delayed sync becomes pending and is sent.
+  // On offset commit: every delayed sync becomes pending and is sent, and so are the index's
+  // queued and grown runs.
   void PromoteDelayedSyncs();
   // Serves delivery reports, then sends the pending syncs the freed slots allow. Call it
   // regularly (MirrorSourceTask does on every poll), also when no records flow.
   void Poll();
 
   int64_t syncs_sent() const { return syncs_sent_; }
+  int64_t runs_sent() const { return runs_sent_; }
+  int64_t runs_dropped() const { return runs_dropped_; }
   // True while syncs wait for an in-flight slot: the task should call Poll() again soon.
   bool has_queued() const { return !queue_.empty(); }
 
@@ -59,6 +74,13 @@ class OffsetSyncWriter {
     int64_t previous_downstream = -1;
     int64_t last_sync_downstream = -1;
     OffsetSync* delayed = nullptr;  // this partition's entry of delayed_, if any
+    OpenRun run;                    // the offset index's open run
+    int runs_queued = 0;            // closed runs queued since the last commit
+  };
+  // What a produced record's opaque points to: which kind of record was delivered.
+  struct DeliveryTag {
+    OffsetSyncWriter* writer;
+    bool is_sync;
   };
   static constexpr int kMaxInFlight = 10;
   // Due syncs waiting for a slot; beyond this a due sync is kept as the partition's delayed
@@ -67,10 +89,15 @@ class OffsetSyncWriter {
   // While syncs wait for a slot, an Update that queues none serves delivery reports only every
   // this many calls (each costs an rd_kafka_poll).
   static constexpr int kUpdatesPerFire = 32;
+  // Closed runs queued per partition between two offset commits (a transactional source closes
+  // one per transaction).
+  static constexpr int kMaxRunsPerCommit = 1000;
 
   // Appends `sync` to the send queue; false when the queue is full.
   bool Queue(const OffsetSync& sync);
   void FirePending();
+  void QueueRun(const Key& key, PartitionState& state, const OffsetRun& run);
+  void SendRuns();
 
   KafkaHandle producer_;
   std::string topic_;
@@ -83,6 +110,15 @@ class OffsetSyncWriter {
   std::atomic<int> in_flight_{0};
   int64_t syncs_sent_ = 0;
   int updates_since_fire_ = 0;  // Updates since the last FirePending
+
+  std::string index_topic_;  // empty: no offset index
+  DeliveryTag sync_tag_{this, true};
+  DeliveryTag run_tag_{this, false};
+  std::vector<OffsetRunRecord> queued_runs_;
+  int64_t runs_sent_ = 0;
+  int64_t runs_dropped_ = 0;
+  int64_t runs_dropped_logged_ = 0;
+  std::atomic<int64_t> runs_failed_{0};  // delivery failures not logged yet
 };
 
 }  // namespace connectd::mirror

@@ -86,6 +86,10 @@ std::string ReplicationPolicy::OffsetSyncsTopic(const std::string& cluster_alias
   return "mm2-offset-syncs." + cluster_alias + ".internal";
 }
 
+std::string ReplicationPolicy::OffsetIndexTopic(const std::string& cluster_alias) const {
+  return "mm2-offset-index." + cluster_alias + ".internal";
+}
+
 std::string ReplicationPolicy::CheckpointsTopic(const std::string& cluster_alias) const {
   return cluster_alias + ".checkpoints.internal";
 }
@@ -146,6 +150,11 @@ std::string DefaultReplicationPolicy::InternalSeparator() const {
 std::string DefaultReplicationPolicy::OffsetSyncsTopic(const std::string& cluster_alias) const {
   const std::string isep = InternalSeparator();
   return "mm2-offset-syncs" + isep + cluster_alias + isep + "internal";
+}
+
+std::string DefaultReplicationPolicy::OffsetIndexTopic(const std::string& cluster_alias) const {
+  const std::string isep = InternalSeparator();
+  return "mm2-offset-index" + isep + cluster_alias + isep + "internal";
 }
 
 std::string DefaultReplicationPolicy::CheckpointsTopic(const std::string& cluster_alias) const {

@@ -53,6 +53,9 @@ class ReplicationPolicy {
   // Defaults: "mm2-offset-syncs.<alias>.internal" and "<alias>.checkpoints.internal".
   virtual std::string OffsetSyncsTopic(const std::string& cluster_alias) const;
   virtual std::string CheckpointsTopic(const std::string& cluster_alias) const;
+  // connectd's exact offset index, beside the offset-syncs topic (no Java class has it):
+  // "mm2-offset-index.<alias>.internal", an MM2 internal topic, so never replicated.
+  virtual std::string OffsetIndexTopic(const std::string& cluster_alias) const;
 
   // IsHeartbeatsTopic: OriginalTopic(topic) == HeartbeatsTopic().
   bool IsHeartbeatsTopic(const std::string& topic) const;
@@ -98,6 +101,7 @@ class DefaultReplicationPolicy : public ReplicationPolicy {
   std::optional<std::string> TopicSource(const std::string& topic) const override;
   std::optional<std::string> UpstreamTopic(const std::string& topic) const override;
   std::string OffsetSyncsTopic(const std::string& cluster_alias) const override;
+  std::string OffsetIndexTopic(const std::string& cluster_alias) const override;
   std::string CheckpointsTopic(const std::string& cluster_alias) const override;
   bool IsCheckpointsTopic(const std::string& topic) const override;
   bool IsMM2InternalTopic(const std::string& topic) const override;

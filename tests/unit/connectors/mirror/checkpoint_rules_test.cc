@@ -34,6 +34,22 @@ std::unique_ptr<ReplicationPolicy> Policy(const std::map<std::string, std::strin
 
 // ---- GroupPartitions -------------------------------------------------------------------------
 
+TEST(CombineTranslationsTest, TheExactIndexFirstElseTheLargerLowerBound) {
+  // The group at 600 of 1,000: the index knows 600's copy, the sparse syncs only an old one.
+  EXPECT_EQ(CombineTranslations(OffsetTranslation{5600, true}, 5001), 5600);
+  // Exact wins even over a larger sync answer (a sync after an upstream rewind).
+  EXPECT_EQ(CombineTranslations(OffsetTranslation{5600, true}, 5700), 5600);
+  // Lower bounds: the larger one skips nothing either.
+  EXPECT_EQ(CombineTranslations(OffsetTranslation{5400, false}, 5501), 5501);
+  EXPECT_EQ(CombineTranslations(OffsetTranslation{5600, false}, 5501), 5600);
+  EXPECT_EQ(CombineTranslations(OffsetTranslation{5600, false}, -1), 5600);
+  // One side without an answer: the other's (a Java source writes no index).
+  EXPECT_EQ(CombineTranslations(std::nullopt, 5501), 5501);
+  EXPECT_EQ(CombineTranslations(std::nullopt, -1), -1);
+  EXPECT_EQ(CombineTranslations(OffsetTranslation{5600, false}, std::nullopt), 5600);
+  EXPECT_EQ(CombineTranslations(std::nullopt, std::nullopt), std::nullopt);
+}
+
 TEST(GroupPartitionsTest, ContiguousChunksFirstOnesLonger) {
   std::vector<std::string> groups = {"a", "b", "c", "d", "e"};
   EXPECT_EQ(GroupPartitions(groups, 3), (Chunks{{"a", "b"}, {"c", "d"}, {"e"}}));

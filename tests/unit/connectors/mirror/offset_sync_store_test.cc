@@ -1,5 +1,5 @@
-// OffsetSyncStore: the translation examples of Kafka's OffsetSyncStoreTest, the initial-load modes, and
-// property tests of invariants A-D under random sync sequences.
+// OffsetSyncStore: the translation examples of Kafka's OffsetSyncStoreTest, the initial-load modes,
+// and property tests of invariants A-D under random sync sequences.
 #include "connectors/mirror/offset_sync_store.h"
 
 #include <gtest/gtest.h>

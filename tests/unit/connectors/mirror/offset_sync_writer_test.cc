@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "connectd/sdk/testing/fake_host.h"
+#include "connectors/mirror/offset_index.h"
 #include "connectors/mirror_client/records.h"
 
 namespace connectd::mirror {
@@ -47,9 +49,10 @@ TEST(OffsetSyncWriterTest, SyncsHeldBackByTheInFlightLimitAreSentByPoll) {
   EXPECT_EQ(writer.syncs_sent(), kPartitions);
 }
 
-// Every sync record in the mock cluster's `topic`, in log order, as (partition, upstream).
-std::vector<std::pair<int32_t, int64_t>> ReadSyncs(rd_kafka_t* producer, const std::string& topic,
-                                                   size_t expected) {
+// The first `expected` records of partition 0 of `topic` in the mock cluster, as key and value.
+std::vector<std::pair<std::string, std::string>> ReadRecords(rd_kafka_t* producer,
+                                                             const std::string& topic,
+                                                             size_t expected) {
   char err[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   const char* bootstraps = rd_kafka_mock_cluster_bootstraps(rd_kafka_handle_mock_cluster(producer));
@@ -61,20 +64,30 @@ std::vector<std::pair<int32_t, int64_t>> ReadSyncs(rd_kafka_t* producer, const s
       RD_KAFKA_OFFSET_BEGINNING;
   rd_kafka_assign(consumer.get(), assignment);
   rd_kafka_topic_partition_list_destroy(assignment);
-  std::vector<std::pair<int32_t, int64_t>> syncs;
+  std::vector<std::pair<std::string, std::string>> records;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (syncs.size() < expected && std::chrono::steady_clock::now() < deadline) {
+  while (records.size() < expected && std::chrono::steady_clock::now() < deadline) {
     rd_kafka_message_t* m = rd_kafka_consumer_poll(consumer.get(), 100);
     if (m == nullptr) continue;
     if (!m->err) {
-      auto sync = DecodeOffsetSync(
-          std::string_view(static_cast<const char*>(m->key), m->key_len),
-          std::string_view(static_cast<const char*>(m->payload), m->len));
-      if (sync) syncs.emplace_back(sync->partition, sync->upstream_offset);
+      records.emplace_back(std::string(static_cast<const char*>(m->key), m->key_len),
+                           std::string(static_cast<const char*>(m->payload), m->len));
     }
     rd_kafka_message_destroy(m);
   }
   rd_kafka_consumer_close(consumer.get());
+  return records;
+}
+
+// Every sync record in `topic`, in log order, as (partition, upstream).
+std::vector<std::pair<int32_t, int64_t>> ReadSyncs(rd_kafka_t* producer, const std::string& topic,
+                                                   size_t expected) {
+  std::vector<std::pair<int32_t, int64_t>> syncs;
+  for (const auto& [key, value] : ReadRecords(producer, topic, expected)) {
+    if (auto sync = DecodeOffsetSync(key, value)) {
+      syncs.emplace_back(sync->partition, sync->upstream_offset);
+    }
+  }
   return syncs;
 }
 
@@ -107,6 +120,54 @@ TEST(OffsetSyncWriterTest, WithoutAProducerNothingIsSentAndPollIsHarmless) {
   writer.PromoteDelayedSyncs();
   writer.Poll();
   EXPECT_EQ(writer.syncs_sent(), 0);
+}
+
+TEST(OffsetSyncWriterTest, EveryCommitWritesTheIndexRunsThatClosedOrGrew) {
+  KafkaHandle producer = MockProducer();
+  rd_kafka_t* rk = producer.get();
+  OffsetSyncWriter writer(std::move(producer), "syncs", 100, "index");
+  for (int64_t o = 0; o < 600; ++o) writer.Update("t", 0, o, 1000 + o);          // one run
+  for (int64_t o = 700; o < 710; ++o) writer.Update("t", 0, o, 1000 + o - 100);  // upstream gap
+  for (int64_t o = 0; o < 5; ++o) writer.Update("t", 1, o, o);
+  writer.PromoteDelayedSyncs();
+  EXPECT_EQ(writer.runs_sent(), 3);
+  writer.PromoteDelayedSyncs();  // nothing grew: nothing written
+  EXPECT_EQ(writer.runs_sent(), 3);
+  for (int64_t o = 710; o < 800; ++o) writer.Update("t", 0, o, 1000 + o - 100);  // grows
+  writer.PromoteDelayedSyncs();
+  EXPECT_EQ(writer.runs_sent(), 4);
+
+  OffsetIndex index;
+  std::vector<OffsetRunRecord> runs;
+  for (const auto& [key, value] : ReadRecords(rk, "index", 4)) {
+    std::optional<OffsetRunRecord> run = DecodeOffsetRun(key, value);
+    ASSERT_TRUE(run.has_value());
+    runs.push_back(*run);
+    if (run->partition == 0) index.Add({run->upstream_offset, run->downstream_offset, run->count});
+  }
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_EQ(runs[0], (OffsetRunRecord{"t", 0, 0, 1000, 600}));
+  EXPECT_EQ(runs[1], (OffsetRunRecord{"t", 0, 700, 1600, 10}));
+  EXPECT_EQ(runs[2], (OffsetRunRecord{"t", 1, 0, 0, 5}));
+  EXPECT_EQ(runs[3], (OffsetRunRecord{"t", 0, 700, 1600, 100}));  // same key, grown
+  EXPECT_EQ(index.Translate(599), (OffsetTranslation{1599, true}));
+  EXPECT_EQ(index.Translate(650), (OffsetTranslation{1600, true}));
+  EXPECT_EQ(index.Translate(799), (OffsetTranslation{1699, true}));
+  EXPECT_EQ(index.Translate(800), (OffsetTranslation{1700, true}));
+}
+
+TEST(OffsetSyncWriterTest, RunsBeyondTheBudgetOfACommitAreDroppedAndCounted) {
+  sdk::testing::FakeHost host;  // takes the warning
+  OffsetSyncWriter writer(MockProducer(), "syncs", 100, "index");
+  // Every copy a run of its own (a gap after each): 1,500 closed runs in one commit interval.
+  for (int64_t o = 0; o <= 1500; ++o) writer.Update("t", 0, 2 * o, o);
+  writer.PromoteDelayedSyncs();
+  EXPECT_EQ(writer.runs_sent(), 1001);  // the budget, and the open run
+  EXPECT_EQ(writer.runs_dropped(), 500);
+  ASSERT_FALSE(host.logs().empty());
+  EXPECT_NE(host.logs().back().message.find("500 dropped over the per-commit budget"),
+            std::string::npos)
+      << host.logs().back().message;
 }
 
 }  // namespace

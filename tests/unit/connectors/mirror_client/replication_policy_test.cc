@@ -114,6 +114,8 @@ TEST(ReplicationPolicyTest, DefaultPolicyBasics) {
   EXPECT_EQ(policy->TopicSource(".orders"), "");            // a leading empty part is kept
   EXPECT_EQ(policy->TopicSource(".."), std::nullopt);
   EXPECT_EQ(policy->OffsetSyncsTopic("B"), "mm2-offset-syncs.B.internal");
+  EXPECT_EQ(policy->OffsetIndexTopic("B"), "mm2-offset-index.B.internal");
+  EXPECT_TRUE(policy->IsInternalTopic(policy->OffsetIndexTopic("B")));
   EXPECT_EQ(policy->CheckpointsTopic("A"), "A.checkpoints.internal");
   EXPECT_TRUE(policy->IsHeartbeatsTopic("B.A.heartbeats"));
   EXPECT_FALSE(policy->IsHeartbeatsTopic("B.A.myheartbeats"));
@@ -138,12 +140,16 @@ TEST(ReplicationPolicyTest, CustomSeparators) {
   EXPECT_EQ(policy->UpstreamTopic("a___b"), "_b");
   EXPECT_EQ(policy->CheckpointsTopic("A"), "A__checkpoints__internal");
   EXPECT_EQ(policy->OffsetSyncsTopic("B"), "mm2-offset-syncs__B__internal");
+  EXPECT_EQ(policy->OffsetIndexTopic("B"), "mm2-offset-index__B__internal");
+  EXPECT_TRUE(policy->IsInternalTopic(policy->OffsetIndexTopic("B")));
   EXPECT_EQ(policy->HeartbeatsTopic(), "heartbeats");
 
   policy = Make({{"replication.policy.separator", "__"},
                  {"replication.policy.internal.topic.separator.enabled", "false"}});
   EXPECT_EQ(policy->CheckpointsTopic("A"), "A.checkpoints.internal");
   EXPECT_EQ(policy->OffsetSyncsTopic("B"), "mm2-offset-syncs.B.internal");
+  EXPECT_EQ(policy->OffsetIndexTopic("B"), "mm2-offset-index.B.internal");
+  EXPECT_TRUE(policy->IsInternalTopic(policy->OffsetIndexTopic("B")));
   EXPECT_TRUE(policy->IsCheckpointsTopic("A.checkpoints.internal"));
   EXPECT_FALSE(policy->IsCheckpointsTopic("A__checkpoints__internal"));
 

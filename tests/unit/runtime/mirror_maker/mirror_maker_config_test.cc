@@ -139,14 +139,16 @@ TEST_P(MirrorMakerConfigGoldenTest, KeySetsMatchJava) {
   if (golden.names.empty()) GTEST_FAIL() << "no names in " << GetParam();
   EXPECT_EQ(ClientConfigNames(), golden.client);
   // Every name Java copies is copied; the only extras are keys that exist only in connectd's
-  // plugins (heartbeat placement, flow-health thresholds) and the two SASL keys kafka-clients
-  // 4.4.0 added to withClientSaslSupport() (the golden maps come from MirrorMaker 4.3.1).
+  // plugins (heartbeat placement, flow-health thresholds, the exact offset index) and the two SASL
+  // keys kafka-clients 4.4.0 added to withClientSaslSupport() (the golden maps come from
+  // MirrorMaker 4.3.1).
   for (const std::string& name : golden.names) {
     EXPECT_TRUE(names_->count(name)) << "Java copies top-level " << name << ", connectd does not";
   }
   for (const std::string& name : *names_) {
     if (golden.names.count(name)) continue;
     EXPECT_TRUE(name == "heartbeats.topic.location" || absl::StartsWith(name, "health.") ||
+                name == "emit.offset-index.enabled" ||
                 name == "sasl.oauthbearer.allow.unverified.audience" ||
                 name == "sasl.oauthbearer.allow.unverified.issuer")
         << "connectd copies top-level " << name << ", Java does not";
