@@ -1,0 +1,194 @@
+"""End to end: exact offset translation (issue 31) between two real clusters (A = ctest-a, the
+source; B = ctest-b, the target).
+
+A group that committed mid-stream on A must resume on B with nothing read twice and nothing
+skipped. Java's checkpoints come from sparse offset syncs and translate to the newest sync at or
+before the group's offset, plus one (a group at 600 of 1,000 resumes near the previous sync);
+connectd's MirrorSource also writes runs of every copied offset to mm2-offset-index.B.internal
+and its MirrorCheckpoint translates from them.
+
+The flow is made hard on purpose: B's remote topic holds other records first (translation is
+not the identity), a third of A's records are transactional (a marker after each, so upstream
+offsets have gaps), and the worker is killed with -9 mid-copy and restarted (the copies after
+its last offset flush are made twice, and the newest copy is where a group resumes).
+
+The group is then committed on A at random offsets, three rounds; each round's checkpoints must
+name, per partition, the newest copy on B of the group's next record, and reading B from there
+must give exactly A's records from the committed offset on (duplicates only where the copy
+itself made them). Last, Java's own RemoteClusterUtils (java/RemoteClusterUtilsProbe.java) reads
+the same offsets from connectd's checkpoints.
+"""
+import json
+import os
+import random
+import struct
+import time
+import unittest
+
+from connectd_e2e import run_java_source, wait_until, write_properties
+from mirror_interop_test import (MirrorInteropBase, Producer, count, decode_checkpoint,
+                                 read_string, tool)
+
+PARTITIONS = 3
+
+
+def records_by_partition(bootstrap, topic):
+    """{partition: [(offset, key_hex)]} in offset order, up to each partition's current end."""
+    out = {}
+    for line in tool("consume-all", bootstrap, topic, 60).splitlines():
+        r = json.loads(line)
+        out.setdefault(r["partition"], []).append((r["offset"], r["key_hex"]))
+    for records in out.values():
+        records.sort()
+    return out
+
+
+def offset_syncs(bootstrap, topic):
+    """{partition: [(upstream, downstream)]} of source topic `topic` in A's offset syncs."""
+    out = {}
+    for line in tool("consume-all", bootstrap, "mm2-offset-syncs.B.internal", 60).splitlines():
+        r = json.loads(line)
+        key, value = bytes.fromhex(r["key_hex"]), bytes.fromhex(r["value_hex"])
+        t, pos = read_string(key, 0)
+        if t == topic:
+            out.setdefault(struct.unpack_from(">i", key, pos)[0], []).append(
+                struct.unpack_from(">qq", value, 0))
+    return out
+
+
+def sparse_translation(syncs, upstream):
+    """What offset syncs alone give (Kafka's OffsetSyncStore, all syncs kept): the newest sync at
+    or before `upstream`, plus one unless it is that very offset."""
+    best = None
+    for up, down in syncs:
+        if up <= upstream:
+            best = down + (0 if up == upstream else 1)
+    return best
+
+
+class ExactOffsetTranslationTest(MirrorInteropBase):
+
+    def test_groups_at_random_offsets_resume_on_the_target_exactly(self):
+        topic, group = f"exact-{self.uid}", f"exact-group-{self.uid}"
+        remote = f"A.{topic}"
+        rng = random.Random(self.uid)
+        tool("create", self.a, topic, PARTITIONS)
+        tool("create", self.b, remote, PARTITIONS)
+        tool("produce-from", self.b, remote, 10 ** 6, 37 * PARTITIONS, PARTITIONS)  # not ours
+        tool("produce-tx", self.a, topic, 100 * PARTITIONS, PARTITIONS)  # k0..k299, gaps
+        tool("produce-from", self.a, topic, 100 * PARTITIONS, 400 * PARTITIONS, PARTITIONS)
+
+        files = []
+        for name, config in [
+            (f"exact-source-{self.uid}", {
+                "connector.class": "org.apache.kafka.connect.mirror.MirrorSourceConnector",
+                "topics": topic, "tasks.max": "2", "replication.factor": "1",
+                "offset-syncs.topic.replication.factor": "1",
+                "sync.topic.acls.enabled": "false", "sync.topic.configs.enabled": "false"}),
+            (f"exact-checkpoint-{self.uid}", {
+                "connector.class": "org.apache.kafka.connect.mirror.MirrorCheckpointConnector",
+                "groups": group, "topics": topic, "tasks.max": "1",
+                "emit.checkpoints.interval.seconds": "1", "refresh.groups.interval.seconds": "1",
+                "checkpoints.topic.replication.factor": "1",
+                "sync.group.offsets.enabled": "false"})]:
+            files.append(write_properties(os.path.join(self.dir, f"{name}.properties"),
+                                          dict(self.common(), name=name, **config)))
+
+        # Copy under load, kill -9 mid-copy, restart: records after the last offset flush are
+        # copied twice.
+        producer = Producer(self.a, topic, PARTITIONS, first=500 * PARTITIONS, batch=30)
+        worker = self.connectd(flush_ms=1000).start(*files)
+        producer.start()
+        try:
+            wait_until(lambda: count(self.b, remote) >= 37 * PARTITIONS + 1800, timeout=60,
+                       interval=0.2, what="1,800 records copied")
+        finally:
+            last = producer.finish()
+        worker.kill9()
+        tool("produce-from", self.a, topic, last, 60 * PARTITIONS, PARTITIONS)
+        worker = self.connectd(flush_ms=1000).start(*files)
+
+        source = records_by_partition(self.a, topic)
+        total = sum(map(len, source.values()))
+        wait_until(lambda: len({k for rs in records_by_partition(self.b, remote).values()
+                                for _, k in rs}) == total + 37 * PARTITIONS,
+                   timeout=60, what=f"all {total} records on B")
+        target = records_by_partition(self.b, remote)
+        duplicates = sum(map(len, target.values())) - total - 37 * PARTITIONS
+        print(f"A: {total} records; B: {duplicates} copied twice after the kill -9")
+        end = {p: tool_end(self.a, topic, p) for p in range(PARTITIONS)}
+
+        def expected(p, committed):
+            """The newest copy on B of the first record of A's partition p at or after
+            `committed`; B's end when there is none (the group is caught up)."""
+            following = [k for o, k in source[p] if o >= committed]
+            if not following:
+                return len(target[p])
+            return max(i for i, (_, k) in enumerate(target[p]) if k == following[0])
+
+        def checkpoints():
+            last = {}
+            if count(self.b, "A.checkpoints.internal") == 0:
+                return last
+            for line in tool("consume-all", self.b, "A.checkpoints.internal", 60).splitlines():
+                r = json.loads(line)
+                g, t, p, _, up, down, _ = decode_checkpoint(r["key_hex"], r["value_hex"])
+                if g == group and t == remote:
+                    last[p] = (up, down)
+            return last
+
+        try:
+            rounds = []
+            for round_ in range(3):
+                committed = {p: rng.randrange(0, end[p] + 1) for p in range(PARTITIONS)}
+                if round_ == 0:
+                    committed[0] = 600  # issue 31's example
+                    committed[1] = 51  # a transaction marker: the next record is 52
+                if round_ == 2:
+                    committed[2] = end[2]  # caught up
+                tool("commit", self.a, topic, group,
+                     *[f"{p}:{o}" for p, o in committed.items()])
+                want = {p: (o, expected(p, o)) for p, o in committed.items()}
+                try:
+                    wait_until(lambda: checkpoints() == want, timeout=30, interval=0.5,
+                               what=f"round {round_}: checkpoints {want}")
+                except AssertionError:
+                    print(f"round {round_}: checkpoints {checkpoints()}, wanted {want}")
+                    raise
+                rounds.append(want)
+                for p, (up, down) in want.items():
+                    # Reading B from the checkpoint: A's records from the committed offset on,
+                    # first copies in A's order, the first one first (nothing read twice).
+                    read = [k for _, k in target[p][down:]]
+                    wanted = [k for o, k in source[p] if o >= up]
+                    self.assertEqual(read[:1], wanted[:1], f"round {round_} p{p}: first record")
+                    self.assertEqual(list(dict.fromkeys(read)), wanted, f"round {round_} p{p}")
+            syncs = offset_syncs(self.a, topic)
+            for round_, want in enumerate(rounds):
+                print(f"round {round_}: " + ", ".join(
+                    f"p{p} at {up}: exact {down}, offset syncs alone "
+                    f"{sparse_translation(syncs.get(p, []), up)}"
+                    for p, (up, down) in want.items()))
+        except Exception:
+            print("connectd log tail:\n" + worker.tail(80))
+            raise
+        finally:
+            self.assertEqual(worker.stop(), 0)
+
+        # Java's MirrorClient reads the exact offsets from connectd's checkpoints unchanged.
+        lines = run_java_source("RemoteClusterUtilsProbe.java", self.b, "A", group, 30000,
+                                "B").splitlines()
+        translated = {}
+        for line in lines:
+            fields = line.split("\t")
+            if fields[0] == "translateOffsets":
+                translated[(fields[1], int(fields[2]))] = int(fields[3])
+        self.assertEqual(translated, {(remote, p): down for p, (_, down) in rounds[-1].items()})
+
+
+def tool_end(bootstrap, topic, partition):
+    return json.loads(tool("end-offsets", bootstrap, topic))[str(partition)]
+
+
+if __name__ == "__main__":
+    unittest.main()
