@@ -119,11 +119,17 @@ absl::Status GroupAdmin::AlterOffsets(const std::string& group, const PartitionO
     }
     const rd_kafka_topic_partition_list_t* partitions = rd_kafka_group_result_partitions(groups[i]);
     for (int p = 0; partitions != nullptr && p < partitions->cnt; ++p) {
-      if (partitions->elems[p].err) {
-        return ToStatus(partitions->elems[p].err,
-                        absl::StrCat("altering the offset of ", partitions->elems[p].topic, "-",
-                                     partitions->elems[p].partition));
+      const rd_kafka_topic_partition_t& tp = partitions->elems[p];
+      if (!tp.err) continue;
+      const std::string what = absl::StrCat("altering the offset of ", tp.topic, "-", tp.partition);
+      // Kafka refuses an admin commit per partition while the group has members (the new
+      // group coordinator answers UNKNOWN_MEMBER_ID for each partition).
+      if (tp.err == RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID ||
+          tp.err == RD_KAFKA_RESP_ERR_NON_EMPTY_GROUP) {
+        return absl::FailedPreconditionError(
+            absl::StrCat(what, ": ", rd_kafka_err2str(tp.err), " (the group has members)"));
       }
+      return ToStatus(tp.err, what);
     }
   }
   return absl::OkStatus();

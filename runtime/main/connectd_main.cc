@@ -9,6 +9,7 @@
 #include "runtime/main/doctor_command.h"
 #include "runtime/main/health_command.h"
 #include "runtime/main/log_setup.h"
+#include "runtime/main/mirror_command.h"
 #include "runtime/main/mirror_maker_command.h"
 #include "runtime/main/plugins_command.h"
 #include "runtime/main/standalone_command.h"
@@ -27,6 +28,10 @@ constexpr char kUsage[] =
     "                               a worker of a distributed cluster (as connect-distributed.sh)\n"
     "  mirror-maker mm2.properties [--clusters A B ...]\n"
     "                               dedicated MirrorMaker 2 (as connect-mirror-maker.sh)\n"
+    "  mirror translate-offsets|failover --group G --source A (--config mm2.properties --target B\n"
+    "         | --bootstrap-server HOST:PORT [--command-config FILE]) [--dry-run] [--json]\n"
+    "                               a consumer group's offsets on the target, from the\n"
+    "                               checkpoints there; failover commits them (DR runbook)\n"
     "  plugins [--plugin-path DIRS] list the connector plugins installed, or found on a "
     "plugin.path\n"
     "  doctor --url http://HOST:PORT [--json] [--flow A->B]\n"
@@ -63,6 +68,7 @@ int main(int argc, char** argv) {
   if (command == "standalone") return connectd::main::RunStandalone(args);
   if (command == "distributed") return connectd::main::RunDistributed(args);
   if (command == "mirror-maker") return connectd::main::RunMirrorMaker(args);
+  if (command == "mirror") return connectd::main::RunMirror(args);
   std::cerr << "connectd: unknown command '" << command << "'\n\n" << kUsage;
   return 2;
 }

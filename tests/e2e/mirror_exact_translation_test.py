@@ -15,18 +15,21 @@ its last offset flush are made twice, and the newest copy is where a group resum
 The group is then committed on A at random offsets, three rounds; each round's checkpoints must
 name, per partition, the newest copy on B of the group's next record, and reading B from there
 must give exactly A's records from the committed offset on (duplicates only where the copy
-itself made them). Last, Java's own RemoteClusterUtils (java/RemoteClusterUtilsProbe.java) reads
-the same offsets from connectd's checkpoints.
+itself made them). Then Java's own RemoteClusterUtils (java/RemoteClusterUtilsProbe.java) reads
+the same offsets from connectd's checkpoints, and `connectd mirror translate-offsets` too;
+`connectd mirror failover` commits nothing on a dry run or while the group has a member on B,
+and commits exactly those offsets once it has none.
 """
 import json
 import os
 import random
 import struct
+import subprocess
 import time
 import unittest
 
-from connectd_e2e import run_java_source, wait_until, write_properties
-from mirror_interop_test import (MirrorInteropBase, Producer, count, decode_checkpoint,
+from connectd_e2e import CONNECTD, run_java_source, wait_until, write_properties
+from mirror_interop_test import (TOOL, MirrorInteropBase, Producer, count, decode_checkpoint,
                                  read_string, tool)
 
 PARTITIONS = 3
@@ -184,6 +187,68 @@ class ExactOffsetTranslationTest(MirrorInteropBase):
             if fields[0] == "translateOffsets":
                 translated[(fields[1], int(fields[2]))] = int(fields[3])
         self.assertEqual(translated, {(remote, p): down for p, (_, down) in rounds[-1].items()})
+
+        # The failover tool reads the same offsets; it refuses while the group has a member on
+        # B, then commits them there. Bad input: a message and exit status 2 or 1.
+        for args, code, message in [
+                (("failover", "--group", group), 2, "give --source"),
+                (("translate-offsets", "--group", group, "--source", "A"), 2, "either --config"),
+                (("failover", "--group", group, "--source", "A", "--bootstrap-server", self.b,
+                  "--timeout-ms", "soon"), 2, "--timeout-ms wants"),
+                (("translate-offsets", "--group", f"none-{self.uid}", "--source", "A",
+                  "--bootstrap-server", self.b), 1, "no checkpoint of consumer group")]:
+            out = mirror_cli(*args)
+            self.assertEqual(out.returncode, code, (args, out.stderr))
+            self.assertIn(message, out.stderr)
+        final = {(remote, p): down for p, (_, down) in rounds[-1].items()}
+        out = mirror_cli("translate-offsets", "--group", group, "--source", "A",
+                         "--bootstrap-server", self.b, "--json")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        plan = json.loads(out.stdout)
+        self.assertEqual({(e["topic"], e["partition"]): e["offset"] for e in plan["partitions"]},
+                         final)
+        self.assertEqual({e["action"] for e in plan["partitions"]}, {"commit"})
+        out = mirror_cli("failover", "--dry-run", "--group", group, "--source", "A",
+                         "--bootstrap-server", self.b, "--json")
+        self.assertEqual((out.returncode, json.loads(out.stdout)["committed"]), (0, False))
+        self.assertEqual(committed_on(self.b, group), {}, "a dry run commits nothing")
+
+        side = f"exact-side-{self.uid}"
+        tool("create", self.b, side, 1)
+        # A member that waits 10 s for a second record, then leaves the group.
+        member = subprocess.Popen([TOOL, "group-consume", self.b, group, side, "2", "10"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            tool("produce-from", self.b, side, 0, 1, 1)
+            member.stdout.readline()  # it has joined and read the record: the group is active
+            out = mirror_cli("failover", "--group", group, "--source", "A",
+                             "--bootstrap-server", self.b)
+            self.assertEqual(out.returncode, 1, out.stdout)
+            self.assertIn("is active on the target cluster", out.stderr)
+            self.assertEqual(committed_on(self.b, group), {}, "refused: nothing committed")
+        finally:
+            member.wait(timeout=60)
+            member.stdout.close()
+        out = mirror_cli("failover", "--group", group, "--source", "A",
+                         "--bootstrap-server", self.b)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        print(out.stdout)
+        self.assertEqual({tp: o for tp, o in committed_on(self.b, group).items()
+                          if tp[0] == remote}, final)
+
+
+def mirror_cli(*args):
+    return subprocess.run([CONNECTD, "mirror", *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+def committed_on(bootstrap, group):
+    """{(topic, partition): offset} of `group` on the cluster."""
+    out = {}
+    for line in tool("committed", bootstrap, group).splitlines():
+        r = json.loads(line)
+        out[(r["topic"], r["partition"])] = r["offset"]
+    return out
 
 
 def tool_end(bootstrap, topic, partition):

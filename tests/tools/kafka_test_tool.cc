@@ -644,6 +644,7 @@ int ScenarioCommand(int argc, char** argv) {
       if (!m) continue;
       if (!m->err) {
         PrintMessage(m);
+        std::fflush(stdout);  // a reader of the pipe learns at once that the member has joined
         ++consumed;
       }
       rd_kafka_message_destroy(m);
