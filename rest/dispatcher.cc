@@ -81,7 +81,8 @@ Dispatcher::Dispatcher(herder::Herder& herder, const RestConfig& config, Schedul
   }
   if (options.mirror_herders != nullptr) {
     AddMirrorInternalResource(router_, *context_, *options.mirror_herders);
-    AddMirrorFlowsResource(router_, *context_, options.flow_health);  // connectd's own
+    AddMirrorFlowsResource(router_, *context_, options.flow_health,
+                           options.group_failover);  // connectd's own
     // What an operator scrapes and checks on any node: the node's metrics, its health over
     // every flow, and its loggers.
     AddMetricsResource(router_, *context_);
@@ -94,7 +95,7 @@ Dispatcher::Dispatcher(herder::Herder& herder, const RestConfig& config, Schedul
   AddInternalResource(router_, *context_);
   AddConnectorPluginsResource(router_, *context_);
   AddMetricsResource(router_, *context_);
-  AddMirrorFlowsResource(router_, *context_, options.flow_health);
+  AddMirrorFlowsResource(router_, *context_, options.flow_health, options.group_failover);
   if (config.admin_endpoints_enabled && config.admin_listeners.empty()) {
     AddLoggersResource(router_, *context_);
   }

@@ -31,6 +31,7 @@
 #include "rest/scheduler.h"
 #include "runtime/herder_api/herder.h"
 #include "runtime/metrics/metrics.h"
+#include "runtime/mirror_maker/failover/group_failover_view.h"
 #include "runtime/mirror_maker/health/flow_health_view.h"
 
 namespace connectd::rest {
@@ -67,6 +68,8 @@ class Dispatcher {
     const MirrorHerders* mirror_herders = nullptr;
     // Serves GET /mirror/flows... (runtime/mirror_maker/health); null: not served.
     const health::FlowHealthView* flow_health = nullptr;
+    // Serves the group failover routes of /mirror/flows (RestServer::Options); null: not served.
+    mirror_maker::GroupFailoverView* group_failover = nullptr;
     // An admin listener's dispatcher (admin.listeners): /admin/* and nothing else.
     bool admin_only = false;
   };

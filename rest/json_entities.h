@@ -1,7 +1,8 @@
 // File: json_entities.h
 //
 // Kafka Connect's REST entities as JSON, with Connect's exact field names and the field order
-// Jackson emits (the org.apache.kafka.connect.runtime.rest.entities classes), and the parsers for request bodies.
+// Jackson emits (the org.apache.kafka.connect.runtime.rest.entities classes), and the parsers for
+// request bodies.
 //
 // Writers return compact JSON text. Parsers return kInvalidArgument with a message a user can
 // act on: a malformed document names RapidJSON's error and the byte offset; a value of the wrong

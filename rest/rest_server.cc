@@ -97,7 +97,7 @@ ServerState::ServerState(asio::io_context& io, herder::Herder& herder, RestConfi
                  Dispatcher::Options{
                      options.health_check_timeout, nullptr, options.metrics, rest_client.get(),
                      options.mirror_herders.empty() ? nullptr : &options.mirror_herders,
-                     options.flow_health}),
+                     options.flow_health, options.group_failover}),
       admin_config(AdminConfig(config)) {
   if (!config.admin_listeners.empty() && options.mirror_herders.empty()) {
     Dispatcher::Options admin;

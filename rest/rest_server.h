@@ -37,6 +37,7 @@
 #include "rest/rest_config.h"
 #include "runtime/herder_api/herder.h"
 #include "runtime/metrics/metrics.h"
+#include "runtime/mirror_maker/failover/group_failover_view.h"
 #include "runtime/mirror_maker/health/flow_health_view.h"
 
 namespace boost::asio {
@@ -94,6 +95,10 @@ class RestServer {
     // The flow-health service behind GET /mirror/flows (runtime/mirror_maker/health); null: not
     // served. Must outlive the server.
     const health::FlowHealthView* flow_health = nullptr;
+    // Runs a flow's group translation and failover behind GET .../groups/{g}/offsets and POST
+    // .../groups/{g}/failover (runtime/mirror_maker/failover); null: not served. Must outlive
+    // the server.
+    mirror_maker::GroupFailoverView* group_failover = nullptr;
   };
 
   RestServer(boost::asio::io_context& ioc, herder::Herder& herder, RestConfig config);

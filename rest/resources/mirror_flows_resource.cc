@@ -4,7 +4,14 @@
 //   GET /mirror/flows/{source}/{target}  one flow; 404 with Connect's error body if unknown
 //   GET /mirror/task-metrics             this worker's MirrorSource task metrics (JSON), which
 //                                        other workers read to tell a silent task from a dead one
-// The handlers only read what the service already holds; they never wait for Kafka.
+//   GET /mirror/flows/{source}/{target}/groups/{group}/offsets
+//                                        where the group resumes on the target, from the
+//                                        checkpoints there (mirror_maker::GroupTranslationJson)
+//   POST /mirror/flows/{source}/{target}/groups/{group}/failover[?dry_run=true]
+//                                        commits them to the group on the target: 409 while the
+//                                        group has members there, nothing committed
+// The flow-health handlers only read what the service already holds; the group routes hand
+// the work to the failover service's thread and answer from there: none waits for Kafka.
 #include "absl/strings/str_cat.h"
 #include "rest/resources/resources.h"
 #include "runtime/mirror_maker/health/flow_report_json.h"
@@ -12,9 +19,35 @@
 
 namespace connectd::rest {
 
+namespace {
+
+void AddGroupFailoverRoutes(Router& router, mirror_maker::GroupFailoverView* failover) {
+  auto answer = [](Responder respond) {
+    return [respond = std::move(respond)](absl::StatusOr<mirror_maker::GroupTranslation> result) {
+      respond(result.ok() ? JsonResponse(200, mirror_maker::GroupTranslationJson(*result))
+                          : ErrorResponse(result.status()));
+    };
+  };
+  router.Add("GET", "/mirror/flows/{source}/{target}/groups/{group}/offsets",
+             [failover, answer](RestRequest request, Responder respond) {
+               failover->Translate(request.path_params.at(0), request.path_params.at(1),
+                                   request.path_params.at(2), answer(std::move(respond)));
+             });
+  router.Add("POST", "/mirror/flows/{source}/{target}/groups/{group}/failover",
+             [failover, answer](RestRequest request, Responder respond) {
+               failover->Failover(request.path_params.at(0), request.path_params.at(1),
+                                  request.path_params.at(2), request.QueryBool("dry_run", false),
+                                  answer(std::move(respond)));
+             });
+}
+
+}  // namespace
+
 void AddMirrorFlowsResource(Router& router, ResourceContext& ctx,
-                            const health::FlowHealthView* flows) {
+                            const health::FlowHealthView* flows,
+                            mirror_maker::GroupFailoverView* failover) {
   if (flows == nullptr) return;
+  if (failover != nullptr) AddGroupFailoverRoutes(router, failover);
   router.Add("GET", "/mirror/flows", [flows](RestRequest, Responder respond) {
     respond(JsonResponse(
         200, health::FlowReportsJson(flows->Reports(), flows->WorkerId(), metrics::NowMs())));

@@ -28,6 +28,7 @@
 #include "rest/scheduler.h"
 #include "runtime/herder_api/herder.h"
 #include "runtime/metrics/metrics.h"
+#include "runtime/mirror_maker/failover/group_failover_view.h"
 #include "runtime/mirror_maker/health/flow_health_view.h"
 
 namespace connectd::rest {
@@ -60,9 +61,11 @@ void AddMetricsResource(Router& router, ResourceContext& ctx);
 // the first other answer, as GET /health on a worker).
 void AddMirrorHealthResource(Router& router, ResourceContext& ctx, const MirrorHerders& herders);
 // connectd's flow health: GET /mirror/flows[/{source}/{target}], GET /mirror/task-metrics.
-// Nothing is added when `flows` is null.
+// Nothing is added when `flows` is null. With `failover`, also GET
+// /mirror/flows/{source}/{target}/groups/{group}/offsets and POST .../failover[?dry_run=true].
 void AddMirrorFlowsResource(Router& router, ResourceContext& ctx,
-                            const health::FlowHealthView* flows);
+                            const health::FlowHealthView* flows,
+                            mirror_maker::GroupFailoverView* failover = nullptr);
 
 // A herder callback that answers `on_ok(value)` on success and Connect's error body otherwise.
 // The callback may run on any thread; nothing it does may throw into the herder.

@@ -217,6 +217,9 @@ int RunDistributed(const std::vector<std::string>& args) {
   std::unique_ptr<health::FlowHealth> flow_health =
       MakeFlowHealth(*herder, metrics, loaded->providers, control, &*rest_config);
   server_options.flow_health = flow_health.get();
+  // Group failover (runtime/mirror_maker/failover), for the flows flow health knows.
+  auto failover = MakeGroupFailover(*flow_health);
+  server_options.group_failover = failover.get();
   auto server = std::make_unique<rest::RestServer>(control, *herder, *std::move(rest_config),
                                                    std::move(server_options));
   absl::StatusOr<std::vector<rest::BoundListener>> bound = server->Start();
@@ -252,6 +255,7 @@ int RunDistributed(const std::vector<std::string>& args) {
     }
   }
   server->Stop();
+  failover->Stop();
   flow_health->Stop();
   herder->Stop();
   work.reset();

@@ -38,4 +38,17 @@ std::unique_ptr<health::FlowHealth> MakeFlowHealth(herder::Herder& herder,
   return std::make_unique<health::FlowHealth>(herder, metrics, std::move(options));
 }
 
+std::unique_ptr<mirror_maker::GroupFailoverService> MakeGroupFailover(
+    const health::FlowHealth& health) {
+  return std::make_unique<mirror_maker::GroupFailoverService>(
+      [&health](
+          const std::string& source,
+          const std::string& target) -> std::optional<mirror_maker::GroupFailoverService::Target> {
+        std::optional<health::FlowTarget> flow = health.Target(source, target);
+        if (!flow) return std::nullopt;
+        return mirror_maker::GroupFailoverService::Target{std::move(flow->client),
+                                                          std::move(flow->policy)};
+      });
+}
+
 }  // namespace connectd::main

@@ -19,6 +19,7 @@
 #include "runtime/config/config_providers.h"
 #include "runtime/herder_api/herder.h"
 #include "runtime/metrics/metrics.h"
+#include "runtime/mirror_maker/failover/group_failover_service.h"
 #include "runtime/mirror_maker/health/flow_health.h"
 
 namespace boost::asio {
@@ -35,5 +36,10 @@ std::unique_ptr<health::FlowHealth> MakeFlowHealth(herder::Herder& herder,
                                                    const config::ConfigProviders& providers,
                                                    boost::asio::io_context& control,
                                                    const rest::RestConfig* peers);
+
+// The group failover service of the REST API (runtime/mirror_maker/failover) for the flows
+// `health` knows; `health` must outlive it. Stop it after the REST server, before `health`.
+std::unique_ptr<mirror_maker::GroupFailoverService> MakeGroupFailover(
+    const health::FlowHealth& health);
 
 }  // namespace connectd::main

@@ -276,6 +276,7 @@ int RunMirrorMaker(const std::vector<std::string>& args) {
 
   std::unique_ptr<rest::RestServer> server;
   std::unique_ptr<health::FlowHealth> flow_health;
+  std::unique_ptr<mirror_maker::GroupFailoverService> failover;  // uses flow_health
   if (exit_code == 0 && rest_config) {
     rest::RestServer::Options server_options;
     server_options.rest_client = client;
@@ -286,6 +287,8 @@ int RunMirrorMaker(const std::vector<std::string>& args) {
                                  &*rest_config);
     for (size_t i = 1; i < flows.size(); ++i) flow_health->AddHerder(*flows[i]->herder);
     server_options.flow_health = flow_health.get();
+    failover = MakeGroupFailover(*flow_health);
+    server_options.group_failover = failover.get();
     for (const auto& flow : flows) {
       server_options.mirror_herders[{flow->pair.source, flow->pair.target}] = flow->herder.get();
     }
@@ -349,6 +352,7 @@ int RunMirrorMaker(const std::vector<std::string>& args) {
   }
 
   if (server) server->Stop();
+  if (failover) failover->Stop();
   if (flow_health) flow_health->Stop();
   // The herders stop side by side: each flushes its tasks' offsets and leaves its group.
   std::vector<std::thread> stoppers;
@@ -357,6 +361,7 @@ int RunMirrorMaker(const std::vector<std::string>& args) {
   }
   for (std::thread& t : stoppers) t.join();
   server.reset();
+  failover.reset();
   flow_health.reset();
   flows.clear();
   work.reset();

@@ -149,6 +149,9 @@ int RunStandalone(const std::vector<std::string>& args) {
   std::unique_ptr<health::FlowHealth> flow_health =
       MakeFlowHealth(*herder, metrics, providers, control, nullptr);
   server_options.flow_health = flow_health.get();
+  // Group failover (runtime/mirror_maker/failover), for the flows flow health knows.
+  auto failover = MakeGroupFailover(*flow_health);
+  server_options.group_failover = failover.get();
   auto server = std::make_unique<rest::RestServer>(control, *herder, *std::move(rest_config),
                                                    std::move(server_options));
   absl::StatusOr<std::vector<rest::BoundListener>> bound = server->Start();
@@ -196,6 +199,7 @@ int RunStandalone(const std::vector<std::string>& args) {
   }
   // Orderly shutdown: stop accepting REST, stop tasks (final offset flush), connectors, storage.
   server->Stop();
+  failover->Stop();
   flow_health->Stop();
   herder->Stop();
   offsets.Stop();

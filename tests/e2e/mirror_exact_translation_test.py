@@ -166,6 +166,17 @@ class ExactOffsetTranslationTest(MirrorInteropBase):
                     wanted = [k for o, k in source[p] if o >= up]
                     self.assertEqual(read[:1], wanted[:1], f"round {round_} p{p}: first record")
                     self.assertEqual(list(dict.fromkeys(read)), wanted, f"round {round_} p{p}")
+            # The worker's REST API answers the same from the checkpoints on B.
+            final = {(remote, p): down for p, (_, down) in rounds[-1].items()}
+            status, body, _ = worker.get(f"/mirror/flows/A/B/groups/{group}/offsets")
+            self.assertEqual(status, 200, body)
+            self.assertEqual({(e["topic"], e["partition"]): e["offset"]
+                              for e in body["partitions"]}, final)
+            status, body, _ = worker.post(f"/mirror/flows/A/B/groups/{group}/failover"
+                                          "?dry_run=true")
+            self.assertEqual((status, body["committed"]), (200, False), body)
+            status, body, _ = worker.get(f"/mirror/flows/A/C/groups/{group}/offsets")
+            self.assertEqual((status, body["error_code"]), (404, 404), body)
             syncs = offset_syncs(self.a, topic)
             for round_, want in enumerate(rounds):
                 print(f"round {round_}: " + ", ".join(
@@ -190,6 +201,7 @@ class ExactOffsetTranslationTest(MirrorInteropBase):
 
         # The failover tool reads the same offsets; it refuses while the group has a member on
         # B, then commits them there. Bad input: a message and exit status 2 or 1.
+        final = {(remote, p): down for p, (_, down) in rounds[-1].items()}
         for args, code, message in [
                 (("failover", "--group", group), 2, "give --source"),
                 (("translate-offsets", "--group", group, "--source", "A"), 2, "either --config"),
@@ -200,7 +212,6 @@ class ExactOffsetTranslationTest(MirrorInteropBase):
             out = mirror_cli(*args)
             self.assertEqual(out.returncode, code, (args, out.stderr))
             self.assertIn(message, out.stderr)
-        final = {(remote, p): down for p, (_, down) in rounds[-1].items()}
         out = mirror_cli("translate-offsets", "--group", group, "--source", "A",
                          "--bootstrap-server", self.b, "--json")
         self.assertEqual(out.returncode, 0, out.stderr)

@@ -27,26 +27,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/mirror_maker/failover/group_translation.h"
 
 namespace connectd::mirror_maker {
-
-struct GroupOffsetPlan {
-  std::string topic;  // the remote topic on B
-  int32_t partition = 0;
-  int64_t upstream_offset = 0;              // the group's committed offset on A at the checkpoint
-  int64_t downstream_offset = 0;            // where it resumes on B
-  std::string metadata;                     // the group's commit metadata on A
-  std::optional<int64_t> target_committed;  // the group's offset on B now, if any
-  bool commit = false;  // false: B's offset is at or past the translated one and is kept
-};
-
-struct GroupTranslation {
-  std::string group;
-  std::string source_alias;
-  std::string checkpoints_topic;
-  std::vector<GroupOffsetPlan> partitions;  // sorted by (topic, partition)
-  bool committed = false;                   // FailoverGroup committed the plan
-};
 
 struct FailoverRequest {
   // Java client properties of B (bootstrap.servers, security.*, ssl.*, sasl.*).
@@ -65,18 +48,5 @@ absl::StatusOr<GroupTranslation> TranslateGroupOffsets(const FailoverRequest& re
 
 // kFailedPrecondition while the group is active on B; `dry_run` plans without committing.
 absl::StatusOr<GroupTranslation> FailoverGroup(const FailoverRequest& request, bool dry_run);
-
-// The plan's decision per partition, from the newest checkpoints and B's committed offsets:
-// commit where B has none or a smaller one. Pure.
-std::vector<GroupOffsetPlan> PlanFailover(
-    std::vector<GroupOffsetPlan> translated,
-    const std::map<std::pair<std::string, int32_t>, int64_t>& target_committed);
-
-// {"group","source","checkpoints_topic","committed","partitions":[{"topic","partition",
-// "upstream_offset","offset","metadata","target_committed_offset" (null if none),
-// "action":"commit"|"keep"}]}
-std::string GroupTranslationJson(const GroupTranslation& translation);
-// A table for people: one line per partition.
-std::string GroupTranslationText(const GroupTranslation& translation);
 
 }  // namespace connectd::mirror_maker

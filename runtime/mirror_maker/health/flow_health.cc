@@ -217,6 +217,34 @@ void FlowHealth::Stop() {
   }
 }
 
+void FlowHealth::PublishTargets() {
+  std::map<std::pair<std::string, std::string>, FlowTarget> targets;
+  for (const auto& [key, flow] : flows_) {
+    const Props* config = nullptr;
+    for (const char* role : {"checkpoint", "source", "heartbeat"}) {
+      if (auto it = flow->configs.find(role); it != flow->configs.end() && config == nullptr) {
+        config = &it->second;
+      }
+    }
+    if (config == nullptr) continue;
+    FlowTarget& target = targets[key];
+    target.client = mirror::ClientProps(*config, "target", "admin");
+    for (const auto& [k, v] : *config) {
+      if (k.rfind("replication.policy.", 0) == 0) target.policy[k] = v;
+    }
+  }
+  std::lock_guard lock(mu_);
+  targets_ = std::move(targets);
+}
+
+std::optional<FlowTarget> FlowHealth::Target(const std::string& source,
+                                             const std::string& target) const {
+  std::lock_guard lock(mu_);
+  auto it = targets_.find({source, target});
+  if (it == targets_.end()) return std::nullopt;
+  return it->second;
+}
+
 std::vector<FlowReport> FlowHealth::Reports() const {
   std::vector<FlowFacts> facts;
   {
@@ -443,6 +471,7 @@ void FlowHealth::RefreshFlows(int64_t now_ms) {
       }
     }
   }
+  PublishTargets();
 }
 
 void FlowHealth::RefreshUnits(Flow& flow, int64_t now_ms) {

@@ -100,6 +100,8 @@ class FlowHealth : public FlowHealthView {
   void Stop();
 
   std::vector<FlowReport> Reports() const override;
+  std::optional<FlowTarget> Target(const std::string& source,
+                                   const std::string& target) const override;
   std::string WorkerId() const override;
 
  private:
@@ -130,6 +132,8 @@ class FlowHealth : public FlowHealthView {
   void Publish(Flow& flow, const FlowFacts& facts, const FlowReport& report, int64_t now_ms);
   void PublishTopics(Flow& flow, const FlowFacts& facts, int64_t now_ms);
   void RemoveGauges(Flow& flow);
+  // Copies each flow's FlowTarget for Target() (under mu_).
+  void PublishTargets();
   void RemoveTopicGauges(TopicGauges& gauges);
 
   // Constant after construction (herders_ until Start).
@@ -147,9 +151,10 @@ class FlowHealth : public FlowHealthView {
   std::shared_ptr<Peers> peers_;  // other workers' metrics; shared with HTTP callbacks
 
   mutable std::mutex mu_;
-  std::vector<FlowFacts> facts_;  // guarded by mu_
-  std::string worker_id_;         // guarded by mu_
-  bool stopping_ = false;         // guarded by mu_
+  std::vector<FlowFacts> facts_;                                       // guarded by mu_
+  std::string worker_id_;                                              // guarded by mu_
+  std::map<std::pair<std::string, std::string>, FlowTarget> targets_;  // guarded by mu_
+  bool stopping_ = false;                                              // guarded by mu_
   std::condition_variable cv_;
   std::thread thread_;
 };
