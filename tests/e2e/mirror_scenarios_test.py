@@ -296,16 +296,25 @@ class MirrorScenarioBase(unittest.TestCase):
                 for c in self.checkpoints(target, source_alias) if c["group"] == group}
 
     def wait_checkpoints_on_all_partitions(self, target, source_alias, group, topic,
-                                           previous=None, count=PARTITIONS, timeout=30):
-        """Waits for a checkpoint on each partition of `topic`, different from `previous`."""
+                                           previous=None, count=PARTITIONS, timeout=30,
+                                           upstream=None):
+        """Waits for a checkpoint on each partition of `topic`, different from `previous` and,
+        with `upstream` ({partition: offset}), of the group's commit at that offset: a checkpoint
+        of an older commit can change too (its translation gets exact once the offset index
+        arrives)."""
         previous = previous or {}
 
         def complete():
-            offsets = self.remote_consumer_offsets(target, source_alias, group)
+            newest = {(c["topic"], c["partition"]): c
+                      for c in self.checkpoints(target, source_alias) if c["group"] == group}
+            offsets = {tp: c["downstream"] for tp, c in newest.items()}
             wanted = {(topic, p) for p in range(count)}
             if not wanted <= offsets.keys():
                 return None
             if any(tp in previous and previous[tp] == offsets[tp] for tp in wanted):
+                return None
+            if upstream is not None and any(newest[(topic, p)]["upstream"] != o
+                                            for p, o in upstream.items()):
                 return None
             return {tp: offsets[tp] for tp in wanted}
         return wait_until(complete, timeout=timeout, interval=0.5,
@@ -745,7 +754,8 @@ class MirrorConnectorsScenariosTest(MirrorScenarioBase):
 
         commit(self.a, group, self.topic1, partial_offsets(0.9))
         partial = self.wait_checkpoints_on_all_partitions(self.b, self.primary, group,
-                                                          remote_topic, previous=initial)
+                                                          remote_topic, previous=initial,
+                                                          upstream=partial_offsets(0.9))
         for tp in initial:
             self.assertLess(initial[tp], partial[tp],
                             "checkpoints should advance when the upstream group advances")
@@ -753,7 +763,8 @@ class MirrorConnectorsScenariosTest(MirrorScenarioBase):
 
         commit(self.a, group, self.topic1, partial_offsets(0.1))
         final = self.wait_checkpoints_on_all_partitions(self.b, self.primary, group,
-                                                        remote_topic, previous=partial)
+                                                        remote_topic, previous=partial,
+                                                        upstream=partial_offsets(0.1))
         for tp in partial:
             self.assertLess(final[tp], partial[tp],
                             "checkpoints should rewind when the upstream group rewinds")
