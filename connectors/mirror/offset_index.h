@@ -71,6 +71,10 @@ class OffsetIndex {
   // Forgets the runs that end at or before `upstream` (the source's log start offset: a group
   // cannot be behind it).
   void TrimBefore(int64_t upstream);
+  // Forgets the oldest run, if any.
+  void PopOldest() {
+    if (!runs_.empty()) runs_.pop_front();
+  }
 
   // Ordered and disjoint by upstream offset.
   const std::deque<OffsetRun>& runs() const { return runs_; }

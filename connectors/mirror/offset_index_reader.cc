@@ -26,7 +26,11 @@ void OffsetIndexReader::Start() {
         if (it == indexes_.end()) {
           it = indexes_.try_emplace({run->topic, run->partition}, kMaxRunsPerPartition).first;
         }
-        it->second.Add(OffsetRun{run->upstream_offset, run->downstream_offset, run->count});
+        OffsetIndex& index = it->second;
+        runs_ -= index.runs().size();
+        index.Add(OffsetRun{run->upstream_offset, run->downstream_offset, run->count});
+        if (runs_ + index.runs().size() > kMaxRuns) index.PopOldest();
+        runs_ += index.runs().size();
         return true;
       },
       nullptr);

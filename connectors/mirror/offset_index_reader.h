@@ -26,8 +26,12 @@ namespace connectd::mirror {
 
 class OffsetIndexReader {
  public:
-  // Runs kept per source partition (the oldest are forgotten beyond).
+  // Runs kept per source partition, and in all (24 bytes each): beyond, a partition forgets its
+  // oldest runs, and beyond the total the partition that just grew does (a transactional source
+  // makes a run per transaction; its partitions then keep the shortest history, and offsets
+  // older than it translate from the offset syncs).
   static constexpr size_t kMaxRunsPerPartition = 10000;
+  static constexpr size_t kMaxRuns = 2000000;
 
   // nullptr with `error` set when the consumer cannot be created.
   static std::unique_ptr<OffsetIndexReader> Make(const Props& consumer_props, std::string topic,
@@ -51,6 +55,7 @@ class OffsetIndexReader {
   std::unique_ptr<InternalTopicReader> reader_;  // constant after construction
   mutable std::mutex mu_;
   std::map<std::pair<std::string, int32_t>, OffsetIndex> indexes_;  // guarded by mu_
+  size_t runs_ = 0;                                                 // guarded by mu_: in all
 };
 
 }  // namespace connectd::mirror
