@@ -21,6 +21,8 @@ Input layouts (see each target's header comment):
   key_store                     use/password byte (bit 0 keystore, bit 1 password "changeit"),
                                 then the store (tests/golden/keystores, written by keytool)
   sasl_login                    selector byte (even: sasl.jaas.config, odd: a JWT), the text
+  record_batch                  a partition's records bytes of a Fetch response (golden
+                                batches of tests/golden/record_batch, alone, chained, cut off)
 """
 import glob
 import json
@@ -306,6 +308,15 @@ def sasl_login(s):
     s.add("sasl_login", "jwt-two-parts", b"\x01a.b")
 
 
+def record_batch(s):
+    batches = {row[0]: unhex(row[1]) for row in rows("record_batch/batches.tsv")}
+    for name, batch in batches.items():
+        s.add("record_batch", name, batch)
+    chained = batches["plain-lz4"] + batches["control-commit"] + batches["transactional-zstd"]
+    s.add("record_batch", "chained", chained)
+    s.add("record_batch", "chained-cut-off", chained + batches["plain-gzip"][:-9])
+
+
 def main():
     s = Seeds()
     properties(s)
@@ -320,6 +331,7 @@ def main():
     values(s)
     key_store(s)
     sasl_login(s)
+    record_batch(s)
     s.write()
 
 

@@ -55,6 +55,7 @@ connectd_fuzz_target(NAME config_topic DEPS connectd_storage_records)
 connectd_fuzz_target(NAME status_topic DEPS connectd_storage_records)
 connectd_fuzz_target(NAME offsets_topic DEPS connectd_storage_records)
 connectd_fuzz_target(NAME connect_protocol DEPS connectd_distributed)
+connectd_fuzz_target(NAME record_batch DEPS connectd_kafka_protocol)
 connectd_fuzz_target(NAME kafka_protocol DEPS connectd_kafka_protocol)
 # Connect data: JsonConverter's envelope and schema JSON, Values.parseString.
 connectd_fuzz_target(NAME json_converter DEPS connectd_converters)
