@@ -26,6 +26,11 @@ ApiRange SupportedVersions(ApiKey key) {
     case ApiKey::kLeaveGroup: return {0, 5, 4};
     case ApiKey::kSaslHandshake: return {0, 1, kNeverFlexible};
     case ApiKey::kSaslAuthenticate: return {0, 2, 2};
+    // Pass-through's data path (data_messages.h): one version each.
+    case ApiKey::kProduce: return {9, 9, 9};
+    case ApiKey::kFetch: return {12, 12, 12};
+    case ApiKey::kMetadata: return {12, 12, 9};
+    case ApiKey::kInitProducerId: return {4, 4, 2};
   }
   return {0, -1, kNeverFlexible};  // an API connectd does not speak: no version
 }

@@ -22,6 +22,9 @@
 namespace connectd::kafka::protocol {
 
 enum class ApiKey : int16_t {
+  kProduce = 0,  // data_messages.h
+  kFetch = 1,
+  kMetadata = 3,
   kFindCoordinator = 10,
   kJoinGroup = 11,
   kHeartbeat = 12,
@@ -29,6 +32,7 @@ enum class ApiKey : int16_t {
   kSyncGroup = 14,
   kSaslHandshake = 17,
   kApiVersions = 18,
+  kInitProducerId = 22,  // data_messages.h
   kSaslAuthenticate = 36,
 };
 

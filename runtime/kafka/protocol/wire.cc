@@ -196,6 +196,17 @@ std::string WireReader::CompactString() {
 }
 
 std::optional<std::string> WireReader::CompactNullableBytes() { return CompactNullableString(); }
+
+std::optional<std::string_view> WireReader::CompactNullableBytesView() {
+  uint32_t n = UnsignedVarint();
+  if (!ok() || n == 0) return std::nullopt;
+  if (!CheckLength(static_cast<int64_t>(n) - 1, "compact bytes")) return std::nullopt;
+  if (n == 1) return std::string_view();
+  const char* p = Take(n - 1, "compact bytes");
+  if (p == nullptr) return std::nullopt;
+  return std::string_view(p, n - 1);
+}
+
 std::string WireReader::CompactBytes() {
   if (!ok()) return {};
   std::optional<std::string> b = CompactNullableString();

@@ -94,6 +94,8 @@ class WireReader {
   std::optional<std::string> CompactNullableString();
   std::string CompactBytes();
   std::optional<std::string> CompactNullableBytes();
+  // The same without a copy: a view into the input (record data of a Fetch response).
+  std::optional<std::string_view> CompactNullableBytesView();
   int32_t CompactArrayLength();
   // Skips a tagged-field section (unknown tags are ignored, as Kafka's readers do).
   void SkipTaggedFields();

@@ -13,7 +13,8 @@ Input layouts (see each target's header comment):
   config_topic, status_topic,
   offsets_topic                 key NUL value (offsets/config: no NUL = tombstone)
   connect_protocol              selector byte (even: worker metadata, odd: assignment), payload
-  kafka_protocol                API index byte (0 ApiVersions .. 7 SaslAuthenticate, 8 SCRAM),
+  kafka_protocol                API index byte (0 ApiVersions .. 7 SaslAuthenticate, 8 SCRAM,
+                                9 Metadata, 10 Fetch, 11 Produce, 12 InitProducerId: mod 13),
                                 version byte (min + b % count), frame after the size prefix
   json_converter                config byte (1 schemas.enable, 2 decimal NUMERIC, 4 replace
                                 null with default, 8 null value), then the record value
@@ -224,6 +225,13 @@ def kafka_protocol(s):
           bytes([8, 0]) + b"r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096"
           b"\0v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=")
     s.add("kafka_protocol", "scram-sha512-error", bytes([8, 1]) + b"e=invalid-proof\0e=other")
+    # The data path's responses (selector 9 + index, one version each, all flexible).
+    data_index = {"Metadata": 9, "Fetch": 10, "Produce": 11, "InitProducerId": 12}
+    for row in rows("protocol/data_messages.tsv"):
+        if row[0].endswith("Response"):
+            api = row[0][: -len("Response")]
+            s.add("kafka_protocol", f"{api}-v{row[1]}",
+                  bytes([data_index[api], 0]) + struct.pack(">i", 7) + b"\0" + unhex(row[2]))
 
 
 def json_converter(s):

@@ -1,11 +1,12 @@
 // libFuzzer target: the broker's bytes as connectd's own Kafka client reads them
 // (runtime/kafka/protocol/): a response frame through DecodeResponseHeader and the body decoder
 // of the request it answers (ApiVersions, FindCoordinator, JoinGroup, SyncGroup, Heartbeat,
-// LeaveGroup, SaslHandshake, SaslAuthenticate), in every version the client speaks, exactly as
-// BrokerConnection hands them over; and the SCRAM server messages (sasl.h) a broker sends during
-// authentication.
-// Input: API selector byte, version byte, then the frame after its size prefix. Selector 8:
-// SCRAM, with server-first NUL server-final (client nonce and password of RFC 7677's example).
+// LeaveGroup, SaslHandshake, SaslAuthenticate, and the data path's Metadata, Fetch, Produce,
+// InitProducerId), in every version the client speaks, exactly as BrokerConnection hands them
+// over; and the SCRAM server messages (sasl.h) a broker sends during authentication.
+// Input: API selector byte, version byte, then the frame after its size prefix. Selector (mod
+// 13) 8: SCRAM, with server-first NUL server-final (client nonce and password of RFC 7677's
+// example); 0-7 the group APIs, 9-12 the data path's.
 // Properties: the body is the frame's tail; decoders never read past it; a SCRAM exchange that
 // completes has verified a server signature.
 #include <cstddef>
@@ -13,7 +14,9 @@
 #include <string>
 #include <string_view>
 
+#include "runtime/kafka/protocol/data_messages.h"
 #include "runtime/kafka/protocol/messages.h"
+#include "runtime/kafka/protocol/record_batch.h"
 #include "runtime/kafka/protocol/sasl.h"
 #include "tests/fuzz/targets/fuzz_check.h"
 
@@ -25,6 +28,8 @@ constexpr kp::ApiKey kApis[] = {kp::ApiKey::kApiVersions,   kp::ApiKey::kFindCoo
                                 kp::ApiKey::kJoinGroup,     kp::ApiKey::kSyncGroup,
                                 kp::ApiKey::kHeartbeat,     kp::ApiKey::kLeaveGroup,
                                 kp::ApiKey::kSaslHandshake, kp::ApiKey::kSaslAuthenticate};
+constexpr kp::ApiKey kDataApis[] = {kp::ApiKey::kMetadata, kp::ApiKey::kFetch,
+                                    kp::ApiKey::kProduce, kp::ApiKey::kInitProducerId};
 
 void Response(kp::ApiKey key, uint8_t version_byte, std::string_view frame) {
   kp::ApiRange range = kp::SupportedVersions(key);
@@ -72,6 +77,31 @@ void Response(kp::ApiKey key, uint8_t version_byte, std::string_view frame) {
     case kp::ApiKey::kSaslAuthenticate:
       (void)kp::SaslAuthenticateResponse::Decode(*body, version);
       break;
+    case kp::ApiKey::kMetadata: {
+      auto r = kp::MetadataResponse::Decode(*body);
+      if (r.ok()) FUZZ_CHECK(r->brokers.size() + r->topics.size() <= body->size());
+      break;
+    }
+    case kp::ApiKey::kFetch: {
+      auto r = kp::FetchResponse::Decode(*body);
+      if (!r.ok()) break;
+      for (const auto& t : r->topics) {
+        for (const auto& p : t.partitions) {
+          if (!p.records || p.records->empty()) continue;
+          // Record data is a view inside the body, split without reading past it.
+          FUZZ_CHECK(p.records->data() >= body->data() &&
+                     p.records->data() + p.records->size() <= body->data() + body->size());
+          (void)kp::SplitRecordBatches(*p.records);
+        }
+      }
+      break;
+    }
+    case kp::ApiKey::kProduce:
+      (void)kp::ProduceResponse::Decode(*body);
+      break;
+    case kp::ApiKey::kInitProducerId:
+      (void)kp::InitProducerIdResponse::Decode(*body);
+      break;
   }
 }
 
@@ -92,11 +122,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   connectd::fuzz::FuzzInput input(data, size);
   uint8_t which = input.Byte();
   uint8_t version = input.Byte();
-  if (which % 9 == 8) {
+  const int selector = which % 13;
+  if (selector == 8) {
     std::string_view server_first = input.Piece();
     Scram(version, server_first, input.Rest());
   } else {
-    Response(kApis[which % 9], version, input.Rest());
+    Response(selector < 8 ? kApis[selector] : kDataApis[selector - 9], version, input.Rest());
   }
   return 0;
 }

@@ -1,0 +1,194 @@
+// The pass-through data path's pieces (runtime/kafka/protocol: data_messages.h, record_batch.h)
+// against two real Kafka 4.4 clusters: records produced to A by librdkafka (the broker
+// compresses them with lz4) are fetched from A as batches, stamped for an idempotent producer
+// id that B handed out, produced to B as the same bytes, and B holds exactly A's records (keys,
+// values, headers, timestamps, offsets) in batches whose record bytes are A's own, still lz4.
+#include <future>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <boost/asio/executor_work_guard.hpp>
+
+#include "runtime/kafka/protocol/broker_connection.h"
+#include "runtime/kafka/protocol/data_messages.h"
+#include "runtime/kafka/protocol/record_batch.h"
+#include "tests/common/kafka_test_clients.h"
+#include "tests/common/kafka_test_env.h"
+
+namespace connectd::kafka::protocol {
+namespace {
+
+class BatchCopyTest : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    work_.reset();
+    io_.stop();
+    if (thread_.joinable()) thread_.join();
+  }
+
+  std::shared_ptr<BrokerConnection> Connect(const std::string& bootstrap) {
+    size_t colon = bootstrap.rfind(':');
+    BrokerConnection::Options options;
+    options.host = bootstrap.substr(0, colon);
+    options.port = static_cast<uint16_t>(std::stoi(bootstrap.substr(colon + 1)));
+    options.client_id = "connectd-batch-copy-test";
+    options.request_timeout = std::chrono::milliseconds(10000);
+    auto connection = BrokerConnection::Create(io_, options);
+    std::promise<absl::Status> connected;
+    connection->Connect([&connected](absl::Status s) { connected.set_value(s); });
+    absl::Status status = connected.get_future().get();
+    EXPECT_TRUE(status.ok()) << status;
+    return connection;
+  }
+
+  // One request and its response body (the version is the only one connectd speaks).
+  absl::StatusOr<std::string> Call(BrokerConnection& connection, ApiKey key, std::string body) {
+    std::promise<absl::StatusOr<std::string>> done;
+    connection.Send(
+        key, [body = std::move(body)](int16_t) { return body; },
+        [&done](absl::StatusOr<std::string> response, int16_t) {
+          done.set_value(std::move(response));
+        });
+    return done.get_future().get();
+  }
+
+  boost::asio::io_context io_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
+      boost::asio::make_work_guard(io_);
+  std::thread thread_{[this] { io_.run(); }};
+};
+
+TEST_F(BatchCopyTest, FetchedBatchesProducedToAnotherClusterArriveWhole) {
+  absl::StatusOr<std::string> a = testing::TestKafkaBootstrap("ctest-a");
+  absl::StatusOr<std::string> b = testing::TestKafkaBootstrap("ctest-b");
+  ASSERT_TRUE(a.ok() && b.ok());
+  const std::string source = testing::UniqueName("batch-source");
+  const std::string target = testing::UniqueName("batch-target");
+  ASSERT_TRUE(testing::CreateTopic(*a, source, 1, {{"compression.type", "lz4"}}).ok());
+  ASSERT_TRUE(testing::CreateTopic(*b, target, 1).ok());
+  std::vector<testing::TestRecord> sent;
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  for (int i = 0; i < 3000; ++i) {
+    sent.push_back({"key-" + std::to_string(i),
+                    std::string(100 + i % 50, 'a' + i % 26),
+                    {{"seq", std::to_string(i)}},
+                    0,
+                    now + i,
+                    -1});
+  }
+  // In six rounds: six batches at least, more than one 16 KB fetch.
+  for (size_t first = 0; first < sent.size(); first += 500) {
+    ASSERT_TRUE(testing::ProduceRecords(*a, source,
+                                        std::vector<testing::TestRecord>(
+                                            sent.begin() + first, sent.begin() + first + 500))
+                    .ok());
+  }
+
+  auto from = Connect(*a);
+  auto to = Connect(*b);
+  EXPECT_EQ(from->VersionOf(ApiKey::kFetch), kFetchVersion);
+  EXPECT_EQ(to->VersionOf(ApiKey::kProduce), kProduceVersion);
+
+  // The source partition's leader is the broker we are connected to (one-broker clusters).
+  absl::StatusOr<std::string> metadata_body =
+      Call(*from, ApiKey::kMetadata, MetadataRequest{{source}}.Encode());
+  ASSERT_TRUE(metadata_body.ok()) << metadata_body.status();
+  absl::StatusOr<MetadataResponse> metadata = MetadataResponse::Decode(*metadata_body);
+  ASSERT_TRUE(metadata.ok()) << metadata.status();
+  ASSERT_EQ(metadata->topics.size(), 1u);
+  ASSERT_EQ(metadata->topics[0].partitions.size(), 1u);
+  EXPECT_EQ(metadata->topics[0].partitions[0].leader_id, metadata->brokers[0].node_id);
+
+  // An idempotent producer id on B (a broker just started answers COORDINATOR_LOAD_IN_PROGRESS
+  // or COORDINATOR_NOT_AVAILABLE for a while: retriable).
+  absl::StatusOr<InitProducerIdResponse> id = absl::UnavailableError("not asked yet");
+  for (int attempt = 0; attempt < 300; ++attempt) {
+    absl::StatusOr<std::string> id_body =
+        Call(*to, ApiKey::kInitProducerId, InitProducerIdRequest{}.Encode());
+    ASSERT_TRUE(id_body.ok()) << id_body.status();
+    id = InitProducerIdResponse::Decode(*id_body);
+    ASSERT_TRUE(id.ok()) << id.status();
+    if (id->error_code != 14 && id->error_code != 15) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_EQ(id->error_code, 0);
+  ASSERT_GE(id->producer_id, 0);
+
+  // Fetch A's batches (small fetches: several rounds, cut-off tails) and produce each round's
+  // whole batches to B, stamped with running sequence numbers.
+  int64_t fetch_offset = 0;
+  int32_t sequence = 0;
+  int fetches = 0;
+  std::vector<std::string> source_payloads;
+  while (fetch_offset < static_cast<int64_t>(sent.size())) {
+    FetchRequest fetch;
+    fetch.max_wait_ms = 100;
+    fetch.topics = {{source, {{0, -1, fetch_offset, 16384}}}};
+    absl::StatusOr<std::string> fetch_body = Call(*from, ApiKey::kFetch, fetch.Encode());
+    ++fetches;
+    ASSERT_TRUE(fetch_body.ok()) << fetch_body.status();
+    absl::StatusOr<FetchResponse> fetched = FetchResponse::Decode(*fetch_body);
+    ASSERT_TRUE(fetched.ok()) << fetched.status();
+    const FetchResponse::Partition& partition = fetched->topics.at(0).partitions.at(0);
+    ASSERT_EQ(partition.error_code, 0);
+    ASSERT_TRUE(partition.records.has_value());
+    absl::StatusOr<SplitBatches> split = SplitRecordBatches(*partition.records);
+    ASSERT_TRUE(split.ok()) << split.status();
+    ASSERT_FALSE(split->batches.empty());
+    ProduceRequest produce;
+    produce.topics = {{target, {{0, ""}}}};
+    for (std::string_view batch : split->batches) {
+      absl::StatusOr<RecordBatchHeader> header = ParseRecordBatchHeader(batch);
+      ASSERT_TRUE(header.ok());
+      ASSERT_EQ(header->base_offset, fetch_offset);
+      EXPECT_EQ(header->compression(), 3) << "lz4, as the source topic stores it";
+      EXPECT_EQ(PassThroughObstacle(*header), std::nullopt);
+      std::string stamped(batch);
+      StampForProduce(stamped, {id->producer_id, id->producer_epoch, sequence, false});
+      source_payloads.emplace_back(batch.substr(kRecordBatchHeaderSize));
+      produce.topics[0].partitions[0].records += stamped;
+      sequence += header->record_count;
+      fetch_offset = header->last_offset() + 1;
+    }
+    absl::StatusOr<std::string> produce_body = Call(*to, ApiKey::kProduce, produce.Encode());
+    ASSERT_TRUE(produce_body.ok()) << produce_body.status();
+    absl::StatusOr<ProduceResponse> produced = ProduceResponse::Decode(*produce_body);
+    ASSERT_TRUE(produced.ok()) << produced.status();
+    const ProduceResponse::Partition& result = produced->topics.at(0).partitions.at(0);
+    ASSERT_EQ(result.error_code, 0) << result.error_message.value_or("");
+  }
+  EXPECT_GE(source_payloads.size(), 6u) << "several batches, over several fetches";
+  EXPECT_GE(fetches, 2);
+
+  // B holds A's records, offset for offset.
+  absl::StatusOr<std::vector<testing::TestRecord>> copied =
+      testing::ReadTopic(*b, target, sent.size());
+  ASSERT_TRUE(copied.ok()) << copied.status();
+  absl::StatusOr<std::vector<testing::TestRecord>> original =
+      testing::ReadTopic(*a, source, sent.size());
+  ASSERT_TRUE(original.ok()) << original.status();
+  EXPECT_EQ(*copied, *original);
+
+  // And B stores A's batches: the same record bytes, still lz4.
+  FetchRequest check;
+  check.topics = {{target, {{0, -1, 0, 8 << 20}}}};
+  check.max_bytes = 8 << 20;
+  absl::StatusOr<std::string> check_body = Call(*to, ApiKey::kFetch, check.Encode());
+  ASSERT_TRUE(check_body.ok());
+  absl::StatusOr<FetchResponse> stored = FetchResponse::Decode(*check_body);
+  ASSERT_TRUE(stored.ok());
+  absl::StatusOr<SplitBatches> stored_batches =
+      SplitRecordBatches(stored->topics.at(0).partitions.at(0).records.value_or(""));
+  ASSERT_TRUE(stored_batches.ok());
+  ASSERT_EQ(stored_batches->batches.size(), source_payloads.size());
+  for (size_t i = 0; i < source_payloads.size(); ++i) {
+    EXPECT_EQ(stored_batches->batches[i].substr(kRecordBatchHeaderSize), source_payloads[i]) << i;
+  }
+  from->Close();
+  to->Close();
+}
+
+}  // namespace
+}  // namespace connectd::kafka::protocol
