@@ -39,6 +39,7 @@ add_library(connectd_fuzz_parsers STATIC
     runtime/kafka/protocol/wire.cc runtime/kafka/protocol/messages.cc
     runtime/kafka/protocol/sasl.cc runtime/kafka/protocol/oauthbearer.cc jvm/java_jaas_config.cc
     runtime/kafka/protocol/crc32c.cc runtime/kafka/protocol/record_batch.cc
+    runtime/kafka/protocol/data_messages.cc
     connectors/mirror_client/records.cc)
 target_include_directories(connectd_fuzz_parsers PUBLIC ${PROJECT_SOURCE_DIR}
                                                         ${PROJECT_SOURCE_DIR}/include)
