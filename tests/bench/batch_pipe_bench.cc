@@ -199,11 +199,18 @@ int main(int argc, char** argv) {
       if (!p.records || p.records->empty()) continue;
       absl::StatusOr<kp::SplitBatches> split = kp::SplitRecordBatches(*p.records);
       if (!split.ok()) return finish(Fail(std::string(split.status().message())));
+      std::vector<kp::ReadCommittedFilter::Aborted> aborted;
+      if (p.aborted_transactions) {
+        for (const kp::FetchResponse::AbortedTransaction& a : *p.aborted_transactions) {
+          aborted.push_back(kp::ReadCommittedFilter::Aborted{a.producer_id, a.first_offset});
+        }
+      }
+      kp::ReadCommittedFilter read_committed(std::move(aborted));
       for (std::string_view batch : split->batches) {
         absl::StatusOr<kp::RecordBatchHeader> h = kp::ParseRecordBatchHeader(batch);
         if (!h.ok()) return finish(Fail(std::string(h.status().message())));
         next_offset[p.partition] = h->last_offset() + 1;
-        if (h->control()) continue;
+        if (!read_committed.Copy(*h, batch)) continue;  // markers, aborted transactions
         if (auto why = kp::PassThroughObstacle(*h)) return finish(Fail(*why));
         std::string stamped(batch);
         kp::StampForProduce(stamped,

@@ -1,5 +1,7 @@
 #include "runtime/kafka/protocol/record_batch.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "runtime/kafka/protocol/crc32c.h"
 
@@ -100,6 +102,53 @@ std::optional<std::string> PassThroughObstacle(const RecordBatchHeader& h) {
                         h.last_offset_delta + 1, " offsets)");
   }
   return std::nullopt;
+}
+
+std::optional<int16_t> ControlRecordType(std::string_view batch) {
+  absl::StatusOr<RecordBatchHeader> header = ParseRecordBatchHeader(batch);
+  if (!header.ok() || !header->control() || header->record_count < 1 ||
+      header->compression() != 0) {
+    return std::nullopt;
+  }
+  // The record: length, attributes (INT8), timestamp delta, offset delta, key length (zigzag
+  // varints), then the key: version (INT16), type (INT16).
+  std::string_view r = batch.substr(kRecordBatchHeaderSize);
+  auto varint = [&r]() -> std::optional<int64_t> {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64 && !r.empty(); shift += 7) {
+      const auto byte = static_cast<unsigned char>(r.front());
+      r.remove_prefix(1);
+      v |= static_cast<uint64_t>(byte & 0x7F) << shift;
+      if ((byte & 0x80) == 0) return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+    }
+    return std::nullopt;
+  };
+  if (!varint() || r.empty()) return std::nullopt;  // length
+  r.remove_prefix(1);                               // attributes
+  if (!varint() || !varint()) return std::nullopt;  // timestamp and offset deltas
+  std::optional<int64_t> key_length = varint();
+  if (!key_length || *key_length < 4 || r.size() < 4) return std::nullopt;
+  return static_cast<int16_t>(ReadBig(r, 2, 2));
+}
+
+ReadCommittedFilter::ReadCommittedFilter(std::vector<Aborted> aborted)
+    : pending_(std::move(aborted)) {
+  std::sort(pending_.begin(), pending_.end(), [](const Aborted& a, const Aborted& b) {
+    return a.first_offset > b.first_offset;  // the next to reach at the back
+  });
+}
+
+bool ReadCommittedFilter::Copy(const RecordBatchHeader& header, std::string_view batch) {
+  while (!pending_.empty() && pending_.back().first_offset <= header.last_offset()) {
+    aborting_.push_back(pending_.back().producer_id);
+    pending_.pop_back();
+  }
+  auto aborting = std::find(aborting_.begin(), aborting_.end(), header.producer_id);
+  if (header.control()) {
+    if (aborting != aborting_.end() && ControlRecordType(batch) == 0) aborting_.erase(aborting);
+    return false;
+  }
+  return !(header.transactional() && aborting != aborting_.end());
 }
 
 void StampForProduce(std::string& batch, const ProducerStamp& stamp) {

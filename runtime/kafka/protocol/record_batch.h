@@ -79,6 +79,31 @@ absl::StatusOr<SplitBatches> SplitRecordBatches(std::string_view records);
 //   target broker would number without the gaps).
 std::optional<std::string> PassThroughObstacle(const RecordBatchHeader& header);
 
+// The marker of a control batch: 0 ABORT, 1 COMMIT (Kafka's ControlRecordType, the key of the
+// batch's one record); nullopt for a batch that is not a control batch or whose record cannot
+// be read.
+std::optional<int16_t> ControlRecordType(std::string_view batch);
+
+// read_committed over one partition's fetched batches, as Kafka's consumer applies it: the
+// Fetch response lists the aborted transactions (producer id, first offset) among the data it
+// returns; a transactional batch of such a producer at or after that offset is skipped up to
+// the producer's ABORT marker. Control batches are never copied. Feed the batches in offset
+// order, one filter per partition and fetch response.
+class ReadCommittedFilter {
+ public:
+  struct Aborted {
+    int64_t producer_id = 0;
+    int64_t first_offset = 0;
+  };
+  explicit ReadCommittedFilter(std::vector<Aborted> aborted);
+  // Whether to copy the batch.
+  bool Copy(const RecordBatchHeader& header, std::string_view batch);
+
+ private:
+  std::vector<Aborted> pending_;   // by first offset, not reached yet
+  std::vector<int64_t> aborting_;  // producers inside an aborted transaction
+};
+
 // What a batch must carry to be produced by `producer_id`/`producer_epoch` (-1/-1: a producer
 // without idempotence) at `base_sequence`.
 struct ProducerStamp {

@@ -21,6 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!split.ok()) return 0;
   size_t total = split->partial_bytes;
   const char* next = input.data();
+  kp::ReadCommittedFilter filter({{42, 0}, {7, 100}});
   for (std::string_view batch : split->batches) {
     FUZZ_CHECK(batch.data() == next);
     next += batch.size();
@@ -29,6 +30,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(header.ok() && header->size() == batch.size());
     FUZZ_CHECK(kp::RecordBatchCrcMatches(batch));
     (void)kp::PassThroughObstacle(*header);
+    std::optional<int16_t> marker = kp::ControlRecordType(batch);
+    FUZZ_CHECK(!marker || header->control());
+    const bool copied = filter.Copy(*header, batch);
+    FUZZ_CHECK(!copied || !header->control());
     std::string stamped(batch);
     const kp::ProducerStamp stamp{4242, 7, 99, (header->attributes & 1) != 0};
     kp::StampForProduce(stamped, stamp);

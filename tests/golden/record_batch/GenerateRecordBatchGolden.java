@@ -85,6 +85,8 @@ public class GenerateRecordBatchGolden {
       // Not to be copied: a commit marker, LogAppendTime, a compacted batch with gaps.
       row("control-commit", MemoryRecords.withEndTransactionMarker(900L, t0, 4, 42L, (short) 1,
           new EndTransactionMarker(ControlRecordType.COMMIT, 0)), null, "~");
+      row("control-abort", MemoryRecords.withEndTransactionMarker(950L, t0, 4, 43L, (short) 2,
+          new EndTransactionMarker(ControlRecordType.ABORT, 5)), null, "~");
       ByteBuffer buffer = ByteBuffer.allocate(4096);
       MemoryRecordsBuilder builder = MemoryRecords.builder(buffer, RecordBatch.MAGIC_VALUE_V2,
           Compression.NONE, TimestampType.LOG_APPEND_TIME, 30L, t0 + 999);

@@ -80,7 +80,7 @@ TEST(Crc32cTest, TheTableAndTheCpuInstructionAgree) {
 
 TEST(RecordBatchGoldenTest, HeadersAndStampsMatchJava) {
   std::vector<GoldenBatch> golden = ReadGolden();
-  ASSERT_EQ(golden.size(), 19u);
+  ASSERT_EQ(golden.size(), 20u);
   int copied = 0;
   for (const GoldenBatch& g : golden) {
     SCOPED_TRACE(g.name);
@@ -114,7 +114,7 @@ TEST(RecordBatchGoldenTest, ObstaclesSayWhy) {
     absl::StatusOr<RecordBatchHeader> h = ParseRecordBatchHeader(g.source);
     ASSERT_TRUE(h.ok());
     std::optional<std::string> why = PassThroughObstacle(*h);
-    if (g.name == "control-commit") {
+    if (g.name == "control-commit" || g.name == "control-abort") {
       EXPECT_EQ(why, "a control batch (transaction marker)");
     } else if (g.name == "log-append-time") {
       EXPECT_EQ(why, "LogAppendTime timestamps");
@@ -124,6 +124,57 @@ TEST(RecordBatchGoldenTest, ObstaclesSayWhy) {
       EXPECT_EQ(why, std::nullopt);
     }
   }
+}
+
+const GoldenBatch& Named(const std::vector<GoldenBatch>& golden, const std::string& name) {
+  for (const GoldenBatch& g : golden) {
+    if (g.name == name) return g;
+  }
+  ADD_FAILURE() << name;
+  return golden.front();
+}
+
+TEST(RecordBatchGoldenTest, ControlMarkersReadAsJavaWroteThem) {
+  std::vector<GoldenBatch> golden = ReadGolden();
+  EXPECT_EQ(ControlRecordType(Named(golden, "control-commit").source), 1);
+  EXPECT_EQ(ControlRecordType(Named(golden, "control-abort").source), 0);
+  EXPECT_EQ(ControlRecordType(Named(golden, "transactional-none").source), std::nullopt);
+  std::string cut = Named(golden, "control-abort").source;
+  EXPECT_EQ(ControlRecordType(cut.substr(0, kRecordBatchHeaderSize + 3)), std::nullopt);
+}
+
+// A data batch of `producer_id` over [first, last].
+RecordBatchHeader Data(int64_t producer_id, bool transactional, int64_t first, int64_t last) {
+  RecordBatchHeader h;
+  h.base_offset = first;
+  h.last_offset_delta = static_cast<int32_t>(last - first);
+  h.record_count = static_cast<int32_t>(last - first + 1);
+  h.producer_id = producer_id;
+  h.attributes = transactional ? 0x10 : 0;
+  return h;
+}
+
+TEST(ReadCommittedFilterTest, SkipsAbortedTransactionsUpToTheirMarkerAndEveryMarker) {
+  std::vector<GoldenBatch> golden = ReadGolden();
+  const std::string& abort = Named(golden, "control-abort").source;
+  const std::string& commit = Named(golden, "control-commit").source;
+  RecordBatchHeader abort_7 = *ParseRecordBatchHeader(abort);
+  abort_7.producer_id = 7;
+  abort_7.base_offset = 30;
+  RecordBatchHeader commit_8 = *ParseRecordBatchHeader(commit);
+  commit_8.producer_id = 8;
+  commit_8.base_offset = 36;
+
+  ReadCommittedFilter filter({{5, 50}, {7, 10}});
+  EXPECT_FALSE(filter.Copy(Data(7, true, 10, 14), ""));  // aborted
+  EXPECT_TRUE(filter.Copy(Data(8, true, 15, 19), ""));   // another producer's transaction
+  EXPECT_TRUE(filter.Copy(Data(9, false, 20, 24), ""));  // not transactional
+  EXPECT_FALSE(filter.Copy(Data(7, true, 25, 29), ""));  // still inside the aborted one
+  EXPECT_FALSE(filter.Copy(abort_7, abort));             // its ABORT marker ends it
+  EXPECT_TRUE(filter.Copy(Data(7, true, 31, 35), ""));   // its next transaction
+  EXPECT_FALSE(filter.Copy(commit_8, commit));           // markers are never copied
+  EXPECT_TRUE(filter.Copy(Data(5, true, 40, 44), ""));   // before its aborted one starts
+  EXPECT_FALSE(filter.Copy(Data(5, true, 48, 52), ""));  // reaches it
 }
 
 TEST(RecordBatchTest, FetchDataSplitsIntoWholeBatchesAndLeavesACutOffTail) {
