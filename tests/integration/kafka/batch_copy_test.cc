@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 #include <boost/asio/executor_work_guard.hpp>
 
+#include <librdkafka/rdkafka.h>
+
 #include "runtime/kafka/protocol/broker_connection.h"
 #include "runtime/kafka/protocol/data_messages.h"
 #include "runtime/kafka/protocol/record_batch.h"
@@ -206,6 +208,114 @@ TEST_F(BatchCopyTest, FetchedBatchesProducedToAnotherClusterArriveWhole) {
   }
   from->Close();
   to->Close();
+}
+
+// One transaction of ten records to partition 0 of `topic` by a transactional producer of its
+// own, committed or aborted. Keys "t<txn>-<i>".
+absl::Status ProduceTransaction(const std::string& bootstrap, const std::string& topic, int txn,
+                                bool commit) {
+  char err[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.c_str(), err, sizeof(err));
+  const std::string id = testing::UniqueName("batch-copy-tx");
+  rd_kafka_conf_set(conf, "transactional.id", id.c_str(), err, sizeof(err));
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
+  if (rk == nullptr) return absl::InternalError(err);
+  auto check = [](rd_kafka_error_t* e) {
+    if (e == nullptr) return absl::OkStatus();
+    absl::Status s = absl::InternalError(rd_kafka_error_string(e));
+    rd_kafka_error_destroy(e);
+    return s;
+  };
+  absl::Status status = check(rd_kafka_init_transactions(rk, 30000));
+  if (status.ok()) status = check(rd_kafka_begin_transaction(rk));
+  for (int i = 0; i < 10 && status.ok(); ++i) {
+    std::string key = "t" + std::to_string(txn) + "-" + std::to_string(i);
+    rd_kafka_resp_err_t e = rd_kafka_producev(
+        rk, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_PARTITION(0),
+        RD_KAFKA_V_KEY(key.data(), key.size()), RD_KAFKA_V_VALUE(key.data(), key.size()),
+        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+    if (e) status = absl::InternalError(rd_kafka_err2str(e));
+  }
+  if (status.ok() && !commit) {
+    // Delivered first, so that the aborted records are in the log before their marker.
+    if (rd_kafka_flush(rk, 30000) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      status = absl::InternalError("the aborted transaction's records were not delivered");
+    } else {
+      status = check(rd_kafka_abort_transaction(rk, 30000));
+    }
+  } else if (status.ok()) {
+    status = check(rd_kafka_commit_transaction(rk, 30000));
+  }
+  rd_kafka_destroy(rk);
+  return status;
+}
+
+TEST_F(BatchCopyTest, AbortedTransactionsAndMarkersAreNotCopied) {
+  absl::StatusOr<std::string> a = testing::TestKafkaBootstrap("ctest-a");
+  ASSERT_TRUE(a.ok());
+  const std::string source = testing::UniqueName("batch-tx-source");
+  ASSERT_TRUE(testing::CreateTopic(*a, source, 1).ok());
+  for (int txn = 0; txn < 3; ++txn) {
+    absl::Status produced = ProduceTransaction(*a, source, txn, /*commit=*/txn != 1);
+    ASSERT_TRUE(produced.ok()) << produced;
+  }
+
+  auto from = Connect(*a);
+  FetchRequest fetch;  // read_committed (the default here)
+  fetch.topics = {{source, {{0, -1, 0, 1 << 20}}}};
+  // The markers are written after the producer's EndTxn returns: fetch until the last stable
+  // offset reached the end (30 records and 3 markers).
+  absl::StatusOr<std::string> body;
+  absl::StatusOr<FetchResponse> fetched;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    body = Call(*from, ApiKey::kFetch, fetch.Encode());
+    ASSERT_TRUE(body.ok()) << body.status();
+    fetched = FetchResponse::Decode(*body);
+    ASSERT_TRUE(fetched.ok()) << fetched.status();
+    if (fetched->topics.at(0).partitions.at(0).last_stable_offset == 33) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  const FetchResponse::Partition& p = fetched->topics.at(0).partitions.at(0);
+  std::string seen;
+  if (absl::StatusOr<SplitBatches> all = SplitRecordBatches(p.records.value_or("")); all.ok()) {
+    for (std::string_view batch : all->batches) {
+      RecordBatchHeader h = *ParseRecordBatchHeader(batch);
+      seen += " [" + std::to_string(h.base_offset) + "+" + std::to_string(h.record_count) +
+              (h.control() ? " control" : "") + " pid " + std::to_string(h.producer_id) + "/" +
+              std::to_string(h.producer_epoch) + "]";
+    }
+  }
+  ASSERT_EQ(p.last_stable_offset, 33) << "high watermark " << p.high_watermark << seen;
+  ASSERT_EQ(p.high_watermark, 33);
+  ASSERT_TRUE(p.aborted_transactions.has_value());
+  ASSERT_EQ(p.aborted_transactions->size(), 1u) << "the broker lists the aborted one";
+  std::vector<ReadCommittedFilter::Aborted> aborted;
+  for (const auto& t : *p.aborted_transactions) aborted.push_back({t.producer_id, t.first_offset});
+  ReadCommittedFilter filter(std::move(aborted));
+  absl::StatusOr<SplitBatches> split = SplitRecordBatches(p.records.value_or(""));
+  ASSERT_TRUE(split.ok()) << split.status();
+  int copied_records = 0, markers = 0, skipped_records = 0;
+  std::vector<int64_t> copied_bases;
+  for (std::string_view batch : split->batches) {
+    absl::StatusOr<RecordBatchHeader> h = ParseRecordBatchHeader(batch);
+    ASSERT_TRUE(h.ok());
+    if (h->control()) ++markers;
+    if (filter.Copy(*h, batch)) {
+      copied_records += h->record_count;
+      copied_bases.push_back(h->base_offset);
+    } else if (!h->control()) {
+      skipped_records += h->record_count;
+    }
+  }
+  EXPECT_EQ(markers, 3);  // COMMIT, ABORT, COMMIT
+  EXPECT_EQ(copied_records, 20);
+  EXPECT_EQ(skipped_records, 10);
+  // The committed transactions: offsets 0-9 and, after the aborted one and two markers, 22-31.
+  ASSERT_FALSE(copied_bases.empty());
+  EXPECT_EQ(copied_bases.front(), 0);
+  EXPECT_EQ(copied_bases.back() >= 22, true);
+  from->Close();
 }
 
 }  // namespace
