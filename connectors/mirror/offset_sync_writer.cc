@@ -84,7 +84,7 @@ void OffsetSyncWriter::PromoteDelayedSyncs() {
 }
 
 void OffsetSyncWriter::QueueRun(const Key& key, PartitionState& state, const OffsetRun& run) {
-  if (state.runs_queued >= kMaxRunsPerCommit) {
+  if (state.runs_queued >= kMaxRunsPerSend) {
     ++runs_dropped_;
     return;
   }
@@ -93,6 +93,7 @@ void OffsetSyncWriter::QueueRun(const Key& key, PartitionState& state, const Off
 }
 
 void OffsetSyncWriter::SendRuns() {
+  runs_sent_at_ = std::chrono::steady_clock::now();
   for (auto& [key, state] : states_) {
     if (std::optional<OffsetRun> grown = state.run.TakeChanged()) {
       queued_runs_.push_back(
@@ -121,7 +122,8 @@ void OffsetSyncWriter::SendRuns() {
     sdk::Log(CONNECTD_LOG_WARN, kLogger,
              "Offset index " + index_topic_ + ": " + std::to_string(failed) +
                  " runs not written, " + std::to_string(dropped) +
-                 " dropped over the per-commit budget; translations of their records replay");
+                 " dropped over the budget of a partition per send; translations of their records "
+                 "replay");
     runs_dropped_logged_ = runs_dropped_;
   }
 }
@@ -131,6 +133,9 @@ void OffsetSyncWriter::Poll() {
   // limit go out now rather than waiting for the next record or offset commit (a task whose
   // source went quiet might not see either for a long time).
   FirePending();
+  if (!index_topic_.empty() && std::chrono::steady_clock::now() - runs_sent_at_ >= kRunsInterval) {
+    SendRuns();
+  }
 }
 
 bool OffsetSyncWriter::Queue(const OffsetSync& sync) {

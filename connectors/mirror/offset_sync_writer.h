@@ -17,11 +17,13 @@
 //
 // The exact offset index (offset_index.h). With an index topic, every acknowledged copy also
 // extends its partition's open run; a run that closes (a gap on either side, a rewind) is
-// queued, at most kMaxRunsPerCommit per partition between two offset commits (beyond, runs are
-// dropped and counted: the reader's translation of their records falls back to a lower bound),
-// and each offset commit sends the queued runs and every open run that grew, as OffsetRunRecord
-// records to partition 0 of the index topic. A run that failed to send is counted and logged
-// at the next commit: like a dropped one it only makes translations replay, never skip.
+// queued, at most kMaxRunsPerSend per partition between two sends (beyond, runs are dropped
+// and counted: the reader's translation of their records falls back to a lower bound), and each
+// offset commit, and Poll() at most every kRunsInterval, sends the queued runs and every open run
+// that grew, as OffsetRunRecord records to partition 0 of the index topic: a group that keeps up
+// with the copy finds its offset in the index within about a second, not only after the next
+// offset commit (60 s by default). A run that failed to send is counted and logged at the next
+// send: like a dropped one it only makes translations replay, never skip.
 //
 // Threads: the task thread only (delivery reports arrive inside Poll()).
 #pragma once
@@ -89,9 +91,11 @@ class OffsetSyncWriter {
   // While syncs wait for a slot, an Update that queues none serves delivery reports only every
   // this many calls (each costs an rd_kafka_poll).
   static constexpr int kUpdatesPerFire = 32;
-  // Closed runs queued per partition between two offset commits (a transactional source closes
+  // Closed runs queued per partition between two sends (a transactional source closes
   // one per transaction).
-  static constexpr int kMaxRunsPerCommit = 1000;
+  static constexpr int kMaxRunsPerSend = 1000;
+  // How often Poll() sends the runs that changed (one record per active partition at most).
+  static constexpr std::chrono::milliseconds kRunsInterval{1000};
 
   // Appends `sync` to the send queue; false when the queue is full.
   bool Queue(const OffsetSync& sync);
@@ -119,6 +123,7 @@ class OffsetSyncWriter {
   int64_t runs_dropped_ = 0;
   int64_t runs_dropped_logged_ = 0;
   std::atomic<int64_t> runs_failed_{0};  // delivery failures not logged yet
+  std::chrono::steady_clock::time_point runs_sent_at_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace connectd::mirror

@@ -156,7 +156,7 @@ TEST(OffsetSyncWriterTest, EveryCommitWritesTheIndexRunsThatClosedOrGrew) {
   EXPECT_EQ(index.Translate(800), (OffsetTranslation{1700, true}));
 }
 
-TEST(OffsetSyncWriterTest, RunsBeyondTheBudgetOfACommitAreDroppedAndCounted) {
+TEST(OffsetSyncWriterTest, RunsBeyondTheBudgetOfASendAreDroppedAndCounted) {
   sdk::testing::FakeHost host;  // takes the warning
   OffsetSyncWriter writer(MockProducer(), "syncs", 100, "index");
   // Every copy a run of its own (a gap after each): 1,500 closed runs in one commit interval.
@@ -165,9 +165,25 @@ TEST(OffsetSyncWriterTest, RunsBeyondTheBudgetOfACommitAreDroppedAndCounted) {
   EXPECT_EQ(writer.runs_sent(), 1001);  // the budget, and the open run
   EXPECT_EQ(writer.runs_dropped(), 500);
   ASSERT_FALSE(host.logs().empty());
-  EXPECT_NE(host.logs().back().message.find("500 dropped over the per-commit budget"),
+  EXPECT_NE(host.logs().back().message.find("500 dropped over the budget of a partition per send"),
             std::string::npos)
       << host.logs().back().message;
+}
+
+TEST(OffsetSyncWriterTest, PollSendsTheRunsThatChangedEverySecondWithoutACommit) {
+  OffsetSyncWriter writer(MockProducer(), "syncs", 100, "index");
+  for (int64_t o = 0; o < 50; ++o) writer.Update("t", 0, o, o);
+  writer.Poll();  // within the second since the writer began: nothing yet
+  EXPECT_EQ(writer.runs_sent(), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  writer.Poll();
+  EXPECT_EQ(writer.runs_sent(), 1);
+  writer.Poll();  // unchanged, and within the second
+  EXPECT_EQ(writer.runs_sent(), 1);
+  for (int64_t o = 50; o < 60; ++o) writer.Update("t", 0, o, o);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  writer.Poll();
+  EXPECT_EQ(writer.runs_sent(), 2);  // the grown run again, under the same key
 }
 
 }  // namespace
