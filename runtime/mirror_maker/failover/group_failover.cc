@@ -41,6 +41,13 @@ absl::StatusOr<std::map<std::string, std::string>> ClientProperties(const Failov
   return std::move(translated.properties);
 }
 
+absl::StatusOr<std::unique_ptr<kafka::GroupAdmin>> MakeAdmin(const FailoverRequest& request) {
+  absl::StatusOr<std::map<std::string, std::string>> props =
+      ClientProperties(request, jvm::ClientRole::kAdmin);
+  if (!props.ok()) return props.status();
+  return kafka::GroupAdmin::Create(*props, request.timeout);
+}
+
 // The newest checkpoint of `group` per remote partition in partition 0 of `topic`, read from
 // the beginning to the end it had when reading began.
 absl::StatusOr<std::map<TopicPartition, mirror::Checkpoint>> ReadCheckpoints(
@@ -127,11 +134,7 @@ absl::StatusOr<GroupTranslation> TranslateGroupOffsets(const FailoverRequest& re
         "commit offsets on ",
         request.source_alias, "?"));
   }
-  absl::StatusOr<std::map<std::string, std::string>> admin_props =
-      ClientProperties(request, jvm::ClientRole::kAdmin);
-  if (!admin_props.ok()) return admin_props.status();
-  absl::StatusOr<std::unique_ptr<kafka::GroupAdmin>> admin =
-      kafka::GroupAdmin::Create(*admin_props, request.timeout);
+  absl::StatusOr<std::unique_ptr<kafka::GroupAdmin>> admin = MakeAdmin(request);
   if (!admin.ok()) return admin.status();
   absl::StatusOr<kafka::PartitionOffsets> committed = (*admin)->ListOffsets(request.group);
   if (!committed.ok()) return committed.status();
@@ -154,11 +157,7 @@ absl::StatusOr<GroupTranslation> FailoverGroup(const FailoverRequest& request, b
     if (plan.commit) to_commit[{plan.topic, plan.partition}] = plan.downstream_offset;
   }
   if (!to_commit.empty()) {
-    absl::StatusOr<std::map<std::string, std::string>> admin_props =
-        ClientProperties(request, jvm::ClientRole::kAdmin);
-    if (!admin_props.ok()) return admin_props.status();
-    absl::StatusOr<std::unique_ptr<kafka::GroupAdmin>> admin =
-        kafka::GroupAdmin::Create(*admin_props, request.timeout);
+    absl::StatusOr<std::unique_ptr<kafka::GroupAdmin>> admin = MakeAdmin(request);
     if (!admin.ok()) return admin.status();
     absl::Status altered = (*admin)->AlterOffsets(request.group, to_commit);
     if (absl::IsFailedPrecondition(altered)) {
