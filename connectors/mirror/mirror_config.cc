@@ -195,6 +195,14 @@ sdk::ConfigDef MirrorSourceConfigDef() {
                        "offsets) in the mm2-offset-index topic beside the offset-syncs topic, "
                        "so that checkpoints translate every committed offset exactly. Needs "
                        "emit.offset-syncs.enabled."))
+      .define(ConfigKey("passthrough.enabled", ConfigKey::kBoolean)
+                  .withDefault("true")
+                  .importance(ConfigKey::kLow)
+                  .doc("connectd: whether MirrorSource tasks let the worker copy their "
+                       "partitions as record batches, without decompressing or re-encoding "
+                       "them (pass-through), where the connector's config allows it (no "
+                       "transforms, ByteArrayConverter, at-least-once delivery). false: every "
+                       "record is consumed and produced one by one, as Java's MirrorSource."))
       .define(ConfigKey("heartbeats.replication.enabled", ConfigKey::kBoolean)
                   .withDefault("true")
                   .importance(ConfigKey::kLow)

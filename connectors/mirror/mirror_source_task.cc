@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "connectors/mirror/mirror_config.h"
+#include "jvm/java_client_config.h"
 #include "connectors/mirror_client/records.h"
 
 namespace connectd::mirror {
@@ -190,6 +191,11 @@ MirrorSourceTask::PartitionMetrics MirrorSourceTask::MakeMetrics(const std::stri
       kMetricsDomain, kMetricsGroup, tags,
       {{"source-position", sdk::Stat::kValue, "The next source offset the task copies (connectd)",
         sdk::RecordingLevel::kDebug}});
+  m.passthrough = metrics.sensor(
+      kMetricsDomain, kMetricsGroup, tags,
+      {{"passthrough", sdk::Stat::kValue,
+        "1 while the worker copies the partition as record batches (pass-through), 0 while "
+        "the task copies it record by record (connectd)"}});
   if (new_metric_names_) {
     const sdk::MetricTags plugin_tags = {
         {"connector", connector_name_}, {"task", task_index_},
@@ -253,6 +259,47 @@ void MirrorSourceTask::RecordError(PartitionInfo& info, int32_t partition, int c
   e.last_ms.record(static_cast<double>(now), now);
 }
 
+void MirrorSourceTask::RecordPosition(PartitionInfo& info, int64_t high, int64_t position,
+                                      int64_t now) {
+  // Recorded when they change only (a value stat keeps its last value): an idle partition
+  // costs nothing but the lookups.
+  if (high >= 0 && high != info.recorded_end_offset) {
+    info.metrics.end_offset.record(static_cast<double>(high), now);
+    info.recorded_end_offset = high;
+  }
+  if (position >= 0 && position != info.recorded_position) {
+    info.metrics.position.record(static_cast<double>(position), now);
+    info.recorded_position = position;
+  }
+  // Samples of the end while it is ahead of the position, for records that wait unread. A
+  // round whose lookup failed keeps the last end known.
+  const int64_t end = high >= 0 ? high : info.recorded_end_offset;
+  auto& samples = info.end_samples;
+  while (!samples.empty() && samples.front().first <= position) samples.pop_front();
+  if (end >= 0 && position >= 0 && end > position &&
+      (samples.empty() || end > samples.back().first)) {
+    if (samples.size() >= kMaxEndSamples) samples.pop_front();
+    samples.emplace_back(end, now);
+  }
+  // The oldest record not yet acknowledged by the target: a record read (unacked) has its
+  // timestamp; one that waits unread was written before the end first passed it. 0 when
+  // everything is acknowledged and nothing is left to read; NaN if nothing tells.
+  double age = 0.0;
+  if (!info.unacked.empty()) {
+    const int64_t timestamp = info.unacked.front().second;
+    age = timestamp >= 0 ? static_cast<double>(std::max<int64_t>(0, now - timestamp))
+                         : std::nan("");
+  } else if (end >= 0 && position >= 0 && position < end) {
+    age = samples.empty()
+              ? std::nan("")
+              : static_cast<double>(std::max<int64_t>(0, now - samples.front().second));
+  }
+  if (age != 0.0 || info.recorded_age != 0.0) {
+    info.metrics.oldest_unreplicated_age.record(age, now);
+    info.recorded_age = age;
+  }
+}
+
 void MirrorSourceTask::RecordProgress(int64_t now) {
   if (now < next_progress_ms_) return;
   next_progress_ms_ = now + 1000;
@@ -277,45 +324,8 @@ void MirrorSourceTask::RecordProgress(int64_t now) {
     } else {
       rd_kafka_get_watermark_offsets(consumer_.get(), tp.topic, tp.partition, &low, &high);
     }
-    // Recorded when they change only (a value stat keeps its last value): an idle partition
-    // costs nothing but the lookups.
-    if (high >= 0 && high != info.recorded_end_offset) {
-      info.metrics.end_offset.record(static_cast<double>(high), now);
-      info.recorded_end_offset = high;
-    }
     // Before the first fetch the position is a logical one (beginning, end, stored+1 known).
-    const int64_t position = tp.offset >= 0 ? tp.offset : info.next_offset;
-    if (position >= 0 && position != info.recorded_position) {
-      info.metrics.position.record(static_cast<double>(position), now);
-      info.recorded_position = position;
-    }
-    // Samples of the end while it is ahead of the position, for records that wait unread. A
-    // round whose lookup failed keeps the last end known.
-    const int64_t end = high >= 0 ? high : info.recorded_end_offset;
-    auto& samples = info.end_samples;
-    while (!samples.empty() && samples.front().first <= position) samples.pop_front();
-    if (end >= 0 && position >= 0 && end > position &&
-        (samples.empty() || end > samples.back().first)) {
-      if (samples.size() >= kMaxEndSamples) samples.pop_front();
-      samples.emplace_back(end, now);
-    }
-    // The oldest record not yet acknowledged by the target: a record read (unacked) has its
-    // timestamp; one that waits unread was written before the end first passed it. 0 when
-    // everything is acknowledged and nothing is left to read; NaN if nothing tells.
-    double age = 0.0;
-    if (!info.unacked.empty()) {
-      const int64_t timestamp = info.unacked.front().second;
-      age = timestamp >= 0 ? static_cast<double>(std::max<int64_t>(0, now - timestamp))
-                           : std::nan("");
-    } else if (end >= 0 && position >= 0 && position < end) {
-      age = samples.empty()
-                ? std::nan("")
-                : static_cast<double>(std::max<int64_t>(0, now - samples.front().second));
-    }
-    if (age != 0.0 || info.recorded_age != 0.0) {
-      info.metrics.oldest_unreplicated_age.record(age, now);
-      info.recorded_age = age;
-    }
+    RecordPosition(info, high, tp.offset >= 0 ? tp.offset : info.next_offset, now);
   }
   rd_kafka_topic_partition_list_destroy(positions);
 }
@@ -399,10 +409,35 @@ void MirrorSourceTask::start(const sdk::Props& props) {
         StartOffset(topic, partition, info);
   }
   ResolveLogicalOffsets(assignment);
+  const int count = assignment->cnt;
+  // Pass-through: the worker copies what it takes as batches; the consumer keeps the rest (and
+  // partitions whose start is still a logical offset, resolved by the consumer).
+  passthrough_enabled_ = GetBool(props, "passthrough.enabled", true);
+  if (passthrough_enabled_) {
+    source_client_ = jvm::TranslateJavaClientConfig(consumer_props, jvm::ClientRole::kConsumer)
+                         .properties;
+    std::vector<std::tuple<std::string, int32_t, int64_t>> concrete;
+    for (int i = 0; i < assignment->cnt; ++i) {
+      const rd_kafka_topic_partition_t& tp = assignment->elems[i];
+      if (tp.offset >= 0) concrete.emplace_back(tp.topic, tp.partition, tp.offset);
+    }
+    if (!concrete.empty() && HandOver(concrete)) {
+      rd_kafka_topic_partition_list_t* rest = rd_kafka_topic_partition_list_new(assignment->cnt);
+      for (int i = 0; i < assignment->cnt; ++i) {
+        const rd_kafka_topic_partition_t& tp = assignment->elems[i];
+        if (tp.offset >= 0) continue;
+        rd_kafka_topic_partition_list_add(rest, tp.topic, tp.partition)->offset = tp.offset;
+      }
+      rd_kafka_topic_partition_list_destroy(assignment);
+      assignment = rest;
+    }
+  }
+  for (auto& [key, info] : partitions_) {
+    info.metrics.passthrough.record(info.copied_as_batches ? 1.0 : 0.0, NowMs());
+  }
   // One assignment: with their start offsets resolved above, every partition, the heartbeats
   // one included, is in the consumer's first fetch.
   const rd_kafka_resp_err_t err = rd_kafka_assign(consumer_.get(), assignment);
-  const int count = assignment->cnt;
   rd_kafka_topic_partition_list_destroy(assignment);
   if (err) throw sdk::ConnectException(std::string("assign failed: ") + rd_kafka_err2str(err));
 
@@ -516,6 +551,147 @@ void MirrorSourceTask::Reposition(const std::string& topic, int32_t partition, i
   }
 }
 
+bool MirrorSourceTask::HandOver(
+    const std::vector<std::tuple<std::string, int32_t, int64_t>>& partitions) {
+  std::vector<sdk::BatchCopyPartition> items;
+  for (const auto& [topic, partition, offset] : partitions) {
+    PartitionInfo& info = Info(topic, partition);
+    items.push_back({topic, partition, *info.remote_topic, offset, info.partition_json,
+                     "{\"offset\":", info.offset_suffix});
+  }
+  std::string why;
+  if (!context().copyBatches(source_client_, items, &why)) {
+    if (!passthrough_refusal_logged_) {
+      Log(CONNECTD_LOG_INFO, "Copying " + source_alias_ + "->" + target_alias_ +
+                                 " record by record, not as batches (pass-through): " + why);
+      passthrough_refusal_logged_ = true;
+    }
+    return false;
+  }
+  const int64_t now = NowMs();
+  for (const auto& [topic, partition, offset] : partitions) {
+    PartitionInfo& info = Info(topic, partition);
+    info.copied_as_batches = true;
+    info.next_offset = offset;
+    info.metrics.passthrough.record(1.0, now);
+  }
+  return true;
+}
+
+void MirrorSourceTask::AssignAt(const std::string& topic, int32_t partition, int64_t offset) {
+  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(list, topic.c_str(), partition)->offset = offset;
+  rd_kafka_error_t* error = rd_kafka_incremental_assign(consumer_.get(), list);
+  rd_kafka_topic_partition_list_destroy(list);
+  if (error != nullptr) {
+    const std::string message = rd_kafka_error_string(error);
+    rd_kafka_error_destroy(error);
+    throw sdk::ConnectException("cannot consume " + topic + "-" + std::to_string(partition) +
+                                " from offset " + std::to_string(offset) + ": " + message);
+  }
+}
+
+void MirrorSourceTask::Unassign(const std::string& topic, int32_t partition) {
+  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(list, topic.c_str(), partition);
+  rd_kafka_error_t* error = rd_kafka_incremental_unassign(consumer_.get(), list);
+  rd_kafka_topic_partition_list_destroy(list);
+  if (error != nullptr) {
+    const std::string message = rd_kafka_error_string(error);
+    rd_kafka_error_destroy(error);
+    throw sdk::ConnectException("cannot stop consuming " + topic + "-" +
+                                std::to_string(partition) + ": " + message);
+  }
+}
+
+void MirrorSourceTask::HandBack() {
+  for (auto it = hand_backs_.begin(); it != hand_backs_.end();) {
+    PartitionInfo& info = partitions_.at(*it);
+    // Every record before hand_back_at acknowledged, none after it handed to the worker.
+    if (!info.unacked.empty() || info.next_offset < info.hand_back_at) {
+      ++it;
+      continue;
+    }
+    const auto [topic, partition] = *it;
+    const int64_t offset = info.hand_back_at;
+    if (!info.unassigned) Unassign(topic, partition);
+    info.unassigned = false;
+    info.hand_back_at = -1;
+    it = hand_backs_.erase(it);
+    if (!HandOver({{topic, partition, offset}})) AssignAt(topic, partition, offset);
+  }
+}
+
+void MirrorSourceTask::batchCopyEvent(const sdk::BatchCopyEvent& event) {
+  auto it = partitions_.find({std::string(event.source_topic), event.partition});
+  if (it == partitions_.end()) return;
+  PartitionInfo& info = it->second;
+  const int64_t now = NowMs();
+  switch (event.kind) {
+    case sdk::BatchCopyEvent::Kind::kAcked: {
+      info.next_offset = event.position;
+      for (int32_t i = 0; i < event.record_count; ++i) {
+        info.metrics.records.record(1.0, now);
+        info.metrics.new_records.record(1.0, now);
+      }
+      info.metrics.bytes.record(static_cast<double>(event.batch_bytes), now);
+      info.metrics.new_bytes.record(static_cast<double>(event.batch_bytes), now);
+      if (event.max_timestamp_ms >= 0) {
+        const double latency = static_cast<double>(now - event.max_timestamp_ms);
+        info.metrics.replication_latency.record(latency, now);
+        info.metrics.new_replication_latency.record(latency, now);
+        info.metrics.record_age.record(latency, now);
+        info.metrics.new_record_age.record(latency, now);
+      }
+      if (info.errors && info.errors->active) RecordError(info, event.partition, 0, now);
+      // A batch has no gap (the worker returns those that have): one exact run.
+      if (offset_syncs_ && event.downstream_base >= 0 &&
+          event.upstream_last - event.upstream_first + 1 == event.record_count) {
+        offset_syncs_->UpdateBatch(info.source_topic, event.partition, event.upstream_first,
+                                   event.downstream_base, event.record_count);
+      }
+      return;
+    }
+    case sdk::BatchCopyEvent::Kind::kProgress:
+      RecordPosition(info, event.source_end_offset, event.position, now);
+      if (event.error_code != 0) {
+        const bool first = !info.errors || !info.errors->active;
+        RecordError(info, event.partition, event.error_code, now);
+        if (first) {
+          Log(CONNECTD_LOG_WARN, "Cannot copy " + info.source_topic + "-" +
+                                     std::to_string(event.partition) + " as batches from " +
+                                     source_alias_ + ": Kafka error " +
+                                     std::to_string(event.error_code) +
+                                     " (-1: unreachable; counted as fetch-error-count until "
+                                     "batches flow again)");
+        }
+      } else if (info.errors && info.errors->active) {
+        RecordError(info, event.partition, 0, now);
+      }
+      return;
+    case sdk::BatchCopyEvent::Kind::kReturned: {
+      info.copied_as_batches = false;
+      info.next_offset = event.position;
+      info.metrics.passthrough.record(0.0, now);
+      std::string again = event.copy_again_at >= 0
+                              ? "; as batches again from offset " +
+                                    std::to_string(event.copy_again_at)
+                              : "";
+      Log(CONNECTD_LOG_INFO, "Copying " + info.source_topic + "-" +
+                                 std::to_string(event.partition) + " record by record from offset " +
+                                 std::to_string(event.position) + ": " +
+                                 std::string(event.reason) + again);
+      if (stopping_) return;  // the task's last acknowledgements: nothing to copy any more
+      if (event.copy_again_at > event.position && passthrough_enabled_) {
+        info.hand_back_at = event.copy_again_at;
+        hand_backs_.insert(it->first);
+      }
+      AssignAt(info.source_topic, event.partition, event.position);
+      return;
+    }
+  }
+}
+
 void MirrorSourceTask::HandleResets(int64_t now) {
   if (pending_resets_.empty() || now < next_reset_attempt_ms_) return;
   next_reset_attempt_ms_ = now + 1000;
@@ -597,6 +773,7 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
   if (offset_syncs_) offset_syncs_->Poll();
   HandleResets(NowMs());
   RecordProgress(NowMs());
+  if (!hand_backs_.empty()) HandBack();
   int timeout = std::min(poll_timeout_ms_, batch.timeoutMs());
   // Queued offset syncs leave only as Poll() serves their acks: come back soon while any wait.
   if (offset_syncs_ && offset_syncs_->has_queued()) timeout = std::min(timeout, 5);
@@ -618,6 +795,13 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
       last_polled_partition_ = message->partition;
     }
     PartitionInfo& info = *last_polled_;
+    if (info.hand_back_at >= 0 && message->offset >= info.hand_back_at) {
+      // The worker copies batches from hand_back_at: this record is theirs.
+      if (!info.unassigned) Unassign(info.source_topic, message->partition);
+      info.unassigned = true;
+      rd_kafka_message_destroy(message);
+      continue;
+    }
     if (info.errors && info.errors->active) {
       RecordError(info, message->partition, 0, NowMs());
       Log(CONNECTD_LOG_INFO, std::string("Reading ") + topic + "-" +

@@ -49,14 +49,31 @@
 //                                       librdkafka's error code, 0 once records flow again;
 //                                       made on the first error only
 //
-// Threads: start/poll/commit/commitRecord on the task thread; stop from any thread.
+// Pass-through (passthrough.enabled, default true; issue 31). At start the task hands every
+// partition with a concrete start offset to the worker to copy as record batches (plugin ABI
+// 1.7); the worker refuses when the connector's config needs records (transforms, converters
+// other than ByteArrayConverter, exactly-once delivery), and the task then consumes them as
+// before (logged once). Acknowledged batches feed the same metrics (record-count per record,
+// byte-count with the batch's bytes, replication-latency and record-age from the batch's newest
+// timestamp), the offset syncs and the exact offset index (one run per batch); `passthrough`
+// (1/0, per partition) says which path copies it. A partition the worker returns (a batch that
+// cannot travel as bytes, an offset out of range, a refused batch) is consumed from the
+// returned position; when the worker says from where batches could be copied again (the end
+// of a compacted batch, of the batch a stored offset points into), the records up to there are
+// copied one by one and the partition is handed over again.
+//
+// Threads: start/poll/commit/commitRecord/batchCopyEvent on the task thread; stop from any
+// thread.
 #pragma once
 
 #include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "connectd/sdk/sdk.h"
 #include "connectors/mirror/fifo.h"
@@ -74,6 +91,7 @@ class MirrorSourceTask : public sdk::SourceTask {
   void commit() override;
   void commitRecord(const sdk::SourceRecordView& record,
                     const sdk::RecordMetadata* metadata) override;
+  void batchCopyEvent(const sdk::BatchCopyEvent& event) override;
   void stop() override;
 
  private:
@@ -87,6 +105,7 @@ class MirrorSourceTask : public sdk::SourceTask {
     sdk::Sensor end_offset;               // every second (connectd's own)
     sdk::Sensor position;                 // every second (connectd's own)
     sdk::Sensor oldest_unreplicated_age;  // every second (connectd's own)
+    sdk::Sensor passthrough;              // 1 while copied as batches (connectd's own)
     // metric.names.formats=new (KIP-1280): Java's four under kafka.connect:type=plugins.
     sdk::Sensor new_records;
     sdk::Sensor new_replication_latency;
@@ -119,6 +138,12 @@ class MirrorSourceTask : public sdk::SourceTask {
     Fifo<std::pair<int64_t, int64_t>> end_samples;
     PartitionMetrics metrics;
     std::unique_ptr<PartitionErrors> errors;
+    // Pass-through: the worker copies the partition as batches (the consumer does not hold it).
+    bool copied_as_batches = false;
+    // Returned by the worker with an offset from which it could copy batches again: records are
+    // copied up to it, then the partition is handed over anew (-1: none).
+    int64_t hand_back_at = -1;
+    bool unassigned = false;  // taken from the consumer, waiting to be handed over
   };
   PartitionMetrics MakeMetrics(const std::string& remote_topic, int32_t partition);
   sdk::MetricTags Tags(const std::string& remote_topic, int32_t partition) const;
@@ -138,6 +163,20 @@ class MirrorSourceTask : public sdk::SourceTask {
   // ListOffsets round trip; unanswered ones stay logical).
   void ResolveLogicalOffsets(rd_kafka_topic_partition_list_t* assignment);
   void Reposition(const std::string& topic, int32_t partition, int64_t offset);
+  // The gauges of a partition's end and position, and the age of its oldest unreplicated
+  // record, from the source's end `high` and the next offset to copy `position`.
+  void RecordPosition(PartitionInfo& info, int64_t high, int64_t position, int64_t now);
+
+  // ---- Batch pass-through (passthrough.enabled) ----
+  // Hands `partitions` (source topic, partition, next offset) to the worker to copy as
+  // batches; those it takes are marked. Returns whether it took them (else the reason is
+  // logged, once per task).
+  bool HandOver(const std::vector<std::tuple<std::string, int32_t, int64_t>>& partitions);
+  // The consumer starts or stops fetching one partition.
+  void AssignAt(const std::string& topic, int32_t partition, int64_t offset);
+  void Unassign(const std::string& topic, int32_t partition);
+  // Partitions copied as records up to their hand_back_at go back to the worker.
+  void HandBack();
 
   std::string source_alias_;
   std::string target_alias_;
@@ -173,6 +212,10 @@ class MirrorSourceTask : public sdk::SourceTask {
   int64_t next_reset_attempt_ms_ = 0;
   int64_t next_progress_ms_ = 0;
   std::atomic<bool> stopping_{false};
+  bool passthrough_enabled_ = true;
+  bool passthrough_refusal_logged_ = false;
+  std::map<std::string, std::string> source_client_;  // librdkafka properties of the source
+  std::set<std::pair<std::string, int32_t>> hand_backs_;  // partitions with hand_back_at set
 };
 
 }  // namespace connectd::mirror

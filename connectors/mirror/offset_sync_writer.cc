@@ -72,6 +72,11 @@ void OffsetSyncWriter::Update(const std::string& topic, int32_t partition, int64
   if (queued || ++updates_since_fire_ >= kUpdatesPerFire) FirePending();
 }
 
+void OffsetSyncWriter::UpdateBatch(const std::string& topic, int32_t partition, int64_t upstream,
+                                   int64_t downstream, int32_t count) {
+  for (int32_t i = 0; i < count; ++i) Update(topic, partition, upstream + i, downstream + i);
+}
+
 void OffsetSyncWriter::PromoteDelayedSyncs() {
   for (auto it = delayed_.begin(); it != delayed_.end() && Queue(it->second);) {
     if (auto state = states_.find(it->first); state != states_.end()) {

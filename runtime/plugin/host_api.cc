@@ -195,6 +195,19 @@ connectd_host_api MakeHostApi() {
     auto* s = reinterpret_cast<metrics::Sensor*>(sensor);
     s->scope()->RemoveSensor(s);
   };
+  api.source_task_copy_batches = [](connectd_source_task_context_host_ptr* c,
+                                     const connectd_batch_copy_request* request,
+                                     void (*explain)(void*, connectd_str),
+                                     void* opaque) -> connectd_status {
+    absl::Status status =
+        request == nullptr || request->struct_size < sizeof(connectd_batch_copy_request)
+            ? absl::InvalidArgumentError("a batch copy request of an unknown layout")
+            : reinterpret_cast<SourceTaskContextHost*>(c)->CopyBatches(*request);
+    if (!status.ok() && explain != nullptr) {
+      explain(opaque, connectd_str{status.message().data(), status.message().size()});
+    }
+    return static_cast<connectd_status>(status.code());
+  };
   api.record_out_set = [](connectd_record_out_host_ptr* out,
                           const connectd_connect_record* record) -> connectd_status {
     if (out == nullptr || record == nullptr) return CONNECTD_STATUS_INVALID_ARGUMENT;

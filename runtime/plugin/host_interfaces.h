@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/status/status.h"
 #include "connectd/plugin/abi.h"
 #include "runtime/metrics/metrics.h"
 
@@ -51,6 +52,13 @@ class SourceTaskContextHost {
   virtual std::optional<std::string> Offset(std::string_view source_partition) = 0;
   // The task's metrics scope (sensors removed when the task is destroyed).
   virtual metrics::MetricsScope* Metrics() = 0;
+  // source_task_copy_batches (ABI 1.7): OK when the host copies the request's partitions as
+  // batches; kFailedPrecondition saying why when the task must copy them itself;
+  // kInvalidArgument for a malformed request.
+  virtual absl::Status CopyBatches(const connectd_batch_copy_request& request) {
+    (void)request;
+    return absl::FailedPreconditionError("this host does not copy record batches");
+  }
 };
 
 class SourceBatchHost {

@@ -169,6 +169,19 @@ absl::Status SourceTaskInstance::CommitRecord(const connectd_source_record& reco
                     "SourceTask.commitRecord");
 }
 
+bool SourceTaskInstance::has_batch_copy_event() const {
+  return vtable_->struct_size >= offsetof(connectd_source_task_vtable, batch_copy_event) +
+                                     sizeof(vtable_->batch_copy_event) &&
+         vtable_->batch_copy_event != nullptr;
+}
+
+absl::Status SourceTaskInstance::BatchCopyEvent(const connectd_batch_copy_event& event) {
+  if (!has_batch_copy_event()) return absl::OkStatus();
+  HookError error;
+  return HookStatus(vtable_->batch_copy_event(ptr_, &event, ToHandle(&error)), error,
+                    "SourceTask.batchCopyEvent");
+}
+
 void SourceTaskInstance::Stop() { vtable_->stop(ptr_); }
 
 // ---- SinkTaskInstance ----------------------------------------------------------------------

@@ -74,6 +74,9 @@ class SourceTaskInstance {
   absl::Status CommitRecord(const connectd_source_record& record,
                             const connectd_record_metadata* metadata);
   bool has_commit_record() const { return vtable_->commit_record != nullptr; }
+  // batch_copy_event (ABI 1.7); has_batch_copy_event() false for plugins of older minors.
+  absl::Status BatchCopyEvent(const connectd_batch_copy_event& event);
+  bool has_batch_copy_event() const;
   void Stop();
 
  private:

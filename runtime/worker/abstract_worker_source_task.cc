@@ -3,6 +3,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/common/logging.h"
 #include "runtime/common/strings.h"
@@ -177,6 +178,126 @@ std::optional<std::string> AbstractWorkerSourceTask::Offset(std::string_view sou
   std::lock_guard lock(offset_read_mu_);
   if (offset_read_failure_.ok()) offset_read_failure_ = offset.status();
   return std::nullopt;
+}
+
+absl::Status AbstractWorkerSourceTask::CopyBatches(const connectd_batch_copy_request& request) {
+  if (options_.exactly_once) {
+    return absl::FailedPreconditionError(
+        "exactly.once.source.support is enabled: batches are not copied inside the task's "
+        "transactions (yet)");
+  }
+  if (options_.pipeline && !options_.pipeline->PassThrough()) {
+    return absl::FailedPreconditionError(
+        "the connector's transforms or converters need the records (batches travel only "
+        "without transforms and with ByteArrayConverter as key and value converter)");
+  }
+  if (!instance_ || !instance_->has_batch_copy_event()) {
+    return absl::FailedPreconditionError("the plugin does not implement batch_copy_event");
+  }
+  if (request.partition_count > 0 && request.partitions == nullptr) {
+    return absl::InvalidArgumentError("a batch copy request without its partitions");
+  }
+  std::vector<kafka::BatchCopyPartition> partitions;
+  std::vector<CopiedPartition> copied;
+  std::set<std::pair<std::string, int32_t>> keys;
+  for (size_t i = 0; i < request.partition_count; ++i) {
+    const connectd_batch_copy_partition& p = request.partitions[i];
+    if (p.struct_size < sizeof(connectd_batch_copy_partition)) {
+      return absl::InvalidArgumentError("a batch copy partition of an unknown layout");
+    }
+    CopiedPartition c{std::string(plugin::View(p.source_topic)),
+                      std::string(plugin::View(p.target_topic)),
+                      p.partition,
+                      std::string(plugin::View(p.source_partition)),
+                      std::string(plugin::View(p.offset_prefix)),
+                      std::string(plugin::View(p.offset_suffix))};
+    if (c.source_topic.empty() || c.target_topic.empty() || p.partition < 0 ||
+        p.start_offset < 0 || c.source_partition.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "batch copy partition ", c.source_topic, "-", p.partition, " -> ", c.target_topic,
+          " at ", p.start_offset, ": topics, a source partition and offsets >= 0 are required"));
+    }
+    if (copying_.count({c.source_topic, p.partition}) || !keys.insert({c.source_topic, p.partition}).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(c.source_topic, "-", p.partition, " is already copied as batches"));
+    }
+    partitions.push_back({c.source_topic, p.partition, c.target_topic, p.start_offset});
+    copied.push_back(std::move(c));
+  }
+  if (!copier_) {
+    kafka::BatchCopierOptions copier_options;
+    for (size_t i = 0; i < request.source_client.count; ++i) {
+      copier_options.source[std::string(plugin::View(request.source_client.items[i].key))] =
+          std::string(plugin::View(request.source_client.items[i].value));
+    }
+    copier_options.target = options_.producer;
+    if (auto it = options_.producer.find("request.timeout.ms"); it != options_.producer.end()) {
+      int64_t ms = 0;
+      if (absl::SimpleAtoi(it->second, &ms) && ms > 0) {
+        copier_options.request_timeout = std::chrono::milliseconds(ms);
+      }
+    }
+    absl::StatusOr<std::unique_ptr<kafka::BatchCopier>> copier =
+        kafka::BatchCopier::Create(std::move(copier_options));
+    if (!copier.ok()) return copier.status();
+    copier_ = *std::move(copier);
+  }
+  CONNECTD_LOG(kInfo, kLogger) << id_.connector << "-" << id_.task << " copies " << partitions.size()
+                               << " partitions as record batches (pass-through)";
+  for (CopiedPartition& c : copied) {
+    copying_.insert({c.source_topic, c.partition});
+    copied_.push_back(std::move(c));
+  }
+  copier_->Add(std::move(partitions));
+  return absl::OkStatus();
+}
+
+absl::Status AbstractWorkerSourceTask::ServeBatchCopies() {
+  if (!copier_) return absl::OkStatus();
+  std::vector<kafka::BatchCopyEvent> events = copier_->TakeEvents();
+  int64_t records = 0;
+  for (const kafka::BatchCopyEvent& e : events) {
+    const CopiedPartition& c = copied_.at(e.index);
+    const int32_t kind = e.kind == kafka::BatchCopyEvent::Kind::kAcked ? CONNECTD_BATCH_COPY_ACKED
+                         : e.kind == kafka::BatchCopyEvent::Kind::kReturned
+                             ? CONNECTD_BATCH_COPY_RETURNED
+                             : CONNECTD_BATCH_COPY_PROGRESS;
+    const connectd_batch_copy_event event{sizeof(connectd_batch_copy_event),
+                                          kind,
+                                          {c.source_topic.data(), c.source_topic.size()},
+                                          c.partition,
+                                          {c.target_topic.data(), c.target_topic.size()},
+                                          e.position,
+                                          e.source_end_offset,
+                                          e.upstream_first,
+                                          e.upstream_last,
+                                          e.record_count,
+                                          e.downstream_base,
+                                          e.batch_bytes,
+                                          e.max_timestamp_ms,
+                                          e.error_code,
+                                          {e.reason.data(), e.reason.size()},
+                                          e.copy_again_at};
+    if (absl::Status s = instance_->BatchCopyEvent(event); !s.ok()) return s;
+    if (kind == CONNECTD_BATCH_COPY_ACKED) {
+      records += e.record_count;
+      BatchAcknowledged(c.source_partition,
+                        absl::StrCat(c.offset_prefix, e.upstream_last, c.offset_suffix));
+    } else if (kind == CONNECTD_BATCH_COPY_RETURNED) {
+      copying_.erase({c.source_topic, c.partition});
+    }
+  }
+  if (records > 0) {
+    records_polled_ += records;
+    task_metrics_.RecordPoll(records, 0);
+    records_acked_ += records;
+    RecordAcknowledged();
+  }
+  return absl::OkStatus();
+}
+
+void AbstractWorkerSourceTask::StopBatchCopies(std::chrono::milliseconds timeout) {
+  if (copier_) copier_->Stop(timeout);
 }
 
 absl::Status AbstractWorkerSourceTask::OffsetReadFailure() {
@@ -515,6 +636,7 @@ void AbstractWorkerSourceTask::ForgetProducer() {
 }
 
 void AbstractWorkerSourceTask::Close() {
+  if (copier_ && !producer_) copier_->Stop(std::chrono::milliseconds(0));
   if (producer_) {
     FinalOffsetCommit();
     // Whatever was not committed is dropped: its offsets are never stored.
@@ -523,6 +645,7 @@ void AbstractWorkerSourceTask::Close() {
     ForgetProducer();
     producer_.reset();
   }
+  copier_.reset();  // stopped by FinalOffsetCommit; nothing may reach the plugin after this
   std::lock_guard lock(instance_mu_);
   instance_.reset();  // destroyed here unless a hanging stop() still holds it
 }

@@ -31,6 +31,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/node_hash_set.h"
+#include "runtime/kafka/batch_copier.h"
 #include "runtime/kafka/client_metrics.h"
 #include "runtime/kafka/exactly_once.h"
 #include "runtime/kafka/rdkafka_handles.h"
@@ -147,6 +148,13 @@ class AbstractWorkerSourceTask : public WorkerTask, private plugin::SourceTaskCo
   // Close(), before the producer's unsent records are purged and it is destroyed: commit what
   // may be committed (finalOffsetCommit).
   virtual void FinalOffsetCommit() = 0;
+  // Batch pass-through (ABI 1.7): the target acknowledged a copied batch whose source offset is
+  // `offset` under `partition` (both JSON), after the plugin heard of it. Only tasks that let
+  // plugins copy batches (WorkerSourceTask) receive any.
+  virtual void BatchAcknowledged(std::string_view partition, std::string_view offset) {
+    (void)partition;
+    (void)offset;
+  }
 
   // ---- For the subclasses -----------------------------------------------------------------
   // The plugin's poll for at most `timeout` (a retriable failure is logged and yields nothing);
@@ -162,6 +170,18 @@ class AbstractWorkerSourceTask : public WorkerTask, private plugin::SourceTaskCo
   void CommitRecord(const connectd_source_record& record, const connectd_record_metadata* metadata);
   // The plugin's SourceTask.commit(), errors logged.
   void CommitTask();
+  // Batch pass-through: hands the copier's events to the plugin (batch_copy_event) and each
+  // acknowledged batch's offset to BatchAcknowledged, in order; counts the batches' records as
+  // polled and written. A failing hook fails the task.
+  absl::Status ServeBatchCopies();
+  // Whether a copier runs for this task (the plugin handed partitions over).
+  bool copying_batches() const { return copier_ != nullptr; }
+  // Stops the copier, giving the batches in flight `timeout` to be acknowledged (their events
+  // wait for ServeBatchCopies).
+  void StopBatchCopies(std::chrono::milliseconds timeout);
+  void PauseBatchCopies(bool paused) {
+    if (copier_) copier_->SetPaused(paused);
+  }
 
   const SourceTaskOptions& options() const { return options_; }
   ConnectorOffsetStore& offsets() { return *offsets_; }
@@ -186,6 +206,7 @@ class AbstractWorkerSourceTask : public WorkerTask, private plugin::SourceTaskCo
 
   // SourceTaskContextHost
   std::optional<std::string> Offset(std::string_view source_partition) override;
+  absl::Status CopyBatches(const connectd_batch_copy_request& request) override;
   metrics::MetricsScope* Metrics() override { return &metrics_scope_; }
 
   // Java's "Failed to fetch offsets.": set when a lookup of the plugin could not read the
@@ -248,6 +269,19 @@ class AbstractWorkerSourceTask : public WorkerTask, private plugin::SourceTaskCo
   metrics::Sensor* producer_throttle_ = nullptr;
   int64_t in_flight_ = 0;  // task thread: produced, delivery report not yet served
   std::atomic<int64_t> offset_commits_{0};
+
+  // Batch pass-through (task thread only). A partition handed to the copier, by its index.
+  struct CopiedPartition {
+    std::string source_topic;
+    std::string target_topic;
+    int32_t partition = 0;
+    std::string source_partition;  // JSON
+    std::string offset_prefix;
+    std::string offset_suffix;
+  };
+  std::unique_ptr<kafka::BatchCopier> copier_;
+  std::vector<CopiedPartition> copied_;
+  std::set<std::pair<std::string, int32_t>> copying_;  // source partitions the copier holds
 };
 
 }  // namespace connectd::worker

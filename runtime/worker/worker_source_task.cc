@@ -26,8 +26,10 @@ absl::Status WorkerSourceTask::Iterate() {
   // follows the target's acks closely (Java calls it from the producer's thread as each ack
   // arrives; a task told to stop ignores late commitRecord calls).
   rd_kafka_poll(producer(), 0);
-  const std::chrono::milliseconds timeout =
+  if (absl::Status served = ServeBatchCopies(); !served.ok()) return served;
+  std::chrono::milliseconds timeout =
       in_flight() > 0 ? std::min(options().poll_timeout, kAckPollInterval) : options().poll_timeout;
+  if (copying_batches()) timeout = std::min(timeout, kBatchCopyPollInterval);
   RecordAcknowledged();
   absl::StatusOr<std::vector<std::unique_ptr<InFlight>>> records = Poll(timeout);
   if (!records.ok()) return records.status();
@@ -89,10 +91,21 @@ void WorkerSourceTask::CommitOffsets() {
   CommitTask();
 }
 
+void WorkerSourceTask::BatchAcknowledged(std::string_view partition, std::string_view offset) {
+  submitted_.Ack(submitted_.Submit(partition, offset));
+}
+
 void WorkerSourceTask::FinalOffsetCommit() {
   // Deliver what was sent, commit what was acknowledged; the rest is dropped uncommitted.
   rd_kafka_flush(producer(), static_cast<int>(options().offset_flush_timeout.count()));
-  if (has_instance()) CommitOffsets();
+  StopBatchCopies(cancelled() ? std::chrono::milliseconds(0) : options().offset_flush_timeout);
+  if (has_instance()) {
+    if (absl::Status served = ServeBatchCopies(); !served.ok()) {
+      CONNECTD_LOG(kError, kLogger) << "Failed to hand copied batches to the task: "
+                                    << served.message();
+    }
+    CommitOffsets();
+  }
 }
 
 }  // namespace connectd::worker

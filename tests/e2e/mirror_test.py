@@ -357,5 +357,112 @@ class MirrorE2ETest(unittest.TestCase):
             self.assertEqual(worker.stop(), 0)
 
 
+    def test_batches_pass_through_and_an_offset_inside_a_batch_is_handed_back(self):
+        """Batch pass-through (issue 31): a stored offset that points into a source batch (here
+        set over REST while the connector is stopped) cannot start a batch copy. The worker
+        returns the partition, the task copies records up to the batch's end and hands it back;
+        the records that follow travel as batches. B gets every record after the stored offset
+        once, intact, and the stored offset follows the batches."""
+        topic = f"batches-{self.uid}"
+        tool("create", self.a, topic, 1, "compression.type=lz4")
+        base = int(time.time() * 1000) - 5000
+        tool("produce", self.a, topic, 600, 1, base)  # in a few lz4 batches of many records
+        source_config, _ = self.connector_configs([topic])
+        worker = StandaloneWorker(extra=self.extra, workdir=self.dir).start()
+        try:
+            status, _, text = worker.post("/connectors", {
+                "name": "mm2-pt", "config": source_config, "initial_state": "STOPPED"})
+            self.assertEqual(status, 201, text)
+            worker.wait_state("mm2-pt", "STOPPED", [])
+            # Offset 0 copied: the copy resumes at 1, inside the first batch.
+            status, _, text = worker.patch("/connectors/mm2-pt/offsets", {"offsets": [{
+                "partition": {"cluster": "A", "partition": 0, "topic": topic},
+                "offset": {"offset": 0}}]})
+            self.assertEqual(status, 200, text)
+            self.assertEqual(worker.put("/connectors/mm2-pt/resume")[0], 202)
+            wait_until(lambda: partitions(self.b, f"A.{topic}") == 1, what=f"A.{topic} on B")
+            wait_until(lambda: count(self.b, f"A.{topic}") == 599, timeout=60,
+                       what="records 1..599 on B")
+            wait_until(lambda: self.source_metric(worker, "passthrough", f"A.{topic}") == 1,
+                       timeout=30, what="the partition handed back to the batch copy")
+            tool("produce-from", self.a, topic, 1000, 400, 1)
+            wait_until(lambda: count(self.b, f"A.{topic}") == 999, timeout=60,
+                       what="the 400 later records on B")
+            time.sleep(1)
+            self.assertEqual(count(self.b, f"A.{topic}"), 999, "nothing copied twice")
+            got = consume(self.b, f"A.{topic}", 999)
+            self.assertEqual([int(r["key"][1:]) for r in got],
+                             list(range(1, 600)) + list(range(1000, 1400)))
+            for r in got:
+                i = int(r["key"][1:])
+                self.assertEqual(r["value"], f"v{i}")
+                self.assertEqual(r["headers"], [["h", str(i)], ["empty", ""]])
+                if i < 600:
+                    self.assertEqual(r["timestamp"], base + i)
+            self.assertEqual(self.source_metric(worker, "record_count", f"A.{topic}"), 999)
+            wait_until(lambda: (self.stored_offset(worker, "mm2-pt", topic) or {}).get("offset") == 999,
+                       what="offset 999 committed")
+            with open(worker.log_path) as f:
+                log = f.read()
+            self.assertRegex(log, rf"Copying {topic}-0 record by record from offset 1: offset 1 is "
+                                  rf"inside a source batch \(0\.\.\d+\); as batches again from offset")
+            print("\n".join(l for l in log.splitlines() if "batch" in l and topic in l))
+        except Exception:
+            print("worker log tail:\n" + worker.tail(80))
+            raise
+        finally:
+            self.assertEqual(worker.stop(), 0)
+
+    def test_what_needs_records_is_copied_record_by_record(self):
+        """A LogAppendTime source topic (its batches carry the source broker's clock) and a
+        connector with a transform are copied record by record, each saying so (`passthrough`
+        0 and a log line), and completely; passthrough.enabled=false asks for the same."""
+        stamped, plain, off = (f"appendtime-{self.uid}", f"transformed-{self.uid}",
+                               f"passthrough-off-{self.uid}")
+        tool("create", self.a, stamped, 2, "message.timestamp.type=LogAppendTime")
+        tool("create", self.a, plain, 2)
+        tool("create", self.a, off, 2)
+        for topic in (stamped, plain, off):
+            tool("produce", self.a, topic, 200, 2)
+        stamped_config, _ = self.connector_configs([stamped])
+        plain_config, _ = self.connector_configs([plain])
+        plain_config.update({"transforms": "mark",
+                             "transforms.mark.type": "org.apache.kafka.connect.transforms.InsertHeader",
+                             "transforms.mark.header": "copied-by",
+                             "transforms.mark.value.literal": "connectd"})
+        off_config, _ = self.connector_configs([off])
+        off_config["passthrough.enabled"] = "false"
+        worker = StandaloneWorker(extra=self.extra, workdir=self.dir).start()
+        try:
+            for name, config in (("mm2-stamped", stamped_config), ("mm2-plain", plain_config),
+                                 ("mm2-off", off_config)):
+                status, _, text = worker.post("/connectors", {"name": name, "config": config})
+                self.assertEqual(status, 201, text)
+            for topic in (stamped, plain, off):
+                wait_until(lambda: count(self.b, f"A.{topic}") == 200 if partitions(self.b, f"A.{topic}") == 2 else False,
+                           timeout=60, what=f"A.{topic}'s 200 records on B")
+                for p in (0, 1):
+                    wait_until(lambda: self.source_metric(worker, "record_count", f"A.{topic}", p) == 100,
+                               what=f"record-count of A.{topic}-{p}")
+                    self.assertEqual(self.source_metric(worker, "passthrough", f"A.{topic}", p), 0)
+            got = consume(self.b, f"A.{plain}", 200)
+            self.assertEqual(sorted(int(r["key"][1:]) for r in got), list(range(200)))
+            for r in got:
+                self.assertEqual(r["headers"][-1], ["copied-by", "connectd"])
+            self.assertEqual(sorted(int(r["key"][1:]) for r in consume(self.b, f"A.{stamped}", 200)),
+                             list(range(200)))
+            with open(worker.log_path) as f:
+                log = f.read()
+            for p in (0, 1):
+                self.assertRegex(log, rf"Copying {stamped}-{p} record by record from offset 0: .*LogAppendTime")
+            self.assertRegex(log, r"Copying A->B record by record, not as batches \(pass-through\): "
+                                  r"the connector's transforms or converters need the records")
+        except Exception:
+            print("worker log tail:\n" + worker.tail(80))
+            raise
+        finally:
+            self.assertEqual(worker.stop(), 0)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -35,6 +35,8 @@
  *        Predicates as plugins (descriptor arrays, vtables, host function record_out_set).
  *   1.6  CONNECTD_STAT_DEBUG: a metric at Kafka's DEBUG recording level (a flag in
  *        connectd_metric_stat.kind; a 1.3-1.5 host refuses it).
+ *   1.7  Batch pass-through: host function source_task_copy_batches and the source task hook
+ *        batch_copy_event (the host copies a task's source partitions as record batches).
  *
  * OWNERSHIP
  *   - `connectd_str` and `connectd_bytes` are views. A view handed to a callee is valid only for
@@ -72,7 +74,7 @@ extern "C" {
 #endif
 
 #define CONNECTD_PLUGIN_ABI_VERSION_MAJOR 1
-#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 6
+#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 7
 
 /* The minor version whose layout this translation unit sees. */
 #ifndef CONNECTD_PLUGIN_ABI_TARGET_MINOR
@@ -487,6 +489,76 @@ typedef struct connectd_connector_vtable {
 } connectd_connector_vtable;
 
 /* ------------------------------------------------------------------------------------------ */
+/* Batch pass-through (1.7)                                                                    */
+
+/* One source partition a task asks the host to copy as record batches: Kafka's v2 batches are
+ * fetched from `source_topic`-`partition` and produced to the same partition of `target_topic`
+ * as they are (compression, timestamps, keys, values and headers untouched; only the producer
+ * fields and the CRC are rewritten), from upstream offset `start_offset` on. Acknowledged
+ * batches commit the source offset `offset_prefix` N `offset_suffix` under `source_partition`
+ * (both JSON objects, as a record's), N being the upstream offset of the batch's last record:
+ * e.g. {"offset": and } give MirrorSource's {"offset":N}. */
+typedef struct connectd_batch_copy_partition {
+  uint32_t struct_size;
+  connectd_str source_topic;
+  int32_t partition;
+  connectd_str target_topic;
+  int64_t start_offset; /* >= 0: a concrete offset, never a logical one */
+  connectd_str source_partition;
+  connectd_str offset_prefix;
+  connectd_str offset_suffix;
+} connectd_batch_copy_partition;
+
+/* `source_client`: how to reach the source cluster, as librdkafka property names
+ * (bootstrap.servers, security.protocol, sasl.*, ssl.*, client.id, isolation.level). The
+ * target is the task's own producer's cluster, with the producer's settings. */
+typedef struct connectd_batch_copy_request {
+  uint32_t struct_size;
+  connectd_props source_client;
+  const connectd_batch_copy_partition* partitions;
+  size_t partition_count;
+} connectd_batch_copy_request;
+
+/* Kinds of connectd_batch_copy_event. */
+#define CONNECTD_BATCH_COPY_ACKED 0    /* the target acknowledged one batch */
+#define CONNECTD_BATCH_COPY_PROGRESS 1 /* about once a second per partition */
+#define CONNECTD_BATCH_COPY_RETURNED 2 /* the host stopped copying the partition */
+
+/* What became of a partition handed over with source_task_copy_batches. Views are valid during
+ * the hook only. */
+typedef struct connectd_batch_copy_event {
+  uint32_t struct_size;
+  int32_t kind; /* CONNECTD_BATCH_COPY_* */
+  connectd_str source_topic;
+  int32_t partition;
+  connectd_str target_topic;
+  /* The next upstream offset the host copies: after the acknowledged batch (ACKED), the
+   * copy's position (PROGRESS), where the task's own copy resumes (RETURNED). */
+  int64_t position;
+  /* The source partition's end as of the newest fetch (the last stable offset under
+   * isolation.level=read_committed, else the high watermark); -1 when not known yet. */
+  int64_t source_end_offset;
+  /* ACKED: the batch. Its records are upstream offsets upstream_first..upstream_last (with no
+   * gap: record_count of them) written at downstream_base.. on the target (-1: not known, a
+   * batch the target had already, acknowledged as a duplicate). */
+  int64_t upstream_first;
+  int64_t upstream_last;
+  int32_t record_count;
+  int64_t downstream_base;
+  int64_t batch_bytes;      /* the batch's size as produced */
+  int64_t max_timestamp_ms; /* its newest record's timestamp */
+  /* PROGRESS: Kafka's error code of the partition's last failed fetch or produce (0: none, it
+   * copies; -1: the broker could not be reached). RETURNED: the code that ended the copy, or
+   * 0 when a batch needs the record path. */
+  int32_t error_code;
+  /* RETURNED: why, for a person; and the upstream offset from which the host could copy the
+   * partition's batches again (the task may hand it over anew once its own copy reached it),
+   * or -1 when it cannot (e.g. LogAppendTime on the source). */
+  connectd_str reason;
+  int64_t copy_again_at;
+} connectd_batch_copy_event;
+
+/* ------------------------------------------------------------------------------------------ */
 /* Tasks                                                                                       */
 
 typedef struct connectd_source_task_vtable {
@@ -524,6 +596,19 @@ typedef struct connectd_source_task_vtable {
 
   /* Frees the instance after `poll` has returned for the last time. @thread: the task thread. */
   void (*destroy)(connectd_task_plugin_ptr* task);
+
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 7
+  /* Since 1.7. What became of the partitions the task handed to source_task_copy_batches, in
+   * order per partition. ACKED comes after the target acknowledged the batch and before its
+   * source offset becomes committable (as commit_record for a record); RETURNED comes once,
+   * after every earlier batch of the partition was ACKED: from `position` on the task copies
+   * the partition itself (or hands it over again at copy_again_at). Required of a task that
+   * calls source_task_copy_batches. A non-OK status fails the task.
+   * @thread: the task thread, between two polls. */
+  connectd_status (*batch_copy_event)(connectd_task_plugin_ptr* task,
+                                      const connectd_batch_copy_event* event,
+                                      connectd_error_host_ptr* error);
+#endif
 } connectd_source_task_vtable;
 
 typedef struct connectd_sink_task_vtable {
@@ -783,6 +868,24 @@ typedef struct connectd_host_api {
    * not match its schema's shape, a STRUCT without struct_schema). */
   connectd_status (*record_out_set)(connectd_record_out_host_ptr* out,
                                     const connectd_connect_record* record);
+
+  /* ---- 1.7: batch pass-through. ---- */
+
+  /* Asks the host to copy `request`'s partitions as record batches (see
+   * connectd_batch_copy_partition) from now until the task stops or the host returns a
+   * partition (batch_copy_event RETURNED). The task must not copy those partitions itself
+   * meanwhile. May be called again to hand over more partitions (not ones being copied).
+   * Returns OK when the host copies them; CONNECTD_STATUS_FAILED_PRECONDITION, with why in
+   * `error`, when this task's records must pass through the worker (transforms, predicates,
+   * converters that change bytes, exactly-once delivery, a plugin without batch_copy_event):
+   * the task then copies them itself, as before 1.7; CONNECTD_STATUS_INVALID_ARGUMENT for a
+   * malformed request (a negative start offset, an empty topic, an unusable client setting).
+   * On a non-OK status the host calls explain(opaque, why) once, during this call (`explain`
+   * may be NULL). @thread: the task thread (in start or poll). */
+  connectd_status (*source_task_copy_batches)(connectd_source_task_context_host_ptr* context,
+                                              const connectd_batch_copy_request* request,
+                                              void (*explain)(void* opaque, connectd_str why),
+                                              void* opaque);
 
 } connectd_host_api;
 

@@ -216,10 +216,40 @@ struct SourceTaskTrampolines {
   static void Destroy(connectd_task_plugin_ptr* p) {
     internal::GuardNoThrow("SourceTask destructor", [&] { delete Self(p); });
   }
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 7
+  static connectd_status BatchCopy(connectd_task_plugin_ptr* p, const connectd_batch_copy_event* e,
+                                   connectd_error_host_ptr* error) {
+    return internal::Guard(error, [&] {
+      BatchCopyEvent event;
+      event.kind = e->kind == CONNECTD_BATCH_COPY_ACKED      ? BatchCopyEvent::Kind::kAcked
+                   : e->kind == CONNECTD_BATCH_COPY_RETURNED ? BatchCopyEvent::Kind::kReturned
+                                                             : BatchCopyEvent::Kind::kProgress;
+      event.source_topic = FromStr(e->source_topic);
+      event.partition = e->partition;
+      event.target_topic = FromStr(e->target_topic);
+      event.position = e->position;
+      event.source_end_offset = e->source_end_offset;
+      event.upstream_first = e->upstream_first;
+      event.upstream_last = e->upstream_last;
+      event.record_count = e->record_count;
+      event.downstream_base = e->downstream_base;
+      event.batch_bytes = e->batch_bytes;
+      event.max_timestamp_ms = e->max_timestamp_ms;
+      event.error_code = e->error_code;
+      event.reason = FromStr(e->reason);
+      event.copy_again_at = e->copy_again_at;
+      Self(p)->batchCopyEvent(event);
+    });
+  }
+#endif
 
   static constexpr connectd_source_task_vtable kVtable = {
       sizeof(connectd_source_task_vtable), &Create, &Start, &Poll, &Commit, &CommitRecord,
-      &Stop, &Destroy};
+      &Stop, &Destroy,
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 7
+      &BatchCopy,
+#endif
+  };
 };
 
 template <typename T>

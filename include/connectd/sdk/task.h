@@ -8,19 +8,59 @@
 // Errors: throw ConnectException (the task fails) or RetriableException (the call is retried).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "connectd/plugin/abi.h"
 #include "connectd/sdk/connector.h"
+#include "connectd/sdk/errors.h"
 #include "connectd/sdk/records.h"
 
 namespace connectd::sdk {
 
 using OffsetMap = std::map<TopicPartition, int64_t>;
+
+// Batch pass-through (ABI 1.7): a partition the host copies as record batches, and what became
+// of it (connectd_batch_copy_partition and connectd_batch_copy_event in abi.h say more).
+struct BatchCopyPartition {
+  std::string source_topic;
+  int32_t partition = 0;
+  std::string target_topic;
+  int64_t start_offset = 0;
+  std::string source_partition;  // JSON
+  std::string offset_prefix;     // the source offset JSON is prefix + N + suffix
+  std::string offset_suffix;
+};
+
+struct BatchCopyEvent {
+  enum class Kind { kAcked, kProgress, kReturned };
+  Kind kind = Kind::kProgress;
+  std::string_view source_topic;
+  int32_t partition = 0;
+  std::string_view target_topic;
+  int64_t position = -1;
+  int64_t source_end_offset = -1;
+  int64_t upstream_first = -1;
+  int64_t upstream_last = -1;
+  int32_t record_count = 0;
+  int64_t downstream_base = -1;
+  int64_t batch_bytes = 0;
+  int64_t max_timestamp_ms = -1;
+  int32_t error_code = 0;
+  std::string_view reason;
+  int64_t copy_again_at = -1;
+};
+
+// True if the host offers the 1.7 batch pass-through.
+inline bool HostCopiesBatches() {
+  return Host().struct_size >= offsetof(connectd_host_api, source_task_copy_batches) +
+                                   sizeof(Host().source_task_copy_batches);
+}
 
 // Connect's SourceTaskContext, with its OffsetStorageReader.
 class SourceTaskContext {
@@ -42,6 +82,37 @@ class SourceTaskContext {
   Metrics metrics() {
     return Metrics(HostHasMetrics() ? Host().source_task_metrics(context_) : nullptr);
   }
+  // Hands `partitions` to the host to copy as record batches (ABI 1.7): true when it does (the
+  // task then hears of them through SourceTask::batchCopyEvent and must not copy them itself);
+  // false with `*why` when the task must copy them (the host needs the records, or is older
+  // than 1.7). `source_client`: librdkafka properties reaching the source cluster. Throws
+  // ConnectException for a request the host calls malformed.
+  bool copyBatches(const Props& source_client, const std::vector<BatchCopyPartition>& partitions,
+                   std::string* why) {
+    if (!HostCopiesBatches()) {
+      *why = "the worker is older than plugin ABI 1.7";
+      return false;
+    }
+    std::vector<connectd_kv> client;
+    for (const auto& [key, value] : source_client) client.push_back({ToStr(key), ToStr(value)});
+    std::vector<connectd_batch_copy_partition> items;
+    for (const BatchCopyPartition& p : partitions) {
+      items.push_back({sizeof(connectd_batch_copy_partition), ToStr(p.source_topic), p.partition,
+                       ToStr(p.target_topic), p.start_offset, ToStr(p.source_partition),
+                       ToStr(p.offset_prefix), ToStr(p.offset_suffix)});
+    }
+    const connectd_batch_copy_request request{sizeof(connectd_batch_copy_request),
+                                              {client.data(), client.size()}, items.data(),
+                                              items.size()};
+    auto explain = [](void* opaque, connectd_str message) {
+      static_cast<std::string*>(opaque)->assign(FromStr(message));
+    };
+    const connectd_status status =
+        Host().source_task_copy_batches(context_, &request, explain, why);
+    if (status == CONNECTD_STATUS_OK) return true;
+    if (status == CONNECTD_STATUS_FAILED_PRECONDITION) return false;
+    throw ConnectException("the worker refused to copy batches: " + *why, status);
+  }
 
  private:
   connectd_source_task_context_host_ptr* context_;
@@ -58,6 +129,9 @@ class SourceTask {
   // `record` was acknowledged at `metadata`, or dropped (`metadata` null).
   virtual void commitRecord(const SourceRecordView& /*record*/,
                             const RecordMetadata* /*metadata*/) {}
+  // What became of the partitions handed to SourceTaskContext::copyBatches (ABI 1.7); a task
+  // that hands any over overrides it.
+  virtual void batchCopyEvent(const BatchCopyEvent& /*event*/) {}
   virtual void stop() = 0;
 
   SourceTaskContext& context() { return *context_; }

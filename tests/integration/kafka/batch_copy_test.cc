@@ -4,7 +4,9 @@
 // id that B handed out, produced to B as the same bytes, and B holds exactly A's records (keys,
 // values, headers, timestamps, offsets) in batches whose record bytes are A's own, still lz4.
 #include <algorithm>
+#include <functional>
 #include <future>
+#include <map>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -12,6 +14,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "runtime/kafka/batch_copier.h"
 #include "runtime/kafka/protocol/broker_connection.h"
 #include "runtime/kafka/protocol/data_messages.h"
 #include "runtime/kafka/protocol/record_batch.h"
@@ -316,6 +319,190 @@ TEST_F(BatchCopyTest, AbortedTransactionsAndMarkersAreNotCopied) {
   EXPECT_EQ(copied_bases.front(), 0);
   EXPECT_EQ(copied_bases.back() >= 22, true);
   from->Close();
+}
+
+
+// ---- BatchCopier (runtime/kafka/batch_copier.h): the copy loop a worker runs for a task ------
+
+struct CopierRun {
+  std::vector<BatchCopyEvent> acked;
+  std::vector<BatchCopyEvent> returned;
+  std::vector<BatchCopyEvent> progress;
+  int64_t acked_records = 0;
+};
+
+// Takes the copier's events until `done` holds or 60 s passed.
+CopierRun Collect(BatchCopier& copier, const std::function<bool(const CopierRun&)>& done) {
+  CopierRun run;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!done(run) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (BatchCopyEvent& e : copier.TakeEvents()) {
+      if (e.kind == BatchCopyEvent::Kind::kAcked) {
+        run.acked_records += e.record_count;
+        run.acked.push_back(std::move(e));
+      } else if (e.kind == BatchCopyEvent::Kind::kReturned) {
+        run.returned.push_back(std::move(e));
+      } else {
+        run.progress.push_back(std::move(e));
+      }
+    }
+  }
+  return run;
+}
+
+std::unique_ptr<BatchCopier> MakeCopier(const std::string& from, const std::string& to,
+                                        std::map<std::string, std::string> source_extra = {},
+                                        std::chrono::milliseconds missing_target = std::chrono::seconds(60)) {
+  BatchCopierOptions options;
+  options.source = {{"bootstrap.servers", from}, {"client.id", "batch-copier-test"}};
+  for (auto& [k, v] : source_extra) options.source[k] = v;
+  options.target = {{"bootstrap.servers", to}};
+  options.request_timeout = std::chrono::milliseconds(10000);
+  options.missing_target_topic_timeout = missing_target;
+  absl::StatusOr<std::unique_ptr<BatchCopier>> copier = BatchCopier::Create(std::move(options));
+  EXPECT_TRUE(copier.ok()) << copier.status();
+  return copier.ok() ? *std::move(copier) : nullptr;
+}
+
+std::vector<testing::TestRecord> Records(int count, int64_t timestamp) {
+  std::vector<testing::TestRecord> records;
+  for (int i = 0; i < count; ++i) {
+    records.push_back({"key-" + std::to_string(i), std::string(200 + i % 70, 'a' + i % 26),
+                       {{"seq", std::to_string(i)}}, i % 3, timestamp + i, -1});
+  }
+  return records;
+}
+
+TEST_F(BatchCopyTest, CopierCopiesEveryPartitionWithAnExactPairPerBatch) {
+  absl::StatusOr<std::string> a = testing::TestKafkaBootstrap("ctest-a");
+  absl::StatusOr<std::string> b = testing::TestKafkaBootstrap("ctest-b");
+  ASSERT_TRUE(a.ok() && b.ok());
+  const std::string source = testing::UniqueName("copier-source");
+  const std::string target = testing::UniqueName("copier-target");
+  ASSERT_TRUE(testing::CreateTopic(*a, source, 3, {{"compression.type", "lz4"}}).ok());
+  ASSERT_TRUE(testing::CreateTopic(*b, target, 3).ok());
+  // Something already on the target: downstream offsets differ from upstream ones.
+  ASSERT_TRUE(testing::ProduceRecords(*b, target, Records(30, 1000)).ok());
+  const std::vector<testing::TestRecord> sent = Records(3000, 1700000000000);
+  for (size_t first = 0; first < sent.size(); first += 500) {
+    ASSERT_TRUE(testing::ProduceRecords(*a, source,
+                                        {sent.begin() + first, sent.begin() + first + 500})
+                    .ok());
+  }
+
+  std::unique_ptr<BatchCopier> copier = MakeCopier(*a, *b);
+  ASSERT_NE(copier, nullptr);
+  copier->Add({{source, 0, target, 0}, {source, 1, target, 0}, {source, 2, target, 0}});
+  CopierRun run = Collect(*copier, [](const CopierRun& r) { return r.acked_records >= 3000; });
+  copier->Stop(std::chrono::seconds(5));
+  ASSERT_EQ(run.acked_records, 3000);
+  EXPECT_TRUE(run.returned.empty());
+
+  // Per partition the acknowledged batches follow each other without a gap, upstream and
+  // downstream, from upstream 0 and downstream 10 (the target's 10 earlier records).
+  std::map<size_t, std::pair<int64_t, int64_t>> next;  // index -> (upstream, downstream)
+  for (size_t i = 0; i < 3; ++i) next[i] = {0, 10};
+  for (const BatchCopyEvent& e : run.acked) {
+    auto& [upstream, downstream] = next[e.index];
+    EXPECT_EQ(e.upstream_first, upstream);
+    EXPECT_EQ(e.downstream_base, downstream);
+    EXPECT_EQ(e.upstream_last - e.upstream_first + 1, e.record_count);
+    EXPECT_EQ(e.position, e.upstream_last + 1);
+    EXPECT_GT(e.batch_bytes, 0);
+    upstream = e.upstream_last + 1;
+    downstream += e.record_count;
+  }
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(next[i].first, 1000) << "partition " << i;
+
+  // Record by record, the target holds the source's records at upstream + 10.
+  absl::StatusOr<std::vector<testing::TestRecord>> original = testing::ReadTopic(*a, source, 3000);
+  absl::StatusOr<std::vector<testing::TestRecord>> copied = testing::ReadTopic(*b, target, 3030);
+  ASSERT_TRUE(original.ok() && copied.ok());
+  std::map<std::pair<int32_t, int64_t>, testing::TestRecord> by_position;
+  for (const auto& r : *copied) by_position[{r.partition, r.offset}] = r;
+  for (const auto& r : *original) {
+    auto it = by_position.find({r.partition, r.offset + 10});
+    ASSERT_NE(it, by_position.end()) << r.partition << "@" << r.offset;
+    testing::TestRecord expected = r;
+    expected.offset += 10;
+    EXPECT_EQ(it->second, expected);
+  }
+}
+
+TEST_F(BatchCopyTest, CopierReturnsWhatNeedsRecords) {
+  absl::StatusOr<std::string> a = testing::TestKafkaBootstrap("ctest-a");
+  absl::StatusOr<std::string> b = testing::TestKafkaBootstrap("ctest-b");
+  ASSERT_TRUE(a.ok() && b.ok());
+  const std::string batched = testing::UniqueName("copier-one-batch");
+  const std::string log_append = testing::UniqueName("copier-log-append");
+  const std::string target = testing::UniqueName("copier-returned-target");
+  ASSERT_TRUE(testing::CreateTopic(*a, batched, 1, {{"compression.type", "lz4"}}).ok());
+  ASSERT_TRUE(
+      testing::CreateTopic(*a, log_append, 1, {{"message.timestamp.type", "LogAppendTime"}}).ok());
+  ASSERT_TRUE(testing::CreateTopic(*b, target, 2).ok());
+  std::vector<testing::TestRecord> records = Records(300, 1700000000000);
+  for (auto& r : records) r.partition = 0;
+  ASSERT_TRUE(testing::ProduceRecords(*a, batched, records).ok());  // one lz4 batch
+  ASSERT_TRUE(testing::ProduceRecords(*a, log_append, records).ok());
+
+  std::unique_ptr<BatchCopier> copier = MakeCopier(*a, *b);
+  ASSERT_NE(copier, nullptr);
+  // Offset 120 is inside the first batch; LogAppendTime batches never travel as bytes; a target
+  // partition that does not exist is waited for, then returned.
+  copier->Add({{batched, 0, target, 120}, {log_append, 0, target, 0}});
+  CopierRun run = Collect(*copier, [](const CopierRun& r) { return r.returned.size() >= 2; });
+  copier->Stop(std::chrono::seconds(5));
+  ASSERT_EQ(run.returned.size(), 2u);
+  EXPECT_EQ(run.acked_records, 0);
+  for (const BatchCopyEvent& e : run.returned) {
+    if (e.index == 0) {
+      EXPECT_EQ(e.position, 120);
+      EXPECT_GT(e.copy_again_at, 120) << e.reason;
+      EXPECT_NE(e.reason.find("inside a source batch"), std::string::npos) << e.reason;
+    } else {
+      EXPECT_EQ(e.position, 0);
+      EXPECT_EQ(e.copy_again_at, -1);
+      EXPECT_NE(e.reason.find("LogAppendTime"), std::string::npos) << e.reason;
+    }
+  }
+
+  // A target topic that never appears: the partition is returned with Kafka's code 3.
+  std::unique_ptr<BatchCopier> missing = MakeCopier(*a, *b, {}, std::chrono::seconds(2));
+  missing->Add({{batched, 0, testing::UniqueName("copier-no-such-topic"), 0}});
+  run = Collect(*missing, [](const CopierRun& r) { return !r.returned.empty(); });
+  missing->Stop(std::chrono::seconds(1));
+  ASSERT_EQ(run.returned.size(), 1u);
+  EXPECT_EQ(run.returned[0].error_code, 3);
+  EXPECT_EQ(run.returned[0].position, 0);
+  EXPECT_EQ(run.acked_records, 0);
+}
+
+TEST_F(BatchCopyTest, CopierUnderReadCommittedCopiesCommittedTransactionsOnly) {
+  absl::StatusOr<std::string> a = testing::TestKafkaBootstrap("ctest-a");
+  absl::StatusOr<std::string> b = testing::TestKafkaBootstrap("ctest-b");
+  ASSERT_TRUE(a.ok() && b.ok());
+  const std::string source = testing::UniqueName("copier-tx-source");
+  const std::string target = testing::UniqueName("copier-tx-target");
+  ASSERT_TRUE(testing::CreateTopic(*a, source, 1).ok());
+  ASSERT_TRUE(testing::CreateTopic(*b, target, 1).ok());
+  for (int txn = 0; txn < 3; ++txn) {
+    absl::Status produced = ProduceTransaction(*a, source, txn, /*commit=*/txn != 1);
+    ASSERT_TRUE(produced.ok()) << produced;
+  }
+  std::unique_ptr<BatchCopier> copier =
+      MakeCopier(*a, *b, {{"isolation.level", "read_committed"}});
+  copier->Add({{source, 0, target, 0}});
+  // 20 committed records; then the copy's position passes the last marker (33).
+  CopierRun run = Collect(*copier, [](const CopierRun& r) {
+    return r.acked_records >= 20 && !r.progress.empty() && r.progress.back().position >= 22;
+  });
+  copier->Stop(std::chrono::seconds(5));
+  EXPECT_EQ(run.acked_records, 20);
+  EXPECT_TRUE(run.returned.empty());
+  absl::StatusOr<std::vector<testing::TestRecord>> copied = testing::ReadTopic(*b, target, 20);
+  ASSERT_TRUE(copied.ok()) << copied.status();
+  for (const auto& r : *copied) EXPECT_NE(r.key.substr(0, 3), "t1-") << r.key;
 }
 
 }  // namespace

@@ -148,7 +148,7 @@ TEST_P(MirrorMakerConfigGoldenTest, KeySetsMatchJava) {
   for (const std::string& name : *names_) {
     if (golden.names.count(name)) continue;
     EXPECT_TRUE(name == "heartbeats.topic.location" || absl::StartsWith(name, "health.") ||
-                name == "emit.offset-index.enabled" ||
+                name == "emit.offset-index.enabled" || name == "passthrough.enabled" ||
                 name == "sasl.oauthbearer.allow.unverified.audience" ||
                 name == "sasl.oauthbearer.allow.unverified.issuer")
         << "connectd copies top-level " << name << ", Java does not";

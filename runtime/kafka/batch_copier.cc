@@ -1,0 +1,981 @@
+#include "runtime/kafka/batch_copier.h"
+
+#include <algorithm>
+#include <deque>
+#include <optional>
+#include <set>
+#include <utility>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "runtime/common/logging.h"
+#include "runtime/kafka/protocol/broker_connection.h"
+#include "runtime/kafka/protocol/data_messages.h"
+#include "runtime/kafka/protocol/record_batch.h"
+
+namespace connectd::kafka {
+
+namespace kp = protocol;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+namespace {
+
+constexpr char kLogger[] = "connectd.kafka.BatchCopier";
+
+// Kafka allows an idempotent producer five batches in flight per partition.
+constexpr int kMaxInFlightPerPartition = 5;
+constexpr int kMaxRequestsPerBroker = 5;
+constexpr size_t kMaxProduceRequestBytes = 8 << 20;
+constexpr milliseconds kProgressInterval{1000};
+constexpr milliseconds kRetryBackoff{250};
+constexpr milliseconds kConnectTimeout{10000};
+constexpr milliseconds kLoopWait{50};
+
+// Kafka's error codes the copier tells apart.
+constexpr int16_t kOffsetOutOfRange = 1;
+constexpr int16_t kUnknownTopicOrPartition = 3;
+constexpr int16_t kLeaderNotAvailable = 5;
+constexpr int16_t kDuplicateSequenceNumber = 46;
+constexpr int16_t kClusterAuthorizationFailed = 31;
+constexpr int32_t kUnreachable = -1;
+
+// The leader moved or is not known yet: learn it again from Metadata.
+bool IsLeaderError(int16_t code) {
+  switch (code) {
+    case 3: case 5: case 6: case 9: case 56: case 74: case 75: case 78:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A produce error after which the same batches succeed later (new leader, replicas back, a
+// producer id the broker forgot).
+bool IsRetriableProduceError(int16_t code) {
+  switch (code) {
+    case 7: case 13: case 19: case 20: case 45: case 47: case 59: case 90:
+      return true;
+    default:
+      return IsLeaderError(code);
+  }
+}
+
+struct Endpoint {
+  std::string host;
+  uint16_t port = 0;
+};
+
+// bootstrap.servers: "host:port,[v6]:port,SASL_SSL://host:port".
+std::vector<Endpoint> ParseBootstrap(const std::string& list) {
+  std::vector<Endpoint> out;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    std::string item = list.substr(start, comma == std::string::npos ? std::string::npos
+                                                                     : comma - start);
+    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (size_t scheme = item.find("://"); scheme != std::string::npos) item.erase(0, scheme + 3);
+    const size_t colon = item.rfind(':');
+    if (item.empty() || colon == std::string::npos) continue;
+    std::string host = item.substr(0, colon);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+      host = host.substr(1, host.size() - 2);
+    }
+    int port = 0;
+    try {
+      port = std::stoi(item.substr(colon + 1));
+    } catch (...) {
+      continue;
+    }
+    if (port <= 0 || port > 65535) continue;
+    out.push_back({host, static_cast<uint16_t>(port)});
+  }
+  return out;
+}
+
+std::string Get(const std::map<std::string, std::string>& p, const std::string& key) {
+  auto it = p.find(key);
+  return it == p.end() ? "" : it->second;
+}
+
+}  // namespace
+
+// The copy's state and loop (the copier thread); connections' callbacks hand their results to
+// it through `completions_`.
+class BatchCopier::Loop {
+ public:
+  Loop(const BatchCopierOptions& options, kp::SecurityConfig source, kp::SecurityConfig target,
+       std::atomic<int64_t>* acked, std::atomic<int64_t>* resets)
+      : options_(options), acked_counter_(acked), resets_counter_(resets) {
+    clusters_[kSource].name = "source";
+    clusters_[kSource].security = std::move(source);
+    clusters_[kSource].bootstrap = ParseBootstrap(Get(options.source, "bootstrap.servers"));
+    clusters_[kSource].client_id = Get(options.source, "client.id");
+    clusters_[kTarget].name = "target";
+    clusters_[kTarget].security = std::move(target);
+    clusters_[kTarget].bootstrap = ParseBootstrap(Get(options.target, "bootstrap.servers"));
+    clusters_[kTarget].client_id = Get(options.target, "client.id");
+    read_committed_ = Get(options.source, "isolation.level") == "read_committed";
+  }
+
+  void Add(std::vector<BatchCopyPartition> partitions) {
+    std::lock_guard lock(mu_);
+    for (auto& p : partitions) adds_.push_back(std::move(p));
+    cv_.notify_all();
+  }
+  std::vector<BatchCopyEvent> TakeEvents() {
+    std::lock_guard lock(mu_);
+    return std::exchange(events_, {});
+  }
+  void SetPaused(bool paused) {
+    std::lock_guard lock(mu_);
+    paused_ = paused;
+  }
+  void RequestStop(milliseconds timeout) {
+    std::lock_guard lock(mu_);
+    if (!stop_requested_) stop_deadline_ = Clock::now() + timeout;
+    stop_requested_ = true;
+    cv_.notify_all();
+  }
+  void Run();
+
+ private:
+  static constexpr int kSource = 0;
+  static constexpr int kTarget = 1;
+
+  struct Node {
+    std::shared_ptr<kp::BrokerConnection> connection;
+    bool ready = false;
+    Clock::time_point connecting_since;
+    Clock::time_point not_before;  // after a failure or a throttle
+    bool fetching = false;
+    int produces = 0;
+  };
+  struct Cluster {
+    std::string name;
+    kp::SecurityConfig security;
+    std::vector<Endpoint> bootstrap;
+    size_t next_bootstrap = 0;
+    std::string client_id;
+    std::map<int32_t, Endpoint> brokers;  // node id -> endpoint (from Metadata)
+    std::map<int32_t, Node> nodes;        // node id (negative: a bootstrap server)
+    bool metadata_stale = true;
+    bool metadata_in_flight = false;
+    Clock::time_point metadata_not_before;
+  };
+  struct Queued {
+    std::string batch;
+    int64_t first = 0;
+    int64_t last = 0;
+    int32_t records = 0;
+    int64_t max_timestamp = -1;
+    int64_t bytes = 0;  // as produced (set when sent)
+  };
+  enum class State { kCopying, kReturning, kReturned };
+  struct Partition {
+    BatchCopyPartition spec;
+    State state = State::kCopying;
+    int32_t source_leader = -1;
+    int32_t target_leader = -1;
+    int64_t fetch_offset = 0;  // the next offset to fetch
+    int64_t acked = 0;         // the next offset after the last acknowledged batch
+    int64_t end_offset = -1;
+    int32_t source_error = 0;  // the last fetch's (0 once one succeeds)
+    int32_t target_error = 0;  // the last produce's (0 once one is acknowledged)
+    int32_t sequence = 0;
+    bool fetching = false;
+    bool failed = false;  // a produce of this generation failed: later acks cannot be
+    std::deque<Queued> queued;
+    size_t queued_bytes = 0;
+    std::deque<Queued> sent;  // in flight, oldest first (without their bytes)
+    std::optional<Clock::time_point> target_missing_since;
+    int32_t return_code = 0;
+    std::string return_reason;
+    int64_t copy_again_at = -1;
+  };
+  struct Completion {
+    enum class Kind { kConnected, kMetadata, kInitProducerId, kFetch, kProduce } kind;
+    int cluster = 0;
+    int32_t node = 0;
+    uint64_t generation = 0;
+    std::vector<size_t> partitions;  // fetched or produced (kProduce: one batch each)
+    absl::Status status;
+    std::string body;
+  };
+
+  void ApplyAdds();
+  void Wait(Clock::time_point until);
+  void Handle(Completion c);
+  // The ready connection to `node`, or null (one is being made, or waits for its backoff).
+  Node* Ready(int cluster, int32_t node);
+  void Fail(int cluster, int32_t node, const absl::Status& status);
+  void Send(int cluster, int32_t node, kp::ApiKey key, std::string body, Completion c);
+  void RequestMetadata(int cluster);
+  void OnMetadata(int cluster, const std::string& body);
+  void RequestProducerId();
+  void OnProducerId(const std::string& body);
+  void SendFetches();
+  void OnFetch(Completion& c);
+  void TakeBatches(Partition& p, std::string_view records,
+                   const std::optional<std::vector<kp::FetchResponse::AbortedTransaction>>& aborted);
+  void SendProduces();
+  void OnProduce(Completion& c);
+  void Acked(size_t index, int64_t downstream_base);
+  // Stops copying `index` once what is before `offset` is acknowledged.
+  void Return(size_t index, int64_t offset, int32_t code, std::string reason,
+              int64_t copy_again_at);
+  void ReturnAll(int32_t code, const std::string& reason);
+  // Sending stops until the requests in flight are answered, then Reset().
+  void StartReset(const std::string& why);
+  void Reset();
+  void EmitReturns();
+  void EmitProgress();
+  void Emit(BatchCopyEvent event);
+  // The partition copied from `topic`-`partition` of the source, or partitions_.size().
+  size_t IndexOf(const std::string& topic, int32_t partition) const;
+
+  const BatchCopierOptions options_;
+  std::atomic<int64_t>* acked_counter_;
+  std::atomic<int64_t>* resets_counter_;
+  bool read_committed_ = false;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<BatchCopyPartition> adds_;  // guarded by mu_
+  std::deque<Completion> completions_;    // guarded by mu_
+  std::vector<BatchCopyEvent> events_;    // guarded by mu_
+  bool stop_requested_ = false;           // guarded by mu_
+  bool paused_ = false;                   // guarded by mu_
+  bool stop_noticed_ = false;             // guarded by mu_: the loop saw stop_requested_
+  Clock::time_point stop_deadline_;       // guarded by mu_
+
+  // Copier thread only. io_ outlives the connections (declared first, destroyed last).
+  boost::asio::io_context io_;
+  Cluster clusters_[2];
+  std::vector<Partition> partitions_;
+  std::map<std::pair<std::string, int32_t>, size_t> by_source_;  // the partition being copied
+  uint64_t generation_ = 1;
+  int64_t producer_id_ = -1;
+  int16_t producer_epoch_ = -1;
+  bool producer_id_in_flight_ = false;
+  Clock::time_point producer_id_not_before_;
+  bool resetting_ = false;
+  int produces_in_flight_ = 0;
+  Clock::time_point next_progress_ = Clock::now() + kProgressInterval;
+};
+
+// ---- Loop ------------------------------------------------------------------------------------
+
+void BatchCopier::Loop::Run() {
+  auto work = boost::asio::make_work_guard(io_);
+  std::thread io_thread([this] { io_.run(); });
+  bool stopping = false;
+  Clock::time_point deadline;
+  while (true) {
+    ApplyAdds();
+    bool paused = false;
+    {
+      std::lock_guard lock(mu_);
+      stopping = stop_noticed_ = stop_requested_;
+      deadline = stop_deadline_;
+      paused = paused_;
+    }
+    const Clock::time_point now = Clock::now();
+    const bool active = std::any_of(partitions_.begin(), partitions_.end(),
+                                    [](const Partition& p) { return p.state != State::kReturned; });
+    if (stopping) {
+      if (produces_in_flight_ == 0 || now >= deadline) break;
+    } else if (active) {
+      for (int cluster : {kSource, kTarget}) {
+        Cluster& c = clusters_[cluster];
+        if (c.metadata_stale && !c.metadata_in_flight && now >= c.metadata_not_before) {
+          RequestMetadata(cluster);
+        }
+      }
+      if (resetting_ && produces_in_flight_ == 0) Reset();
+      if (producer_id_ < 0 && !producer_id_in_flight_ && now >= producer_id_not_before_) {
+        RequestProducerId();
+      }
+      if (!resetting_) {
+        if (!paused) SendFetches();
+        if (producer_id_ >= 0) SendProduces();
+      }
+      EmitReturns();
+      if (now >= next_progress_) {
+        EmitProgress();
+        next_progress_ = now + kProgressInterval;
+      }
+    }
+    Wait(stopping ? std::min(deadline, Clock::now() + kLoopWait) : Clock::now() + kLoopWait);
+  }
+  for (Cluster& c : clusters_) {
+    for (auto& [id, node] : c.nodes) {
+      if (node.connection) node.connection->Close();
+    }
+  }
+  work.reset();
+  io_.stop();
+  io_thread.join();
+  for (Cluster& c : clusters_) c.nodes.clear();
+}
+
+void BatchCopier::Loop::ApplyAdds() {
+  std::vector<BatchCopyPartition> adds;
+  {
+    std::lock_guard lock(mu_);
+    adds.swap(adds_);
+  }
+  if (adds.empty()) return;
+  for (BatchCopyPartition& spec : adds) {
+    Partition p;
+    p.fetch_offset = p.acked = spec.start_offset;
+    p.spec = std::move(spec);
+    auto [known, added] =
+        by_source_.try_emplace({p.spec.source_topic, p.spec.partition}, partitions_.size());
+    if (!added) {
+      // Handed over again after a return: the target partition's sequence goes on.
+      const Partition& earlier = partitions_[known->second];
+      if (earlier.spec.target_topic == p.spec.target_topic) p.sequence = earlier.sequence;
+      known->second = partitions_.size();
+    }
+    partitions_.push_back(std::move(p));
+  }
+  clusters_[kSource].metadata_stale = clusters_[kTarget].metadata_stale = true;
+}
+
+void BatchCopier::Loop::Wait(Clock::time_point until) {
+  std::deque<Completion> ready;
+  {
+    std::unique_lock lock(mu_);
+    cv_.wait_until(lock, until, [this] {
+      return !completions_.empty() || !adds_.empty() || stop_requested_ != stop_noticed_;
+    });
+    ready.swap(completions_);
+  }
+  for (Completion& c : ready) Handle(std::move(c));
+}
+
+void BatchCopier::Loop::Handle(Completion c) {
+  Cluster& cluster = clusters_[c.cluster];
+  switch (c.kind) {
+    case Completion::Kind::kConnected: {
+      auto it = cluster.nodes.find(c.node);
+      if (it == cluster.nodes.end()) return;
+      if (!c.status.ok()) return Fail(c.cluster, c.node, c.status);
+      it->second.ready = true;
+      return;
+    }
+    case Completion::Kind::kMetadata:
+      cluster.metadata_in_flight = false;
+      if (!c.status.ok()) {
+        cluster.metadata_not_before = Clock::now() + kRetryBackoff;
+        return Fail(c.cluster, c.node, c.status);
+      }
+      return OnMetadata(c.cluster, c.body);
+    case Completion::Kind::kInitProducerId:
+      producer_id_in_flight_ = false;
+      if (!c.status.ok()) {
+        producer_id_not_before_ = Clock::now() + kRetryBackoff;
+        return Fail(c.cluster, c.node, c.status);
+      }
+      return OnProducerId(c.body);
+    case Completion::Kind::kFetch:
+      return OnFetch(c);
+    case Completion::Kind::kProduce:
+      return OnProduce(c);
+  }
+}
+
+BatchCopier::Loop::Node* BatchCopier::Loop::Ready(int cluster_index, int32_t node_id) {
+  Cluster& cluster = clusters_[cluster_index];
+  auto [it, created] = cluster.nodes.try_emplace(node_id);
+  Node& node = it->second;
+  const Clock::time_point now = Clock::now();
+  if (node.ready) return &node;
+  if (node.connection) {
+    if (now - node.connecting_since > kConnectTimeout) {
+      Fail(cluster_index, node_id,
+           absl::DeadlineExceededError("no connection within " +
+                                       std::to_string(kConnectTimeout.count()) + " ms"));
+    }
+    return nullptr;
+  }
+  if (now < node.not_before) return nullptr;
+  Endpoint endpoint;
+  if (node_id >= 0) {
+    auto broker = cluster.brokers.find(node_id);
+    if (broker == cluster.brokers.end()) return nullptr;
+    endpoint = broker->second;
+  } else {
+    if (cluster.bootstrap.empty()) return nullptr;
+    endpoint = cluster.bootstrap[static_cast<size_t>(-node_id - 1) % cluster.bootstrap.size()];
+  }
+  kp::BrokerConnection::Options options;
+  options.host = endpoint.host;
+  options.port = endpoint.port;
+  options.security = cluster.security;
+  options.client_id = cluster.client_id.empty() ? "connectd-batch-copier" : cluster.client_id;
+  options.request_timeout = options_.request_timeout;
+  node.connection = kp::BrokerConnection::Create(io_, options);
+  node.connecting_since = now;
+  std::weak_ptr<kp::BrokerConnection> weak = node.connection;
+  node.connection->Connect([this, cluster_index, node_id, weak](absl::Status status) {
+    Completion c{Completion::Kind::kConnected, cluster_index, node_id};
+    c.status = std::move(status);
+    std::lock_guard lock(mu_);
+    completions_.push_back(std::move(c));
+    cv_.notify_all();
+  });
+  return nullptr;
+}
+
+void BatchCopier::Loop::Fail(int cluster_index, int32_t node_id, const absl::Status& status) {
+  Cluster& cluster = clusters_[cluster_index];
+  auto it = cluster.nodes.find(node_id);
+  if (it != cluster.nodes.end() && it->second.connection) {
+    CONNECTD_LOG(kDebug, kLogger) << "Connection to " << cluster.name << " broker " << node_id
+                                  << " failed: " << status.message();
+    it->second.connection->Close();
+    it->second.connection.reset();
+    it->second.ready = false;
+    it->second.not_before = Clock::now() + kRetryBackoff;
+  }
+  cluster.metadata_stale = true;
+  if (node_id < 0) ++cluster.next_bootstrap;
+  if (absl::IsUnauthenticated(status) || absl::IsPermissionDenied(status)) {
+    ReturnAll(-1, "the " + cluster.name + " cluster refused the batch copier's connection: " +
+                      std::string(status.message()));
+    return;
+  }
+  for (Partition& p : partitions_) {
+    if (cluster_index == kSource && p.source_leader == node_id) p.source_error = kUnreachable;
+    if (cluster_index == kTarget && p.target_leader == node_id) p.target_error = kUnreachable;
+  }
+}
+
+void BatchCopier::Loop::Send(int cluster_index, int32_t node_id, kp::ApiKey key, std::string body,
+                             Completion c) {
+  Node& node = clusters_[cluster_index].nodes[node_id];
+  c.cluster = cluster_index;
+  c.node = node_id;
+  node.connection->Send(
+      key, [body = std::move(body)](int16_t) { return body; },
+      [this, c = std::move(c)](absl::StatusOr<std::string> response, int16_t) mutable {
+        if (response.ok()) {
+          c.body = *std::move(response);
+        } else {
+          c.status = response.status();
+        }
+        std::lock_guard lock(mu_);
+        completions_.push_back(std::move(c));
+        cv_.notify_all();
+      });
+}
+
+// ---- Metadata and the producer id ------------------------------------------------------------
+
+void BatchCopier::Loop::RequestMetadata(int cluster_index) {
+  Cluster& cluster = clusters_[cluster_index];
+  // Any ready broker answers; else a bootstrap server is dialled.
+  int32_t via = INT32_MIN;
+  for (auto& [id, node] : cluster.nodes) {
+    if (node.ready) {
+      via = id;
+      break;
+    }
+  }
+  if (via == INT32_MIN) {
+    Ready(cluster_index, -1 - static_cast<int32_t>(cluster.next_bootstrap %
+                                                   std::max<size_t>(1, cluster.bootstrap.size())));
+    return;
+  }
+  std::set<std::string> topics;
+  for (const Partition& p : partitions_) {
+    if (p.state == State::kReturned) continue;
+    topics.insert(cluster_index == kSource ? p.spec.source_topic : p.spec.target_topic);
+  }
+  kp::MetadataRequest request{{topics.begin(), topics.end()}};
+  cluster.metadata_in_flight = true;
+  Send(cluster_index, via, kp::ApiKey::kMetadata, request.Encode(),
+       Completion{Completion::Kind::kMetadata});
+}
+
+void BatchCopier::Loop::OnMetadata(int cluster_index, const std::string& body) {
+  Cluster& cluster = clusters_[cluster_index];
+  absl::StatusOr<kp::MetadataResponse> metadata = kp::MetadataResponse::Decode(body);
+  cluster.metadata_not_before = Clock::now() + kRetryBackoff;
+  if (!metadata.ok()) return;
+  for (const auto& broker : metadata->brokers) {
+    Endpoint endpoint{broker.host, static_cast<uint16_t>(broker.port)};
+    auto known = cluster.brokers.find(broker.node_id);
+    if (known != cluster.brokers.end() &&
+        (known->second.host != endpoint.host || known->second.port != endpoint.port)) {
+      Fail(cluster_index, broker.node_id, absl::UnavailableError("the broker moved"));
+    }
+    cluster.brokers[broker.node_id] = endpoint;
+  }
+  std::map<std::pair<std::string, int32_t>, std::pair<int16_t, int32_t>> leaders;  // code, leader
+  std::map<std::string, int16_t> topic_errors;
+  for (const auto& topic : metadata->topics) {
+    if (topic.error_code != 0) topic_errors[topic.name] = topic.error_code;
+    for (const auto& partition : topic.partitions) {
+      leaders[{topic.name, partition.partition}] = {partition.error_code, partition.leader_id};
+    }
+  }
+  bool complete = true;
+  const Clock::time_point now = Clock::now();
+  for (size_t i = 0; i < partitions_.size(); ++i) {
+    Partition& p = partitions_[i];
+    if (p.state == State::kReturned) continue;
+    const std::string& topic = cluster_index == kSource ? p.spec.source_topic : p.spec.target_topic;
+    int32_t& leader = cluster_index == kSource ? p.source_leader : p.target_leader;
+    auto found = leaders.find({topic, p.spec.partition});
+    int16_t code = kUnknownTopicOrPartition;
+    if (auto error = topic_errors.find(topic); error != topic_errors.end()) code = error->second;
+    if (found != leaders.end() && found->second.second >= 0) {
+      leader = found->second.second;
+      if (cluster_index == kTarget) p.target_missing_since.reset();
+      continue;
+    }
+    if (found != leaders.end()) code = kLeaderNotAvailable;
+    leader = -1;
+    (cluster_index == kSource ? p.source_error : p.target_error) = code;
+    complete = false;
+    if (cluster_index == kTarget && code == kUnknownTopicOrPartition) {
+      if (!p.target_missing_since) p.target_missing_since = now;
+      if (now - *p.target_missing_since >= options_.missing_target_topic_timeout) {
+        Return(i, p.acked, code,
+               "the target has no partition " + std::to_string(p.spec.partition) + " of " +
+                   p.spec.target_topic,
+               -1);
+      }
+    }
+  }
+  cluster.metadata_stale = !complete;
+}
+
+void BatchCopier::Loop::RequestProducerId() {
+  Cluster& cluster = clusters_[kTarget];
+  int32_t via = INT32_MIN;
+  for (auto& [id, node] : cluster.nodes) {
+    if (node.ready) {
+      via = id;
+      break;
+    }
+  }
+  if (via == INT32_MIN) {
+    cluster.metadata_stale = true;  // dials a broker
+    return;
+  }
+  producer_id_in_flight_ = true;
+  Send(kTarget, via, kp::ApiKey::kInitProducerId, kp::InitProducerIdRequest{}.Encode(),
+       Completion{Completion::Kind::kInitProducerId});
+}
+
+void BatchCopier::Loop::OnProducerId(const std::string& body) {
+  absl::StatusOr<kp::InitProducerIdResponse> id = kp::InitProducerIdResponse::Decode(body);
+  producer_id_not_before_ = Clock::now() + kRetryBackoff;
+  if (!id.ok()) return;
+  if (id->error_code == kClusterAuthorizationFailed) {
+    ReturnAll(id->error_code,
+              "the target refuses the batch copier an idempotent producer id (error 31: "
+              "CLUSTER_AUTHORIZATION_FAILED)");
+    return;
+  }
+  if (id->error_code != 0) return;  // the coordinator is loading or moving: asked again
+  producer_id_ = id->producer_id;
+  producer_epoch_ = id->producer_epoch;
+}
+
+// ---- Fetch -----------------------------------------------------------------------------------
+
+void BatchCopier::Loop::SendFetches() {
+  std::map<int32_t, std::vector<size_t>> by_leader;
+  for (size_t i = 0; i < partitions_.size(); ++i) {
+    Partition& p = partitions_[i];
+    if (p.state != State::kCopying || p.fetching || p.source_leader < 0) continue;
+    if (p.queued_bytes >= options_.max_queued_bytes_per_partition) continue;
+    by_leader[p.source_leader].push_back(i);
+  }
+  const Clock::time_point now = Clock::now();
+  for (auto& [leader, indexes] : by_leader) {
+    Node* node = Ready(kSource, leader);
+    if (node == nullptr || node->fetching || now < node->not_before) continue;
+    kp::FetchRequest request;
+    request.max_wait_ms = options_.fetch_max_wait_ms;
+    request.isolation_level = read_committed_ ? 1 : 0;
+    std::map<std::string, size_t> topic_slots;
+    for (size_t i : indexes) {
+      Partition& p = partitions_[i];
+      auto [slot, added] = topic_slots.try_emplace(p.spec.source_topic, request.topics.size());
+      if (added) request.topics.push_back({p.spec.source_topic, {}});
+      request.topics[slot->second].partitions.push_back(
+          {p.spec.partition, -1, p.fetch_offset, options_.partition_fetch_bytes});
+      p.fetching = true;
+    }
+    node->fetching = true;
+    Completion c{Completion::Kind::kFetch};
+    c.generation = generation_;
+    c.partitions = indexes;
+    Send(kSource, leader, kp::ApiKey::kFetch, request.Encode(), std::move(c));
+  }
+}
+
+void BatchCopier::Loop::OnFetch(Completion& c) {
+  Cluster& cluster = clusters_[kSource];
+  if (auto node = cluster.nodes.find(c.node); node != cluster.nodes.end()) {
+    node->second.fetching = false;
+  }
+  for (size_t i : c.partitions) partitions_[i].fetching = false;
+  if (!c.status.ok()) return Fail(kSource, c.node, c.status);
+  if (c.generation != generation_ || resetting_) return;  // refetched from the acked offsets
+  absl::StatusOr<kp::FetchResponse> response = kp::FetchResponse::Decode(c.body);
+  if (!response.ok()) {
+    return Fail(kSource, c.node, response.status());
+  }
+  if (response->throttle_time_ms > 0) {
+    cluster.nodes[c.node].not_before = Clock::now() + milliseconds(response->throttle_time_ms);
+  }
+  for (const auto& topic : response->topics) {
+    for (const auto& fetched : topic.partitions) {
+      const size_t index = IndexOf(topic.name, fetched.partition);
+      if (index >= partitions_.size()) continue;
+      Partition& p = partitions_[index];
+      if (p.state != State::kCopying) continue;
+      const int16_t code = fetched.error_code != 0 ? fetched.error_code : response->error_code;
+      if (code == kOffsetOutOfRange) {
+        Return(index, p.fetch_offset, code,
+               "offset " + std::to_string(p.fetch_offset) + " is out of range on the source", -1);
+        continue;
+      }
+      if (IsLeaderError(code)) {
+        p.source_error = code;
+        cluster.metadata_stale = true;
+        continue;
+      }
+      if (code != 0) {
+        Return(index, p.fetch_offset, code,
+               "the source answered a fetch with error " + std::to_string(code), -1);
+        continue;
+      }
+      p.source_error = 0;
+      p.end_offset = read_committed_ ? fetched.last_stable_offset : fetched.high_watermark;
+      if (fetched.records && !fetched.records->empty()) {
+        TakeBatches(p, *fetched.records, fetched.aborted_transactions);
+      }
+    }
+  }
+}
+
+void BatchCopier::Loop::TakeBatches(
+    Partition& p, std::string_view records,
+    const std::optional<std::vector<kp::FetchResponse::AbortedTransaction>>& aborted) {
+  const size_t index = static_cast<size_t>(&p - partitions_.data());
+  absl::StatusOr<kp::SplitBatches> split = kp::SplitRecordBatches(records);
+  if (!split.ok()) {
+    Return(index, p.fetch_offset, 0,
+           "the source's batches cannot be copied as bytes: " + std::string(split.status().message()),
+           -1);
+    return;
+  }
+  std::vector<kp::ReadCommittedFilter::Aborted> list;
+  if (aborted) {
+    for (const auto& a : *aborted) list.push_back({a.producer_id, a.first_offset});
+  }
+  kp::ReadCommittedFilter filter(std::move(list));
+  for (std::string_view batch : split->batches) {
+    absl::StatusOr<kp::RecordBatchHeader> h = kp::ParseRecordBatchHeader(batch);
+    if (!h.ok()) {
+      Return(index, p.fetch_offset, 0, std::string(h.status().message()), -1);
+      return;
+    }
+    if (h->last_offset() < p.fetch_offset) continue;  // copied already
+    if (!filter.Copy(*h, batch)) {                    // a marker or an aborted transaction
+      p.fetch_offset = h->last_offset() + 1;
+      continue;
+    }
+    if (h->base_offset < p.fetch_offset) {
+      Return(index, p.fetch_offset, 0,
+             "offset " + std::to_string(p.fetch_offset) + " is inside a source batch (" +
+                 std::to_string(h->base_offset) + ".." + std::to_string(h->last_offset()) + ")",
+             h->last_offset() + 1);
+      return;
+    }
+    if (std::optional<std::string> why = kp::PassThroughObstacle(*h)) {
+      Return(index, h->base_offset, 0, *why, h->log_append_time() ? -1 : h->last_offset() + 1);
+      return;
+    }
+    p.queued.push_back(
+        {std::string(batch), h->base_offset, h->last_offset(), h->record_count, h->max_timestamp});
+    p.queued_bytes += batch.size();
+    p.fetch_offset = h->last_offset() + 1;
+  }
+}
+
+// ---- Produce ---------------------------------------------------------------------------------
+
+void BatchCopier::Loop::SendProduces() {
+  std::map<int32_t, std::vector<size_t>> by_leader;
+  for (size_t i = 0; i < partitions_.size(); ++i) {
+    Partition& p = partitions_[i];
+    if (p.queued.empty() || p.target_leader < 0 || p.failed) continue;
+    by_leader[p.target_leader].push_back(i);
+  }
+  const Clock::time_point now = Clock::now();
+  for (auto& [leader, indexes] : by_leader) {
+    Node* node = Ready(kTarget, leader);
+    while (node != nullptr && node->produces < kMaxRequestsPerBroker && now >= node->not_before) {
+      kp::ProduceRequest request;
+      request.acks = -1;
+      request.timeout_ms = static_cast<int32_t>(options_.request_timeout.count());
+      Completion c{Completion::Kind::kProduce};
+      c.generation = generation_;
+      size_t bytes = 0;
+      std::map<std::string, size_t> topic_slots;
+      for (size_t i : indexes) {
+        Partition& p = partitions_[i];
+        if (p.queued.empty() || p.sent.size() >= kMaxInFlightPerPartition) continue;
+        if (bytes > 0 && bytes + p.queued.front().batch.size() > kMaxProduceRequestBytes) break;
+        Queued q = std::move(p.queued.front());
+        p.queued.pop_front();
+        p.queued_bytes -= q.batch.size();
+        kp::StampForProduce(q.batch, {producer_id_, producer_epoch_, p.sequence, false});
+        p.sequence = static_cast<int32_t>((static_cast<int64_t>(p.sequence) + q.records) %
+                                          (int64_t{1} << 31));
+        bytes += q.batch.size();
+        auto [slot, added] = topic_slots.try_emplace(p.spec.target_topic, request.topics.size());
+        if (added) request.topics.push_back({p.spec.target_topic, {}});
+        q.bytes = static_cast<int64_t>(q.batch.size());
+        request.topics[slot->second].partitions.push_back({p.spec.partition, std::move(q.batch)});
+        q.batch = std::string();  // the request owns the bytes now
+        p.sent.push_back(std::move(q));
+        c.partitions.push_back(i);
+      }
+      if (c.partitions.empty()) break;
+      ++node->produces;
+      ++produces_in_flight_;
+      Send(kTarget, leader, kp::ApiKey::kProduce, request.Encode(), std::move(c));
+    }
+  }
+}
+
+void BatchCopier::Loop::OnProduce(Completion& c) {
+  --produces_in_flight_;
+  Cluster& cluster = clusters_[kTarget];
+  if (auto node = cluster.nodes.find(c.node); node != cluster.nodes.end()) {
+    --node->second.produces;
+  }
+  if (c.generation != generation_) return;
+  if (!c.status.ok()) {
+    Fail(kTarget, c.node, c.status);
+    return StartReset("a produce request failed: " + std::string(c.status.message()));
+  }
+  absl::StatusOr<kp::ProduceResponse> response = kp::ProduceResponse::Decode(c.body);
+  if (!response.ok()) return StartReset(std::string(response.status().message()));
+  if (response->throttle_time_ms > 0) {
+    cluster.nodes[c.node].not_before = Clock::now() + milliseconds(response->throttle_time_ms);
+  }
+  std::map<std::pair<std::string, int32_t>, const kp::ProduceResponse::Partition*> answers;
+  for (const auto& topic : response->topics) {
+    for (const auto& partition : topic.partitions) {
+      answers[{topic.name, partition.partition}] = &partition;
+    }
+  }
+  for (size_t index : c.partitions) {
+    Partition& p = partitions_[index];
+    auto answer = answers.find({p.spec.target_topic, p.spec.partition});
+    if (answer == answers.end()) {
+      p.failed = true;
+      StartReset("the target did not answer for " + p.spec.target_topic);
+      continue;
+    }
+    const kp::ProduceResponse::Partition& a = *answer->second;
+    if (p.failed) continue;  // after a failed batch, later ones of the partition fail too
+    if (a.error_code == 0 || a.error_code == kDuplicateSequenceNumber) {
+      Acked(index, a.error_code == 0 ? a.base_offset : -1);
+      continue;
+    }
+    p.failed = true;
+    p.target_error = a.error_code;
+    if (IsRetriableProduceError(a.error_code)) {
+      if (IsLeaderError(a.error_code)) cluster.metadata_stale = true;
+      StartReset("the target answered error " + std::to_string(a.error_code) + " for " +
+                 p.spec.target_topic + "-" + std::to_string(p.spec.partition));
+      continue;
+    }
+    std::string why = "the target refused a batch of " + p.spec.target_topic + "-" +
+                      std::to_string(p.spec.partition) + " with error " +
+                      std::to_string(a.error_code);
+    if (a.error_message) why += ": " + *a.error_message;
+    Return(index, p.acked, a.error_code, why, -1);
+    StartReset(why);
+  }
+}
+
+void BatchCopier::Loop::Acked(size_t index, int64_t downstream_base) {
+  Partition& p = partitions_[index];
+  if (p.sent.empty()) return;
+  Queued q = std::move(p.sent.front());
+  p.sent.pop_front();
+  p.acked = q.last + 1;
+  p.target_error = 0;
+  BatchCopyEvent event;
+  event.kind = BatchCopyEvent::Kind::kAcked;
+  event.index = index;
+  event.position = p.acked;
+  event.source_end_offset = p.end_offset;
+  event.upstream_first = q.first;
+  event.upstream_last = q.last;
+  event.record_count = q.records;
+  event.downstream_base = downstream_base;
+  event.batch_bytes = q.bytes;
+  event.max_timestamp_ms = q.max_timestamp;
+  acked_counter_->fetch_add(1);
+  Emit(std::move(event));
+}
+
+// ---- Returns, resets, progress ---------------------------------------------------------------
+
+void BatchCopier::Loop::Return(size_t index, int64_t offset, int32_t code, std::string reason,
+                               int64_t copy_again_at) {
+  Partition& p = partitions_[index];
+  if (p.state != State::kCopying) return;
+  CONNECTD_LOG(kInfo, kLogger) << "Copying " << p.spec.source_topic << "-" << p.spec.partition
+                               << " as record batches stops at offset " << offset << ": "
+                               << reason;
+  p.state = State::kReturning;
+  p.return_code = code;
+  p.return_reason = std::move(reason);
+  p.copy_again_at = copy_again_at;
+  // What was fetched from `offset` on stays with the record path.
+  while (!p.queued.empty() && p.queued.back().first >= offset) {
+    p.queued_bytes -= p.queued.back().batch.size();
+    p.queued.pop_back();
+  }
+  p.fetch_offset = offset;
+}
+
+void BatchCopier::Loop::ReturnAll(int32_t code, const std::string& reason) {
+  for (size_t i = 0; i < partitions_.size(); ++i) {
+    Return(i, partitions_[i].acked, code, reason, -1);
+    partitions_[i].queued.clear();
+    partitions_[i].queued_bytes = 0;
+  }
+}
+
+void BatchCopier::Loop::StartReset(const std::string& why) {
+  if (resetting_) return;
+  CONNECTD_LOG(kInfo, kLogger) << "Batch copy starts over from the acknowledged offsets with a "
+                                  "new producer id: "
+                               << why;
+  resetting_ = true;
+}
+
+void BatchCopier::Loop::Reset() {
+  resetting_ = false;
+  ++generation_;
+  resets_counter_->fetch_add(1);
+  producer_id_ = -1;
+  producer_epoch_ = -1;
+  for (Partition& p : partitions_) {
+    p.queued.clear();
+    p.queued_bytes = 0;
+    p.sent.clear();
+    p.sequence = 0;
+    p.failed = false;
+    p.fetch_offset = p.acked;
+  }
+}
+
+void BatchCopier::Loop::EmitReturns() {
+  for (size_t i = 0; i < partitions_.size(); ++i) {
+    Partition& p = partitions_[i];
+    // After what is before the return was acknowledged, and never in a reset (Reset() may
+    // rewind nothing, but the requests it waits for may still acknowledge batches).
+    if (p.state != State::kReturning || resetting_ || !p.sent.empty() || !p.queued.empty()) {
+      continue;
+    }
+    p.state = State::kReturned;
+    BatchCopyEvent event;
+    event.kind = BatchCopyEvent::Kind::kReturned;
+    event.index = i;
+    event.position = p.acked;
+    event.source_end_offset = p.end_offset;
+    event.error_code = p.return_code;
+    event.reason = p.return_reason;
+    event.copy_again_at = p.copy_again_at;
+    Emit(std::move(event));
+  }
+}
+
+void BatchCopier::Loop::EmitProgress() {
+  for (size_t i = 0; i < partitions_.size(); ++i) {
+    const Partition& p = partitions_[i];
+    if (p.state == State::kReturned) continue;
+    BatchCopyEvent event;
+    event.kind = BatchCopyEvent::Kind::kProgress;
+    event.index = i;
+    event.position = p.acked;
+    event.source_end_offset = p.end_offset;
+    event.error_code = p.source_error != 0 ? p.source_error : p.target_error;
+    Emit(std::move(event));
+  }
+}
+
+void BatchCopier::Loop::Emit(BatchCopyEvent event) {
+  std::lock_guard lock(mu_);
+  events_.push_back(std::move(event));
+}
+
+size_t BatchCopier::Loop::IndexOf(const std::string& topic, int32_t partition) const {
+  auto it = by_source_.find({topic, partition});
+  return it == by_source_.end() ? partitions_.size() : it->second;
+}
+
+// ---- BatchCopier -----------------------------------------------------------------------------
+
+absl::StatusOr<std::unique_ptr<BatchCopier>> BatchCopier::Create(BatchCopierOptions options) {
+  for (const auto* side : {&options.source, &options.target}) {
+    const char* name = side == &options.source ? "source" : "target";
+    if (ParseBootstrap(Get(*side, "bootstrap.servers")).empty()) {
+      return absl::InvalidArgumentError(std::string("the ") + name +
+                                        " cluster's bootstrap.servers names no host:port");
+    }
+  }
+  absl::StatusOr<kp::SecurityConfig> source = kp::SecurityConfig::FromProperties(options.source);
+  if (!source.ok()) {
+    return absl::InvalidArgumentError("source: " + std::string(source.status().message()));
+  }
+  absl::StatusOr<kp::SecurityConfig> target = kp::SecurityConfig::FromProperties(options.target);
+  if (!target.ok()) {
+    return absl::InvalidArgumentError("target: " + std::string(target.status().message()));
+  }
+  std::unique_ptr<BatchCopier> copier(new BatchCopier(std::move(options)));
+  copier->loop_ = std::make_unique<Loop>(copier->options_, *std::move(source), *std::move(target),
+                                         &copier->batches_acked_, &copier->producer_resets_);
+  return copier;
+}
+
+BatchCopier::BatchCopier(BatchCopierOptions options) : options_(std::move(options)) {}
+
+BatchCopier::~BatchCopier() { Stop(milliseconds(0)); }
+
+void BatchCopier::Add(std::vector<BatchCopyPartition> partitions) {
+  loop_->Add(std::move(partitions));
+  if (!thread_.joinable()) thread_ = std::thread([this] { loop_->Run(); });
+}
+
+std::vector<BatchCopyEvent> BatchCopier::TakeEvents() { return loop_->TakeEvents(); }
+
+void BatchCopier::SetPaused(bool paused) { loop_->SetPaused(paused); }
+
+void BatchCopier::Stop(milliseconds timeout) {
+  loop_->RequestStop(timeout);
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace connectd::kafka

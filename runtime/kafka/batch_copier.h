@@ -1,0 +1,121 @@
+// File: batch_copier.h
+//
+// BatchCopier: batch pass-through (issue 31). Copies source partitions to the same partitions of
+// target topics on another cluster as Kafka's v2 record batches, never decoding a record: Fetch
+// from each source partition's leader (read_committed or read_uncommitted, as the source client
+// is set), drop control batches and (read_committed) aborted transactions, stamp each batch for
+// an idempotent producer of the target (record_batch.h: producer id, epoch, sequence, CRC) and
+// Produce it to the target partition's leader with acks=all, one batch per partition per
+// request, at most kMaxInFlightPerPartition batches of a partition in flight.
+//
+// What the owner hears (TakeEvents), per partition in order:
+//   kAcked     the target acknowledged a batch: its upstream offsets, record count and
+//              downstream base offset (an exact offset pair for every record of it);
+//   kProgress  about once a second: the position (next upstream offset to copy), the
+//              source's end and the last error;
+//   kReturned  once: the copier stopped copying the partition, from `position` on it needs
+//              the record path. A batch that cannot travel as bytes (LogAppendTime, offset gaps
+//              in a compacted batch, the old message formats, a batch that starts before the
+//              position), an offset out of range, a refused batch (too large, not authorized,
+//              invalid) or a failure that will not pass (authentication) return it; every batch
+//              before it was acknowledged first. `copy_again_at` says from where batches could
+//              be copied again (-1: not in this copier's life).
+// Leader changes, unreachable brokers, throttling and retriable produce errors are the copier's
+// own: it refreshes metadata and retries. A produce error that leaves the producer's sequences
+// in doubt stops sending, waits for the requests in flight, then starts over with a new
+// producer id from the last acknowledged batch of every partition (batches the target may
+// have written without an acknowledgement are then written again: at least once, never lost).
+//
+// Threads: a copier thread (the loop; it never blocks on a request) and an I/O thread (the
+// broker connections' io_context). TakeEvents and SetPaused from any thread; Add and Stop from
+// the owner's thread.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace connectd::kafka {
+
+struct BatchCopyPartition {
+  std::string source_topic;
+  int32_t partition = 0;
+  std::string target_topic;
+  int64_t start_offset = 0;
+};
+
+struct BatchCopyEvent {
+  enum class Kind { kAcked, kProgress, kReturned };
+  Kind kind = Kind::kProgress;
+  size_t index = 0;  // the partition: its position in the order of Add calls
+  int64_t position = -1;
+  int64_t source_end_offset = -1;
+  // kAcked
+  int64_t upstream_first = -1;
+  int64_t upstream_last = -1;
+  int32_t record_count = 0;
+  int64_t downstream_base = -1;
+  int64_t batch_bytes = 0;
+  int64_t max_timestamp_ms = -1;
+  // kProgress: the last error (Kafka's code; -1 unreachable); kReturned: the one that ended it.
+  int32_t error_code = 0;
+  // kReturned
+  std::string reason;
+  int64_t copy_again_at = -1;
+};
+
+struct BatchCopierOptions {
+  // librdkafka property names: bootstrap.servers, security.protocol, sasl.*, ssl.*, client.id;
+  // `source`'s isolation.level (read_committed or the default read_uncommitted).
+  std::map<std::string, std::string> source;
+  std::map<std::string, std::string> target;
+  std::chrono::milliseconds request_timeout{30000};
+  int32_t fetch_max_wait_ms = 100;
+  int32_t partition_fetch_bytes = 1 << 20;
+  // Fetched batches a partition may hold before they are produced; fetching it pauses beyond.
+  size_t max_queued_bytes_per_partition = 8 << 20;
+  // How long a target topic may be missing before its partitions go back to the record path.
+  std::chrono::milliseconds missing_target_topic_timeout{60000};
+};
+
+class BatchCopier {
+ public:
+  // kInvalidArgument for a missing bootstrap.servers or an unusable security setting.
+  static absl::StatusOr<std::unique_ptr<BatchCopier>> Create(BatchCopierOptions options);
+  ~BatchCopier();  // Stop(0)
+
+  // Starts copying `partitions` (from their start offsets); the first call starts the threads.
+  void Add(std::vector<BatchCopyPartition> partitions);
+  // The events since the last call, in order.
+  std::vector<BatchCopyEvent> TakeEvents();
+  // While paused nothing more is fetched (what was fetched is still produced).
+  void SetPaused(bool paused);
+  // Fetches and sends no more; waits at most `timeout` for the produce requests in flight
+  // (their acknowledgements become events), then closes the connections. Idempotent.
+  void Stop(std::chrono::milliseconds timeout);
+
+  // Counters (any thread).
+  int64_t batches_acked() const { return batches_acked_.load(); }
+  int64_t producer_resets() const { return producer_resets_.load(); }
+
+ private:
+  class Loop;
+  explicit BatchCopier(BatchCopierOptions options);
+
+  BatchCopierOptions options_;
+  std::unique_ptr<Loop> loop_;
+  std::thread thread_;
+  std::atomic<int64_t> batches_acked_{0};
+  std::atomic<int64_t> producer_resets_{0};
+};
+
+}  // namespace connectd::kafka
