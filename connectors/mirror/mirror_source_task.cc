@@ -662,8 +662,8 @@ void MirrorSourceTask::batchCopyEvent(const sdk::BatchCopyEvent& event) {
                                      std::to_string(event.partition) + " as batches from " +
                                      source_alias_ + ": Kafka error " +
                                      std::to_string(event.error_code) +
-                                     " (-1: unreachable; counted as fetch-error-count until "
-                                     "batches flow again)");
+                                     " (counted as fetch-error-count until batches flow "
+                                     "again)");
         }
       } else if (info.errors && info.errors->active) {
         RecordError(info, event.partition, 0, now);

@@ -39,7 +39,8 @@ constexpr int16_t kUnknownTopicOrPartition = 3;
 constexpr int16_t kLeaderNotAvailable = 5;
 constexpr int16_t kDuplicateSequenceNumber = 46;
 constexpr int16_t kClusterAuthorizationFailed = 31;
-constexpr int32_t kUnreachable = -1;
+// No broker answered: librdkafka's RD_KAFKA_RESP_ERR__TRANSPORT, as the record path reports it.
+constexpr int32_t kUnreachable = -195;
 
 // The leader moved or is not known yet: learn it again from Metadata.
 bool IsLeaderError(int16_t code) {

@@ -66,7 +66,8 @@ struct BatchCopyEvent {
   int64_t downstream_base = -1;
   int64_t batch_bytes = 0;
   int64_t max_timestamp_ms = -1;
-  // kProgress: the last error (Kafka's code; -1 unreachable); kReturned: the one that ended it.
+  // kProgress: the last error (Kafka's code; -195 unreachable, librdkafka's __TRANSPORT);
+  // kReturned: the one that ended it (-1: authentication refused).
   int32_t error_code = 0;
   // kReturned
   std::string reason;

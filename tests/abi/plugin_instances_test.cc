@@ -242,6 +242,76 @@ TEST_F(PluginInstancesTest, OlderMinorPluginWorks) {
   EXPECT_EQ(batch.values.at(0), "c-record");
 }
 
+// A host that copies batches (ABI 1.7): keeps the request the plugin made.
+class BatchCopyingContext : public FakeSourceContext {
+ public:
+  absl::Status CopyBatches(const connectd_batch_copy_request& request) override {
+    for (size_t i = 0; i < request.source_client.count; ++i) {
+      client[std::string(request.source_client.items[i].key.data,
+                         request.source_client.items[i].key.size)] =
+          std::string(request.source_client.items[i].value.data,
+                      request.source_client.items[i].value.size);
+    }
+    auto str = [](connectd_str s) { return std::string(s.data, s.size); };
+    for (size_t i = 0; i < request.partition_count; ++i) {
+      const connectd_batch_copy_partition& p = request.partitions[i];
+      partitions.push_back(str(p.source_topic) + "-" + std::to_string(p.partition) + "->" +
+                           str(p.target_topic) + "@" + std::to_string(p.start_offset) + " " +
+                           str(p.source_partition) + " " + str(p.offset_prefix) + "N" +
+                           str(p.offset_suffix));
+    }
+    return absl::OkStatus();
+  }
+  std::map<std::string, std::string> client;
+  std::vector<std::string> partitions;
+};
+
+TEST_F(PluginInstancesTest, BatchPassThroughCrossesAbi17BothWays) {
+  // A host that does not copy batches: the plugin hears why and copies records itself.
+  FakeSourceContext refusing;
+  auto refused = SourceTaskInstance::Create(Plugin("BatchHandingSource"), &refusing);
+  ASSERT_TRUE(refused.ok()) << refused.status();
+  ASSERT_TRUE((*refused)->Start({}).ok());
+  FakeBatch notes;
+  ASSERT_TRUE((*refused)->Poll(10, &notes).ok());
+  EXPECT_THAT(notes.values, ::testing::ElementsAre("refused: this host does not copy record batches"));
+
+  BatchCopyingContext copying;
+  auto task = SourceTaskInstance::Create(Plugin("BatchHandingSource"), &copying);
+  ASSERT_TRUE(task.ok()) << task.status();
+  EXPECT_TRUE((*task)->has_batch_copy_event());
+  ASSERT_TRUE((*task)->Start({{"source.bootstrap", "a:9092"}}).ok());
+  EXPECT_EQ(copying.client, (std::map<std::string, std::string>{{"bootstrap.servers", "a:9092"}}));
+  EXPECT_THAT(copying.partitions, ::testing::ElementsAre("src-0->dst@7 {\"p\":0} {\"o\":N}"));
+  const std::string reason = "LogAppendTime timestamps";
+  const connectd_batch_copy_event acked{sizeof(connectd_batch_copy_event),
+                                        CONNECTD_BATCH_COPY_ACKED, {"src", 3}, 0, {"dst", 3},
+                                        108, 200, 7, 107, 101, 5000, 4096, 1700000000000, 0,
+                                        {nullptr, 0}, -1};
+  const connectd_batch_copy_event returned{sizeof(connectd_batch_copy_event),
+                                           CONNECTD_BATCH_COPY_RETURNED, {"src", 3}, 0,
+                                           {"dst", 3}, 108, 200, -1, -1, 0, -1, 0, -1, 0,
+                                           {reason.data(), reason.size()}, -1};
+  ASSERT_TRUE((*task)->BatchCopyEvent(acked).ok());
+  ASSERT_TRUE((*task)->BatchCopyEvent(returned).ok());
+  FakeBatch events;
+  ASSERT_TRUE((*task)->Poll(10, &events).ok());
+  EXPECT_THAT(events.values,
+              ::testing::ElementsAre(
+                  "accepted",
+                  "event 0 src-0->dst position=108 end=200 upstream=7..107 count=101 base=5000 "
+                  "bytes=4096 ts=1700000000000 code=0 reason= again=-1",
+                  "event 2 src-0->dst position=108 end=200 upstream=-1..-1 count=0 base=-1 "
+                  "bytes=0 ts=-1 code=0 reason=LogAppendTime timestamps again=-1"));
+
+  // A plugin built before 1.7 has no batch_copy_event: the host never hands it any.
+  FakeSourceContext context;
+  auto older = SourceTaskInstance::Create(Plugin("OlderMinorSource"), &context);
+  ASSERT_TRUE(older.ok());
+  EXPECT_FALSE((*older)->has_batch_copy_event());
+  EXPECT_TRUE((*older)->BatchCopyEvent(acked).ok());
+}
+
 TEST_F(PluginInstancesTest, ExactlyOnceSupportAnswersThroughAbi14) {
   FakeConnectorContext context;
   auto noop = ConnectorInstance::Create(Plugin("NoopSource"), &context);

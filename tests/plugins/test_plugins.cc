@@ -485,6 +485,52 @@ class StructSourceConnector : public EveryTaskSameConfig<StructSourceTask> {
   static constexpr char kClassName[] = "org.connectd.test.StructSourceConnector";
 };
 
+// ---- BatchHandingSource (ABI 1.7: batch pass-through) ------------------------------------
+// Hands partition 0 of `src` (from offset 7) to the worker to copy as batches at start; each
+// poll writes what happened since as records to `notes`: "accepted", "refused: <why>" and one
+// line per batch_copy_event with every field the task saw.
+class BatchHandingSourceTask : public connectd::sdk::SourceTask {
+ public:
+  void start(const Props& props) override {
+    std::string why;
+    const bool accepted = context().copyBatches(
+        {{"bootstrap.servers", props.count("source.bootstrap") ? props.at("source.bootstrap")
+                                                               : "source:9092"}},
+        {{"src", 0, "dst", 7, "{\"p\":0}", "{\"o\":", "}"}}, &why);
+    notes_.push_back(accepted ? "accepted" : "refused: " + why);
+  }
+  void poll(connectd::sdk::SourceBatch& batch) override {
+    for (const std::string& note : notes_) {
+      connectd::sdk::SourceRecord record;
+      record.topic = "notes";
+      record.value = note;
+      batch.add(record);
+    }
+    notes_.clear();
+  }
+  void batchCopyEvent(const connectd::sdk::BatchCopyEvent& e) override {
+    notes_.push_back("event " + std::to_string(static_cast<int>(e.kind)) + " " +
+                     std::string(e.source_topic) + "-" + std::to_string(e.partition) + "->" +
+                     std::string(e.target_topic) + " position=" + std::to_string(e.position) +
+                     " end=" + std::to_string(e.source_end_offset) + " upstream=" +
+                     std::to_string(e.upstream_first) + ".." + std::to_string(e.upstream_last) +
+                     " count=" + std::to_string(e.record_count) + " base=" +
+                     std::to_string(e.downstream_base) + " bytes=" +
+                     std::to_string(e.batch_bytes) + " ts=" + std::to_string(e.max_timestamp_ms) +
+                     " code=" + std::to_string(e.error_code) + " reason=" + std::string(e.reason) +
+                     " again=" + std::to_string(e.copy_again_at));
+  }
+  void stop() override {}
+
+ private:
+  std::vector<std::string> notes_;
+};
+
+class BatchHandingSourceConnector : public EveryTaskSameConfig<BatchHandingSourceTask> {
+ public:
+  static constexpr char kClassName[] = "org.connectd.test.BatchHandingSourceConnector";
+};
+
 // ---- Uppercase, ValueHasPrefix (ABI 1.5: transformations and predicates) -----------------
 class Uppercase : public connectd::sdk::Transformation {
  public:
@@ -567,4 +613,5 @@ CONNECTD_PLUGIN("connectd-test-plugins", "1.0.0", testplugins::MockSourceConnect
                 testplugins::VerifiableSourceConnector, testplugins::ThrowingSourceConnector,
                 testplugins::HangingSourceConnector, testplugins::NoopSourceConnector,
                 testplugins::RecordingSinkConnector, testplugins::StructSourceConnector,
-                testplugins::Uppercase, testplugins::ValueHasPrefix)
+                testplugins::BatchHandingSourceConnector, testplugins::Uppercase,
+                testplugins::ValueHasPrefix)

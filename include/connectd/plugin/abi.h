@@ -548,7 +548,8 @@ typedef struct connectd_batch_copy_event {
   int64_t batch_bytes;      /* the batch's size as produced */
   int64_t max_timestamp_ms; /* its newest record's timestamp */
   /* PROGRESS: Kafka's error code of the partition's last failed fetch or produce (0: none, it
-   * copies; -1: the broker could not be reached). RETURNED: the code that ended the copy, or
+   * copies; -195, librdkafka's __TRANSPORT: no broker could be reached). RETURNED: the code
+   * that ended the copy (-1: a broker refused the connection's authentication), or
    * 0 when a batch needs the record path. */
   int32_t error_code;
   /* RETURNED: why, for a person; and the upstream offset from which the host could copy the
