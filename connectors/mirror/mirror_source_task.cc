@@ -654,6 +654,10 @@ void MirrorSourceTask::batchCopyEvent(const sdk::BatchCopyEvent& event) {
     }
     case sdk::BatchCopyEvent::Kind::kProgress:
       RecordPosition(info, event.source_end_offset, event.position, now);
+      // The source's quota on the copy's fetches: the consumer's metric, as on the record path.
+      if (event.fetch_throttle_ms > 0) {
+        consumer_throttle_.record(static_cast<double>(event.fetch_throttle_ms), now);
+      }
       if (event.error_code != 0) {
         const bool first = !info.errors || !info.errors->active;
         RecordError(info, event.partition, event.error_code, now);

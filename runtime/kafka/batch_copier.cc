@@ -30,6 +30,7 @@ constexpr int kMaxRequestsPerBroker = 5;
 constexpr size_t kMaxProduceRequestBytes = 8 << 20;
 constexpr milliseconds kProgressInterval{1000};
 constexpr milliseconds kRetryBackoff{250};
+constexpr milliseconds kProduceRetryBackoff{100};
 constexpr milliseconds kConnectTimeout{10000};
 constexpr milliseconds kLoopWait{50};
 
@@ -52,15 +53,21 @@ bool IsLeaderError(int16_t code) {
   }
 }
 
-// A produce error after which the same batches succeed later (new leader, replicas back, a
-// producer id the broker forgot).
+// A produce error after which the same batches, sent again, succeed (a new leader, replicas
+// back in sync, a timeout): the target keeps one copy of each, by its sequence.
 bool IsRetriableProduceError(int16_t code) {
   switch (code) {
-    case 7: case 13: case 19: case 20: case 45: case 47: case 59: case 90:
+    case 7: case 13: case 19: case 20:
       return true;
     default:
       return IsLeaderError(code);
   }
+}
+
+// The producer id's sequences are broken (out of order, forgotten, fenced): only a new
+// producer id goes on, from the acknowledged offsets.
+bool IsSequenceError(int16_t code) {
+  return code == 45 || code == 47 || code == 59 || code == 90;
 }
 
 struct Endpoint {
@@ -174,7 +181,8 @@ class BatchCopier::Loop {
     int64_t last = 0;
     int32_t records = 0;
     int64_t max_timestamp = -1;
-    int64_t bytes = 0;  // as produced (set when sent)
+    int64_t bytes = 0;       // as produced (set when first sent)
+    int32_t sequence = -1;   // stamped with it when first sent; a retry keeps it
   };
   enum class State { kCopying, kReturning, kReturned };
   struct Partition {
@@ -188,8 +196,14 @@ class BatchCopier::Loop {
     int32_t source_error = 0;  // the last fetch's (0 once one succeeds)
     int32_t target_error = 0;  // the last produce's (0 once one is acknowledged)
     int32_t sequence = 0;
+    int32_t fetch_throttle_ms = 0;  // the longest since the last progress event
     bool fetching = false;
-    bool failed = false;  // a produce of this generation failed: later acks cannot be
+    // A produce of this partition failed: nothing more is sent until every request holding
+    // its batches answered, then the unacknowledged ones are sent again, same sequences.
+    bool failed = false;
+    int in_flight = 0;          // produce requests holding a batch of it
+    bool established = false;   // the target acknowledged a batch of this producer id
+    Clock::time_point retry_at;
     std::deque<Queued> queued;
     size_t queued_bytes = 0;
     std::deque<Queued> sent;  // in flight, oldest first (without their bytes)
@@ -226,6 +240,10 @@ class BatchCopier::Loop {
   void SendProduces();
   void OnProduce(Completion& c);
   void Acked(size_t index, int64_t downstream_base);
+  // Partitions whose produce failed and whose requests all answered: their unacknowledged
+  // batches go back to the head of the queue (same bytes, same sequences), or, for a
+  // partition being returned, are dropped.
+  void RequeueFailed();
   // Stops copying `index` once what is before `offset` is acknowledged.
   void Return(size_t index, int64_t offset, int32_t code, std::string reason,
               int64_t copy_again_at);
@@ -297,6 +315,7 @@ void BatchCopier::Loop::Run() {
           RequestMetadata(cluster);
         }
       }
+      RequeueFailed();
       if (resetting_ && produces_in_flight_ == 0) Reset();
       if (producer_id_ < 0 && !producer_id_in_flight_ && now >= producer_id_not_before_) {
         RequestProducerId();
@@ -640,6 +659,10 @@ void BatchCopier::Loop::OnFetch(Completion& c) {
   }
   if (response->throttle_time_ms > 0) {
     cluster.nodes[c.node].not_before = Clock::now() + milliseconds(response->throttle_time_ms);
+    for (size_t i : c.partitions) {
+      partitions_[i].fetch_throttle_ms =
+          std::max(partitions_[i].fetch_throttle_ms, response->throttle_time_ms);
+    }
   }
   for (const auto& topic : response->topics) {
     for (const auto& fetched : topic.partitions) {
@@ -720,13 +743,18 @@ void BatchCopier::Loop::TakeBatches(
 // ---- Produce ---------------------------------------------------------------------------------
 
 void BatchCopier::Loop::SendProduces() {
+  const Clock::time_point now = Clock::now();
+  // A partition the target has not acknowledged a batch of (for this producer id) has one in
+  // flight at most: a broker without state for the producer accepts any first sequence, so a
+  // second batch could land while the first was refused (and be written twice, out of order).
+  auto sendable = [&](const Partition& p) {
+    return !p.queued.empty() && p.target_leader >= 0 && !p.failed && now >= p.retry_at &&
+           p.sent.size() < kMaxInFlightPerPartition && (p.established || p.sent.empty());
+  };
   std::map<int32_t, std::vector<size_t>> by_leader;
   for (size_t i = 0; i < partitions_.size(); ++i) {
-    Partition& p = partitions_[i];
-    if (p.queued.empty() || p.target_leader < 0 || p.failed) continue;
-    by_leader[p.target_leader].push_back(i);
+    if (sendable(partitions_[i])) by_leader[partitions_[i].target_leader].push_back(i);
   }
-  const Clock::time_point now = Clock::now();
   for (auto& [leader, indexes] : by_leader) {
     Node* node = Ready(kTarget, leader);
     while (node != nullptr && node->produces < kMaxRequestsPerBroker && now >= node->not_before) {
@@ -739,21 +767,25 @@ void BatchCopier::Loop::SendProduces() {
       std::map<std::string, size_t> topic_slots;
       for (size_t i : indexes) {
         Partition& p = partitions_[i];
-        if (p.queued.empty() || p.sent.size() >= kMaxInFlightPerPartition) continue;
+        if (!sendable(p)) continue;
         if (bytes > 0 && bytes + p.queued.front().batch.size() > kMaxProduceRequestBytes) break;
         Queued q = std::move(p.queued.front());
         p.queued.pop_front();
         p.queued_bytes -= q.batch.size();
-        kp::StampForProduce(q.batch, {producer_id_, producer_epoch_, p.sequence, false});
-        p.sequence = static_cast<int32_t>((static_cast<int64_t>(p.sequence) + q.records) %
-                                          (int64_t{1} << 31));
+        if (q.sequence < 0) {
+          q.sequence = p.sequence;
+          kp::StampForProduce(q.batch, {producer_id_, producer_epoch_, p.sequence, false});
+          p.sequence = static_cast<int32_t>((static_cast<int64_t>(p.sequence) + q.records) %
+                                            (int64_t{1} << 31));
+          q.bytes = static_cast<int64_t>(q.batch.size());
+        }
         bytes += q.batch.size();
         auto [slot, added] = topic_slots.try_emplace(p.spec.target_topic, request.topics.size());
         if (added) request.topics.push_back({p.spec.target_topic, {}});
-        q.bytes = static_cast<int64_t>(q.batch.size());
-        request.topics[slot->second].partitions.push_back({p.spec.partition, std::move(q.batch)});
-        q.batch = std::string();  // the request owns the bytes now
+        // The request gets a copy: a retry sends the same bytes again.
+        request.topics[slot->second].partitions.push_back({p.spec.partition, q.batch});
         p.sent.push_back(std::move(q));
+        ++p.in_flight;
         c.partitions.push_back(i);
       }
       if (c.partitions.empty()) break;
@@ -771,14 +803,21 @@ void BatchCopier::Loop::OnProduce(Completion& c) {
     --node->second.produces;
   }
   if (c.generation != generation_) return;
-  if (!c.status.ok()) {
-    Fail(kTarget, c.node, c.status);
-    return StartReset("a produce request failed: " + std::string(c.status.message()));
+  for (size_t index : c.partitions) --partitions_[index].in_flight;
+  absl::StatusOr<kp::ProduceResponse> response =
+      c.status.ok() ? kp::ProduceResponse::Decode(c.body) : absl::StatusOr<kp::ProduceResponse>(c.status);
+  if (!response.ok()) {
+    // Written or not, nobody knows: sent again with the same sequences, the target keeps one.
+    Fail(kTarget, c.node, response.status());
+    for (size_t index : c.partitions) {
+      partitions_[index].failed = true;
+      partitions_[index].target_error = kUnreachable;
+    }
+    return;
   }
-  absl::StatusOr<kp::ProduceResponse> response = kp::ProduceResponse::Decode(c.body);
-  if (!response.ok()) return StartReset(std::string(response.status().message()));
   if (response->throttle_time_ms > 0) {
     cluster.nodes[c.node].not_before = Clock::now() + milliseconds(response->throttle_time_ms);
+    if (options_.on_produce_throttle) options_.on_produce_throttle(response->throttle_time_ms);
   }
   std::map<std::pair<std::string, int32_t>, const kp::ProduceResponse::Partition*> answers;
   for (const auto& topic : response->topics) {
@@ -790,8 +829,7 @@ void BatchCopier::Loop::OnProduce(Completion& c) {
     Partition& p = partitions_[index];
     auto answer = answers.find({p.spec.target_topic, p.spec.partition});
     if (answer == answers.end()) {
-      p.failed = true;
-      StartReset("the target did not answer for " + p.spec.target_topic);
+      p.failed = true;  // sent again
       continue;
     }
     const kp::ProduceResponse::Partition& a = *answer->second;
@@ -802,18 +840,38 @@ void BatchCopier::Loop::OnProduce(Completion& c) {
     }
     p.failed = true;
     p.target_error = a.error_code;
-    if (IsRetriableProduceError(a.error_code)) {
-      if (IsLeaderError(a.error_code)) cluster.metadata_stale = true;
+    if (IsLeaderError(a.error_code)) cluster.metadata_stale = true;
+    if (IsSequenceError(a.error_code)) {
       StartReset("the target answered error " + std::to_string(a.error_code) + " for " +
                  p.spec.target_topic + "-" + std::to_string(p.spec.partition));
       continue;
     }
+    if (IsRetriableProduceError(a.error_code)) continue;  // sent again
     std::string why = "the target refused a batch of " + p.spec.target_topic + "-" +
                       std::to_string(p.spec.partition) + " with error " +
                       std::to_string(a.error_code);
     if (a.error_message) why += ": " + *a.error_message;
     Return(index, p.acked, a.error_code, why, -1);
-    StartReset(why);
+  }
+}
+
+void BatchCopier::Loop::RequeueFailed() {
+  const Clock::time_point now = Clock::now();
+  for (Partition& p : partitions_) {
+    if (!p.failed || p.in_flight > 0) continue;
+    p.failed = false;
+    if (p.state != State::kCopying) {  // returned: what was not acknowledged stays unsent
+      p.sent.clear();
+      p.queued.clear();
+      p.queued_bytes = 0;
+      continue;
+    }
+    while (!p.sent.empty()) {
+      p.queued_bytes += p.sent.back().batch.size();
+      p.queued.push_front(std::move(p.sent.back()));
+      p.sent.pop_back();
+    }
+    p.retry_at = now + kProduceRetryBackoff;
   }
 }
 
@@ -822,6 +880,7 @@ void BatchCopier::Loop::Acked(size_t index, int64_t downstream_base) {
   if (p.sent.empty()) return;
   Queued q = std::move(p.sent.front());
   p.sent.pop_front();
+  p.established = true;
   p.acked = q.last + 1;
   p.target_error = 0;
   BatchCopyEvent event;
@@ -888,6 +947,8 @@ void BatchCopier::Loop::Reset() {
     p.sent.clear();
     p.sequence = 0;
     p.failed = false;
+    p.in_flight = 0;
+    p.established = false;
     p.fetch_offset = p.acked;
   }
 }
@@ -915,9 +976,10 @@ void BatchCopier::Loop::EmitReturns() {
 
 void BatchCopier::Loop::EmitProgress() {
   for (size_t i = 0; i < partitions_.size(); ++i) {
-    const Partition& p = partitions_[i];
+    Partition& p = partitions_[i];
     if (p.state == State::kReturned) continue;
     BatchCopyEvent event;
+    event.fetch_throttle_ms = std::exchange(p.fetch_throttle_ms, 0);
     event.kind = BatchCopyEvent::Kind::kProgress;
     event.index = i;
     event.position = p.acked;

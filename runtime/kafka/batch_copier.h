@@ -35,6 +35,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -72,6 +73,8 @@ struct BatchCopyEvent {
   // kReturned
   std::string reason;
   int64_t copy_again_at = -1;
+  // kProgress: the longest fetch throttle (ms) the source asked for since the last kProgress.
+  int32_t fetch_throttle_ms = 0;
 };
 
 struct BatchCopierOptions {
@@ -86,6 +89,9 @@ struct BatchCopierOptions {
   size_t max_queued_bytes_per_partition = 8 << 20;
   // How long a target topic may be missing before its partitions go back to the record path.
   std::chrono::milliseconds missing_target_topic_timeout{60000};
+  // Called (on the copier thread) with each produce throttle time the target asks for (a
+  // client quota on the target client's client.id); may be null.
+  std::function<void(int32_t throttle_ms)> on_produce_throttle;
 };
 
 class BatchCopier {

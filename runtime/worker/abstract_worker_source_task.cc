@@ -231,6 +231,13 @@ absl::Status AbstractWorkerSourceTask::CopyBatches(const connectd_batch_copy_req
           std::string(plugin::View(request.source_client.items[i].value));
     }
     copier_options.target = options_.producer;
+    // The target's quota on the task's producer client id, published as the record path's
+    // ThrottleCallback does (flow health names the quota with it).
+    if (metrics::Sensor* throttle = producer_throttle_) {
+      copier_options.on_produce_throttle = [throttle](int32_t ms) {
+        throttle->Record(static_cast<double>(ms), metrics::NowMs());
+      };
+    }
     if (auto it = options_.producer.find("request.timeout.ms"); it != options_.producer.end()) {
       int64_t ms = 0;
       if (absl::SimpleAtoi(it->second, &ms) && ms > 0) {
@@ -277,7 +284,8 @@ absl::Status AbstractWorkerSourceTask::ServeBatchCopies() {
                                           e.max_timestamp_ms,
                                           e.error_code,
                                           {e.reason.data(), e.reason.size()},
-                                          e.copy_again_at};
+                                          e.copy_again_at,
+                                          e.fetch_throttle_ms};
     if (absl::Status s = instance_->BatchCopyEvent(event); !s.ok()) return s;
     if (kind == CONNECTD_BATCH_COPY_ACKED) {
       records += e.record_count;

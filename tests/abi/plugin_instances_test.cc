@@ -287,11 +287,11 @@ TEST_F(PluginInstancesTest, BatchPassThroughCrossesAbi17BothWays) {
   const connectd_batch_copy_event acked{sizeof(connectd_batch_copy_event),
                                         CONNECTD_BATCH_COPY_ACKED, {"src", 3}, 0, {"dst", 3},
                                         108, 200, 7, 107, 101, 5000, 4096, 1700000000000, 0,
-                                        {nullptr, 0}, -1};
+                                        {nullptr, 0}, -1, 0};
   const connectd_batch_copy_event returned{sizeof(connectd_batch_copy_event),
                                            CONNECTD_BATCH_COPY_RETURNED, {"src", 3}, 0,
                                            {"dst", 3}, 108, 200, -1, -1, 0, -1, 0, -1, 0,
-                                           {reason.data(), reason.size()}, -1};
+                                           {reason.data(), reason.size()}, -1, 0};
   ASSERT_TRUE((*task)->BatchCopyEvent(acked).ok());
   ASSERT_TRUE((*task)->BatchCopyEvent(returned).ok());
   FakeBatch events;

@@ -557,6 +557,11 @@ typedef struct connectd_batch_copy_event {
    * or -1 when it cannot (e.g. LogAppendTime on the source). */
   connectd_str reason;
   int64_t copy_again_at;
+  /* PROGRESS: the longest time (ms) the source's brokers throttled the fetches of this
+   * partition since the last PROGRESS (a client quota on the source client's client.id, as
+   * Kafka's fetch-throttle-time), 0 when none. The target's throttling of the produce requests
+   * is the host's to publish (the task's producer-metrics). */
+  int32_t fetch_throttle_ms;
 } connectd_batch_copy_event;
 
 /* ------------------------------------------------------------------------------------------ */

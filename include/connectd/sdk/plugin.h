@@ -238,6 +238,7 @@ struct SourceTaskTrampolines {
       event.error_code = e->error_code;
       event.reason = FromStr(e->reason);
       event.copy_again_at = e->copy_again_at;
+      event.fetch_throttle_ms = e->fetch_throttle_ms;
       Self(p)->batchCopyEvent(event);
     });
   }

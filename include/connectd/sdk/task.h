@@ -54,6 +54,7 @@ struct BatchCopyEvent {
   int32_t error_code = 0;
   std::string_view reason;
   int64_t copy_again_at = -1;
+  int32_t fetch_throttle_ms = 0;
 };
 
 // True if the host offers the 1.7 batch pass-through.

@@ -384,7 +384,12 @@ TEST_F(BatchCopyTest, CopierCopiesEveryPartitionWithAnExactPairPerBatch) {
   ASSERT_TRUE(testing::CreateTopic(*b, target, 3).ok());
   // Something already on the target: downstream offsets differ from upstream ones.
   ASSERT_TRUE(testing::ProduceRecords(*b, target, Records(30, 1000)).ok());
-  const std::vector<testing::TestRecord> sent = Records(3000, 1700000000000);
+  // Timestamps of a minute ago: the brokers delete older segments (7-day retention) at once.
+  const int64_t minute_ago = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count() -
+                             60000;
+  const std::vector<testing::TestRecord> sent = Records(3000, minute_ago);
   for (size_t first = 0; first < sent.size(); first += 500) {
     ASSERT_TRUE(testing::ProduceRecords(*a, source,
                                         {sent.begin() + first, sent.begin() + first + 500})
@@ -441,7 +446,11 @@ TEST_F(BatchCopyTest, CopierReturnsWhatNeedsRecords) {
   ASSERT_TRUE(
       testing::CreateTopic(*a, log_append, 1, {{"message.timestamp.type", "LogAppendTime"}}).ok());
   ASSERT_TRUE(testing::CreateTopic(*b, target, 2).ok());
-  std::vector<testing::TestRecord> records = Records(300, 1700000000000);
+  std::vector<testing::TestRecord> records = Records(
+      300, std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+                   .count() -
+               60000);
   for (auto& r : records) r.partition = 0;
   ASSERT_TRUE(testing::ProduceRecords(*a, batched, records).ok());  // one lz4 batch
   ASSERT_TRUE(testing::ProduceRecords(*a, log_append, records).ok());
