@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "connectors/mirror/mirror_config.h"
-#include "jvm/java_client_config.h"
 #include "connectors/mirror_client/records.h"
+#include "jvm/java_client_config.h"
 
 namespace connectd::mirror {
 namespace {
@@ -287,12 +287,11 @@ void MirrorSourceTask::RecordPosition(PartitionInfo& info, int64_t high, int64_t
   double age = 0.0;
   if (!info.unacked.empty()) {
     const int64_t timestamp = info.unacked.front().second;
-    age = timestamp >= 0 ? static_cast<double>(std::max<int64_t>(0, now - timestamp))
-                         : std::nan("");
+    age =
+        timestamp >= 0 ? static_cast<double>(std::max<int64_t>(0, now - timestamp)) : std::nan("");
   } else if (end >= 0 && position >= 0 && position < end) {
-    age = samples.empty()
-              ? std::nan("")
-              : static_cast<double>(std::max<int64_t>(0, now - samples.front().second));
+    age = samples.empty() ? std::nan("")
+                          : static_cast<double>(std::max<int64_t>(0, now - samples.front().second));
   }
   if (age != 0.0 || info.recorded_age != 0.0) {
     info.metrics.oldest_unreplicated_age.record(age, now);
@@ -414,8 +413,8 @@ void MirrorSourceTask::start(const sdk::Props& props) {
   // partitions whose start is still a logical offset, resolved by the consumer).
   passthrough_enabled_ = GetBool(props, "passthrough.enabled", true);
   if (passthrough_enabled_) {
-    source_client_ = jvm::TranslateJavaClientConfig(consumer_props, jvm::ClientRole::kConsumer)
-                         .properties;
+    source_client_ =
+        jvm::TranslateJavaClientConfig(consumer_props, jvm::ClientRole::kConsumer).properties;
     std::vector<std::tuple<std::string, int32_t, int64_t>> concrete;
     for (int i = 0; i < assignment->cnt; ++i) {
       const rd_kafka_topic_partition_t& tp = assignment->elems[i];
@@ -599,8 +598,8 @@ void MirrorSourceTask::Unassign(const std::string& topic, int32_t partition) {
   if (error != nullptr) {
     const std::string message = rd_kafka_error_string(error);
     rd_kafka_error_destroy(error);
-    throw sdk::ConnectException("cannot stop consuming " + topic + "-" +
-                                std::to_string(partition) + ": " + message);
+    throw sdk::ConnectException("cannot stop consuming " + topic + "-" + std::to_string(partition) +
+                                ": " + message);
   }
 }
 
@@ -677,14 +676,13 @@ void MirrorSourceTask::batchCopyEvent(const sdk::BatchCopyEvent& event) {
       info.copied_as_batches = false;
       info.next_offset = event.position;
       info.metrics.passthrough.record(0.0, now);
-      std::string again = event.copy_again_at >= 0
-                              ? "; as batches again from offset " +
-                                    std::to_string(event.copy_again_at)
-                              : "";
+      std::string again = event.copy_again_at >= 0 ? "; as batches again from offset " +
+                                                         std::to_string(event.copy_again_at)
+                                                   : "";
       Log(CONNECTD_LOG_INFO, "Copying " + info.source_topic + "-" +
-                                 std::to_string(event.partition) + " record by record from offset " +
-                                 std::to_string(event.position) + ": " +
-                                 std::string(event.reason) + again);
+                                 std::to_string(event.partition) +
+                                 " record by record from offset " + std::to_string(event.position) +
+                                 ": " + std::string(event.reason) + again);
       if (stopping_) return;  // the task's last acknowledgements: nothing to copy any more
       if (event.copy_again_at > event.position && passthrough_enabled_) {
         info.hand_back_at = event.copy_again_at;

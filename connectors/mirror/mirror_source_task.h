@@ -214,7 +214,7 @@ class MirrorSourceTask : public sdk::SourceTask {
   std::atomic<bool> stopping_{false};
   bool passthrough_enabled_ = true;
   bool passthrough_refusal_logged_ = false;
-  std::map<std::string, std::string> source_client_;  // librdkafka properties of the source
+  std::map<std::string, std::string> source_client_;      // librdkafka properties of the source
   std::set<std::pair<std::string, int32_t>> hand_backs_;  // partitions with hand_back_at set
 };
 

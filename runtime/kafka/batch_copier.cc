@@ -46,7 +46,14 @@ constexpr int32_t kUnreachable = -195;
 // The leader moved or is not known yet: learn it again from Metadata.
 bool IsLeaderError(int16_t code) {
   switch (code) {
-    case 3: case 5: case 6: case 9: case 56: case 74: case 75: case 78:
+    case 3:
+    case 5:
+    case 6:
+    case 9:
+    case 56:
+    case 74:
+    case 75:
+    case 78:
       return true;
     default:
       return false;
@@ -57,7 +64,10 @@ bool IsLeaderError(int16_t code) {
 // back in sync, a timeout): the target keeps one copy of each, by its sequence.
 bool IsRetriableProduceError(int16_t code) {
   switch (code) {
-    case 7: case 13: case 19: case 20:
+    case 7:
+    case 13:
+    case 19:
+    case 20:
       return true;
     default:
       return IsLeaderError(code);
@@ -66,9 +76,7 @@ bool IsRetriableProduceError(int16_t code) {
 
 // The producer id's sequences are broken (out of order, forgotten, fenced): only a new
 // producer id goes on, from the acknowledged offsets.
-bool IsSequenceError(int16_t code) {
-  return code == 45 || code == 47 || code == 59 || code == 90;
-}
+bool IsSequenceError(int16_t code) { return code == 45 || code == 47 || code == 59 || code == 90; }
 
 struct Endpoint {
   std::string host;
@@ -81,8 +89,8 @@ std::vector<Endpoint> ParseBootstrap(const std::string& list) {
   size_t start = 0;
   while (start <= list.size()) {
     size_t comma = list.find(',', start);
-    std::string item = list.substr(start, comma == std::string::npos ? std::string::npos
-                                                                     : comma - start);
+    std::string item =
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     start = comma == std::string::npos ? list.size() + 1 : comma + 1;
     item.erase(0, item.find_first_not_of(" \t"));
     item.erase(item.find_last_not_of(" \t") + 1);
@@ -181,8 +189,8 @@ class BatchCopier::Loop {
     int64_t last = 0;
     int32_t records = 0;
     int64_t max_timestamp = -1;
-    int64_t bytes = 0;       // as produced (set when first sent)
-    int32_t sequence = -1;   // stamped with it when first sent; a retry keeps it
+    int64_t bytes = 0;      // as produced (set when first sent)
+    int32_t sequence = -1;  // stamped with it when first sent; a retry keeps it
   };
   enum class State { kCopying, kReturning, kReturned };
   struct Partition {
@@ -201,8 +209,8 @@ class BatchCopier::Loop {
     // A produce of this partition failed: nothing more is sent until every request holding
     // its batches answered, then the unacknowledged ones are sent again, same sequences.
     bool failed = false;
-    int in_flight = 0;          // produce requests holding a batch of it
-    bool established = false;   // the target acknowledged a batch of this producer id
+    int in_flight = 0;         // produce requests holding a batch of it
+    bool established = false;  // the target acknowledged a batch of this producer id
     Clock::time_point retry_at;
     std::deque<Queued> queued;
     size_t queued_bytes = 0;
@@ -235,8 +243,9 @@ class BatchCopier::Loop {
   void OnProducerId(const std::string& body);
   void SendFetches();
   void OnFetch(Completion& c);
-  void TakeBatches(Partition& p, std::string_view records,
-                   const std::optional<std::vector<kp::FetchResponse::AbortedTransaction>>& aborted);
+  void TakeBatches(
+      Partition& p, std::string_view records,
+      const std::optional<std::vector<kp::FetchResponse::AbortedTransaction>>& aborted);
   void SendProduces();
   void OnProduce(Completion& c);
   void Acked(size_t index, int64_t downstream_base);
@@ -701,9 +710,10 @@ void BatchCopier::Loop::TakeBatches(
   const size_t index = static_cast<size_t>(&p - partitions_.data());
   absl::StatusOr<kp::SplitBatches> split = kp::SplitRecordBatches(records);
   if (!split.ok()) {
-    Return(index, p.fetch_offset, 0,
-           "the source's batches cannot be copied as bytes: " + std::string(split.status().message()),
-           -1);
+    Return(
+        index, p.fetch_offset, 0,
+        "the source's batches cannot be copied as bytes: " + std::string(split.status().message()),
+        -1);
     return;
   }
   std::vector<kp::ReadCommittedFilter::Aborted> list;
@@ -805,7 +815,8 @@ void BatchCopier::Loop::OnProduce(Completion& c) {
   if (c.generation != generation_) return;
   for (size_t index : c.partitions) --partitions_[index].in_flight;
   absl::StatusOr<kp::ProduceResponse> response =
-      c.status.ok() ? kp::ProduceResponse::Decode(c.body) : absl::StatusOr<kp::ProduceResponse>(c.status);
+      c.status.ok() ? kp::ProduceResponse::Decode(c.body)
+                    : absl::StatusOr<kp::ProduceResponse>(c.status);
   if (!response.ok()) {
     // Written or not, nobody knows: sent again with the same sequences, the target keeps one.
     Fail(kTarget, c.node, response.status());
@@ -905,8 +916,7 @@ void BatchCopier::Loop::Return(size_t index, int64_t offset, int32_t code, std::
   Partition& p = partitions_[index];
   if (p.state != State::kCopying) return;
   CONNECTD_LOG(kInfo, kLogger) << "Copying " << p.spec.source_topic << "-" << p.spec.partition
-                               << " as record batches stops at offset " << offset << ": "
-                               << reason;
+                               << " as record batches stops at offset " << offset << ": " << reason;
   p.state = State::kReturning;
   p.return_code = code;
   p.return_reason = std::move(reason);

@@ -195,10 +195,9 @@ connectd_host_api MakeHostApi() {
     auto* s = reinterpret_cast<metrics::Sensor*>(sensor);
     s->scope()->RemoveSensor(s);
   };
-  api.source_task_copy_batches = [](connectd_source_task_context_host_ptr* c,
-                                     const connectd_batch_copy_request* request,
-                                     void (*explain)(void*, connectd_str),
-                                     void* opaque) -> connectd_status {
+  api.source_task_copy_batches =
+      [](connectd_source_task_context_host_ptr* c, const connectd_batch_copy_request* request,
+         void (*explain)(void*, connectd_str), void* opaque) -> connectd_status {
     absl::Status status =
         request == nullptr || request->struct_size < sizeof(connectd_batch_copy_request)
             ? absl::InvalidArgumentError("a batch copy request of an unknown layout")

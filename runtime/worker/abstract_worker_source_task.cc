@@ -211,13 +211,14 @@ absl::Status AbstractWorkerSourceTask::CopyBatches(const connectd_batch_copy_req
                       std::string(plugin::View(p.source_partition)),
                       std::string(plugin::View(p.offset_prefix)),
                       std::string(plugin::View(p.offset_suffix))};
-    if (c.source_topic.empty() || c.target_topic.empty() || p.partition < 0 ||
-        p.start_offset < 0 || c.source_partition.empty()) {
+    if (c.source_topic.empty() || c.target_topic.empty() || p.partition < 0 || p.start_offset < 0 ||
+        c.source_partition.empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "batch copy partition ", c.source_topic, "-", p.partition, " -> ", c.target_topic,
-          " at ", p.start_offset, ": topics, a source partition and offsets >= 0 are required"));
+          "batch copy partition ", c.source_topic, "-", p.partition, " -> ", c.target_topic, " at ",
+          p.start_offset, ": topics, a source partition and offsets >= 0 are required"));
     }
-    if (copying_.count({c.source_topic, p.partition}) || !keys.insert({c.source_topic, p.partition}).second) {
+    if (copying_.count({c.source_topic, p.partition}) ||
+        !keys.insert({c.source_topic, p.partition}).second) {
       return absl::InvalidArgumentError(
           absl::StrCat(c.source_topic, "-", p.partition, " is already copied as batches"));
     }
@@ -249,7 +250,8 @@ absl::Status AbstractWorkerSourceTask::CopyBatches(const connectd_batch_copy_req
     if (!copier.ok()) return copier.status();
     copier_ = *std::move(copier);
   }
-  CONNECTD_LOG(kInfo, kLogger) << id_.connector << "-" << id_.task << " copies " << partitions.size()
+  CONNECTD_LOG(kInfo, kLogger) << id_.connector << "-" << id_.task << " copies "
+                               << partitions.size()
                                << " partitions as record batches (pass-through)";
   for (CopiedPartition& c : copied) {
     copying_.insert({c.source_topic, c.partition});

@@ -101,8 +101,8 @@ void WorkerSourceTask::FinalOffsetCommit() {
   StopBatchCopies(cancelled() ? std::chrono::milliseconds(0) : options().offset_flush_timeout);
   if (has_instance()) {
     if (absl::Status served = ServeBatchCopies(); !served.ok()) {
-      CONNECTD_LOG(kError, kLogger) << "Failed to hand copied batches to the task: "
-                                    << served.message();
+      CONNECTD_LOG(kError, kLogger)
+          << "Failed to hand copied batches to the task: " << served.message();
     }
     CommitOffsets();
   }

@@ -494,8 +494,8 @@ class BatchHandingSourceTask : public connectd::sdk::SourceTask {
   void start(const Props& props) override {
     std::string why;
     const bool accepted = context().copyBatches(
-        {{"bootstrap.servers", props.count("source.bootstrap") ? props.at("source.bootstrap")
-                                                               : "source:9092"}},
+        {{"bootstrap.servers",
+          props.count("source.bootstrap") ? props.at("source.bootstrap") : "source:9092"}},
         {{"src", 0, "dst", 7, "{\"p\":0}", "{\"o\":", "}"}}, &why);
     notes_.push_back(accepted ? "accepted" : "refused: " + why);
   }
@@ -509,16 +509,15 @@ class BatchHandingSourceTask : public connectd::sdk::SourceTask {
     notes_.clear();
   }
   void batchCopyEvent(const connectd::sdk::BatchCopyEvent& e) override {
-    notes_.push_back("event " + std::to_string(static_cast<int>(e.kind)) + " " +
-                     std::string(e.source_topic) + "-" + std::to_string(e.partition) + "->" +
-                     std::string(e.target_topic) + " position=" + std::to_string(e.position) +
-                     " end=" + std::to_string(e.source_end_offset) + " upstream=" +
-                     std::to_string(e.upstream_first) + ".." + std::to_string(e.upstream_last) +
-                     " count=" + std::to_string(e.record_count) + " base=" +
-                     std::to_string(e.downstream_base) + " bytes=" +
-                     std::to_string(e.batch_bytes) + " ts=" + std::to_string(e.max_timestamp_ms) +
-                     " code=" + std::to_string(e.error_code) + " reason=" + std::string(e.reason) +
-                     " again=" + std::to_string(e.copy_again_at));
+    notes_.push_back(
+        "event " + std::to_string(static_cast<int>(e.kind)) + " " + std::string(e.source_topic) +
+        "-" + std::to_string(e.partition) + "->" + std::string(e.target_topic) +
+        " position=" + std::to_string(e.position) + " end=" + std::to_string(e.source_end_offset) +
+        " upstream=" + std::to_string(e.upstream_first) + ".." + std::to_string(e.upstream_last) +
+        " count=" + std::to_string(e.record_count) + " base=" + std::to_string(e.downstream_base) +
+        " bytes=" + std::to_string(e.batch_bytes) + " ts=" + std::to_string(e.max_timestamp_ms) +
+        " code=" + std::to_string(e.error_code) + " reason=" + std::string(e.reason) +
+        " again=" + std::to_string(e.copy_again_at));
   }
   void stop() override {}
 

@@ -321,7 +321,6 @@ TEST_F(BatchCopyTest, AbortedTransactionsAndMarkersAreNotCopied) {
   from->Close();
 }
 
-
 // ---- BatchCopier (runtime/kafka/batch_copier.h): the copy loop a worker runs for a task ------
 
 struct CopierRun {
@@ -351,9 +350,10 @@ CopierRun Collect(BatchCopier& copier, const std::function<bool(const CopierRun&
   return run;
 }
 
-std::unique_ptr<BatchCopier> MakeCopier(const std::string& from, const std::string& to,
-                                        std::map<std::string, std::string> source_extra = {},
-                                        std::chrono::milliseconds missing_target = std::chrono::seconds(60)) {
+std::unique_ptr<BatchCopier> MakeCopier(
+    const std::string& from, const std::string& to,
+    std::map<std::string, std::string> source_extra = {},
+    std::chrono::milliseconds missing_target = std::chrono::seconds(60)) {
   BatchCopierOptions options;
   options.source = {{"bootstrap.servers", from}, {"client.id", "batch-copier-test"}};
   for (auto& [k, v] : source_extra) options.source[k] = v;
@@ -368,8 +368,12 @@ std::unique_ptr<BatchCopier> MakeCopier(const std::string& from, const std::stri
 std::vector<testing::TestRecord> Records(int count, int64_t timestamp) {
   std::vector<testing::TestRecord> records;
   for (int i = 0; i < count; ++i) {
-    records.push_back({"key-" + std::to_string(i), std::string(200 + i % 70, 'a' + i % 26),
-                       {{"seq", std::to_string(i)}}, i % 3, timestamp + i, -1});
+    records.push_back({"key-" + std::to_string(i),
+                       std::string(200 + i % 70, 'a' + i % 26),
+                       {{"seq", std::to_string(i)}},
+                       i % 3,
+                       timestamp + i,
+                       -1});
   }
   return records;
 }
@@ -391,9 +395,9 @@ TEST_F(BatchCopyTest, CopierCopiesEveryPartitionWithAnExactPairPerBatch) {
                              60000;
   const std::vector<testing::TestRecord> sent = Records(3000, minute_ago);
   for (size_t first = 0; first < sent.size(); first += 500) {
-    ASSERT_TRUE(testing::ProduceRecords(*a, source,
-                                        {sent.begin() + first, sent.begin() + first + 500})
-                    .ok());
+    ASSERT_TRUE(
+        testing::ProduceRecords(*a, source, {sent.begin() + first, sent.begin() + first + 500})
+            .ok());
   }
 
   std::unique_ptr<BatchCopier> copier = MakeCopier(*a, *b);
@@ -446,11 +450,11 @@ TEST_F(BatchCopyTest, CopierReturnsWhatNeedsRecords) {
   ASSERT_TRUE(
       testing::CreateTopic(*a, log_append, 1, {{"message.timestamp.type", "LogAppendTime"}}).ok());
   ASSERT_TRUE(testing::CreateTopic(*b, target, 2).ok());
-  std::vector<testing::TestRecord> records = Records(
-      300, std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-                   .count() -
-               60000);
+  std::vector<testing::TestRecord> records =
+      Records(300, std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                           .count() -
+                       60000);
   for (auto& r : records) r.partition = 0;
   ASSERT_TRUE(testing::ProduceRecords(*a, batched, records).ok());  // one lz4 batch
   ASSERT_TRUE(testing::ProduceRecords(*a, log_append, records).ok());
@@ -499,8 +503,7 @@ TEST_F(BatchCopyTest, CopierUnderReadCommittedCopiesCommittedTransactionsOnly) {
     absl::Status produced = ProduceTransaction(*a, source, txn, /*commit=*/txn != 1);
     ASSERT_TRUE(produced.ok()) << produced;
   }
-  std::unique_ptr<BatchCopier> copier =
-      MakeCopier(*a, *b, {{"isolation.level", "read_committed"}});
+  std::unique_ptr<BatchCopier> copier = MakeCopier(*a, *b, {{"isolation.level", "read_committed"}});
   copier->Add({{source, 0, target, 0}});
   // 20 committed records; then the copy's position passes the last marker (33).
   CopierRun run = Collect(*copier, [](const CopierRun& r) {
