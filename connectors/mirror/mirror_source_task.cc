@@ -629,10 +629,8 @@ void MirrorSourceTask::batchCopyEvent(const sdk::BatchCopyEvent& event) {
   switch (event.kind) {
     case sdk::BatchCopyEvent::Kind::kAcked: {
       info.next_offset = event.position;
-      for (int32_t i = 0; i < event.record_count; ++i) {
-        info.metrics.records.record(1.0, now);
-        info.metrics.new_records.record(1.0, now);
-      }
+      info.metrics.records.recordMany(1.0, event.record_count, now);
+      info.metrics.new_records.recordMany(1.0, event.record_count, now);
       info.metrics.bytes.record(static_cast<double>(event.batch_bytes), now);
       info.metrics.new_bytes.record(static_cast<double>(event.batch_bytes), now);
       if (event.max_timestamp_ms >= 0) {

@@ -44,14 +44,14 @@ void OffsetIndex::TrimBefore(int64_t upstream) {
   while (!runs_.empty() && runs_.front().upstream_end() <= upstream) runs_.pop_front();
 }
 
-std::optional<OffsetRun> OpenRun::Add(int64_t upstream, int64_t downstream) {
+std::optional<OffsetRun> OpenRun::Add(int64_t upstream, int64_t downstream, int64_t count) {
   if (run_.count > 0 && upstream == run_.upstream_end() && downstream == run_.downstream_end()) {
-    ++run_.count;
+    run_.count += count;
     changed_ = true;
     return std::nullopt;
   }
   std::optional<OffsetRun> closed = TakeChanged();
-  run_ = OffsetRun{upstream, downstream, 1};
+  run_ = OffsetRun{upstream, downstream, count};
   changed_ = true;
   return closed;
 }

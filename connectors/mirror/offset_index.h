@@ -88,9 +88,10 @@ class OffsetIndex {
 // Threads: not thread-safe.
 class OpenRun {
  public:
-  // One copy acknowledged. When it does not extend the open run, the open run is closed and
-  // returned if it changed since it was last taken (a closed run is written once more, whole).
-  std::optional<OffsetRun> Add(int64_t upstream, int64_t downstream);
+  // `count` consecutive copies acknowledged, the first `upstream` -> `downstream`. When they do
+  // not extend the open run, the open run is closed and returned if it changed since it was
+  // last taken (a closed run is written once more, whole).
+  std::optional<OffsetRun> Add(int64_t upstream, int64_t downstream, int64_t count = 1);
   // The open run if it changed since it was last taken (an offset commit writes it).
   std::optional<OffsetRun> TakeChanged();
 

@@ -74,7 +74,46 @@ void OffsetSyncWriter::Update(const std::string& topic, int32_t partition, int64
 
 void OffsetSyncWriter::UpdateBatch(const std::string& topic, int32_t partition, int64_t upstream,
                                    int64_t downstream, int32_t count) {
-  for (int32_t i = 0; i < count; ++i) Update(topic, partition, upstream + i, downstream + i);
+  if (count <= 0) return;
+  Update(topic, partition, upstream, downstream);  // may be due for any of Java's reasons
+  if (count == 1) return;
+  const Key& key = *last_key_;
+  PartitionState& state = *last_state_;
+  const int64_t last = count - 1;
+  if (!index_topic_.empty()) {
+    if (std::optional<OffsetRun> closed = state.run.Add(upstream + 1, downstream + 1, last)) {
+      QueueRun(key, state, *closed);
+    }
+  }
+  // Records 1..last: due where the downstream offset ran offset.lag.max past the last sync.
+  bool last_queued = false;
+  bool queued_any = false;
+  for (int64_t i = 1; i <= last;) {
+    const int64_t due = std::max(i, state.last_sync_downstream + 1 + offset_lag_max_ - downstream);
+    if (due > last) break;
+    if (!Queue(OffsetSync{topic, partition, upstream + due, downstream + due})) break;
+    queued_any = true;
+    state.last_sync_downstream = downstream + due;
+    if (state.delayed != nullptr) {
+      delayed_.erase(key);
+      state.delayed = nullptr;
+    }
+    last_queued = due == last;
+    i = due + 1;
+  }
+  state.previous_upstream = upstream + last;
+  state.previous_downstream = downstream + last;
+  if (!last_queued) {  // the newest record not synced waits as the delayed sync
+    if (state.delayed != nullptr) {
+      state.delayed->upstream_offset = upstream + last;
+      state.delayed->downstream_offset = downstream + last;
+    } else {
+      state.delayed =
+          &delayed_.emplace(key, OffsetSync{topic, partition, upstream + last, downstream + last})
+               .first->second;
+    }
+  }
+  if (queued_any && !queue_.empty()) FirePending();
 }
 
 void OffsetSyncWriter::PromoteDelayedSyncs() {

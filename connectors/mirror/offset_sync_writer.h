@@ -54,7 +54,8 @@ class OffsetSyncWriter {
   // A record of `topic`/`partition` at upstream offset `upstream` was written at `downstream`.
   void Update(const std::string& topic, int32_t partition, int64_t upstream, int64_t downstream);
   // `count` records with consecutive offsets on both sides (a batch copied as it is), the first
-  // at `upstream` -> `downstream`: as many Updates.
+  // at `upstream` -> `downstream`: what as many Updates would do, in O(syncs due): after the
+  // first record only offset.lag.max makes one due, and the last one left is the delayed sync.
   void UpdateBatch(const std::string& topic, int32_t partition, int64_t upstream,
                    int64_t downstream, int32_t count);
   // On offset commit: every delayed sync becomes pending and is sent, and so are the index's

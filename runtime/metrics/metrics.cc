@@ -58,11 +58,12 @@ Sensor::Sensor(MetricsScope* scope, std::shared_ptr<const SensorIdentity> identi
   }
 }
 
-void Sensor::Record(double value, int64_t now_ms) {
+void Sensor::RecordMany(double value, int64_t count, int64_t now_ms) {
   std::lock_guard lock(mu_);
   last_.store(value, std::memory_order_relaxed);
-  count_.store(count_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  sum_.store(sum_.load(std::memory_order_relaxed) + value, std::memory_order_relaxed);
+  count_.store(count_.load(std::memory_order_relaxed) + count, std::memory_order_relaxed);
+  sum_.store(sum_.load(std::memory_order_relaxed) + value * static_cast<double>(count),
+             std::memory_order_relaxed);
   if (sample_count_ == 0) return;
   Sample* sample = &samples_[current_];
   // A sample covers one window; the next window reuses the oldest sample.
@@ -77,8 +78,8 @@ void Sensor::Record(double value, int64_t now_ms) {
     sample->min = std::min(sample->min, value);
     sample->max = std::max(sample->max, value);
   }
-  ++sample->count;
-  sample->sum += value;
+  sample->count += count;
+  sample->sum += value * static_cast<double>(count);
 }
 
 bool Sensor::Live(const Sample& sample, int64_t now_ms) const {

@@ -113,7 +113,9 @@ class Sensor {
          GaugeFunction gauge = {});
 
   // Records `value` at `now_ms` (Unix ms).
-  void Record(double value, int64_t now_ms);
+  void Record(double value, int64_t now_ms) { RecordMany(value, 1, now_ms); }
+  // Records `value` `count` (>= 1) times at `now_ms`, as many Record calls would.
+  void RecordMany(double value, int64_t count, int64_t now_ms);
   // The value of stat `i` (the order of the specs) at `now_ms`.
   double Measure(size_t i, int64_t now_ms) const;
 

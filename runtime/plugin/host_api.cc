@@ -207,6 +207,12 @@ connectd_host_api MakeHostApi() {
     }
     return static_cast<connectd_status>(status.code());
   };
+  api.sensor_record_many = [](connectd_sensor_host_ptr* sensor, double value, int64_t count,
+                              int64_t time_ms) {
+    if (sensor == nullptr || count <= 0) return;
+    reinterpret_cast<metrics::Sensor*>(sensor)->RecordMany(
+        value, count, time_ms > 0 ? time_ms : metrics::NowMs());
+  };
   api.record_out_set = [](connectd_record_out_host_ptr* out,
                           const connectd_connect_record* record) -> connectd_status {
     if (out == nullptr || record == nullptr) return CONNECTD_STATUS_INVALID_ARGUMENT;

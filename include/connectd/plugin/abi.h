@@ -36,7 +36,8 @@
  *   1.6  CONNECTD_STAT_DEBUG: a metric at Kafka's DEBUG recording level (a flag in
  *        connectd_metric_stat.kind; a 1.3-1.5 host refuses it).
  *   1.7  Batch pass-through: host function source_task_copy_batches and the source task hook
- *        batch_copy_event (the host copies a task's source partitions as record batches).
+ *        batch_copy_event (the host copies a task's source partitions as record batches);
+ *        host function sensor_record_many (one value recorded many times at once).
  *
  * OWNERSHIP
  *   - `connectd_str` and `connectd_bytes` are views. A view handed to a callee is valid only for
@@ -892,6 +893,12 @@ typedef struct connectd_host_api {
                                               const connectd_batch_copy_request* request,
                                               void (*explain)(void* opaque, connectd_str why),
                                               void* opaque);
+
+  /* sensor_record `count` times at once (e.g. one per record of a copied batch): counts grow
+   * by `count`, sums by count * value, rates and windowed stats as if recorded count times at
+   * `time_ms`. count <= 0 records nothing. */
+  void (*sensor_record_many)(connectd_sensor_host_ptr* sensor, double value, int64_t count,
+                             int64_t time_ms);
 
 } connectd_host_api;
 

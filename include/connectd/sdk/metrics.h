@@ -64,6 +64,16 @@ class Sensor {
   void record(double value = 1.0, int64_t time_ms = 0) const {
     if (handle_ != nullptr) Host().sensor_record(handle_, value, time_ms);
   }
+  // Records `value` `count` times at once (ABI 1.7; an older host gets `count` calls).
+  void recordMany(double value, int64_t count, int64_t time_ms = 0) const {
+    if (handle_ == nullptr || count <= 0) return;
+    if (Host().struct_size >= offsetof(connectd_host_api, sensor_record_many) +
+                                  sizeof(Host().sensor_record_many)) {
+      Host().sensor_record_many(handle_, value, count, time_ms);
+      return;
+    }
+    for (int64_t i = 0; i < count; ++i) Host().sensor_record(handle_, value, time_ms);
+  }
   // Unpublishes the sensor early; every copy of this handle becomes unusable.
   void remove() {
     if (handle_ != nullptr) Host().sensor_remove(handle_);

@@ -156,6 +156,35 @@ TEST(OffsetSyncWriterTest, EveryCommitWritesTheIndexRunsThatClosedOrGrew) {
   EXPECT_EQ(index.Translate(800), (OffsetTranslation{1700, true}));
 }
 
+TEST(OffsetSyncWriterTest, ABatchSyncsAndIndexesAsItsRecordsOneByOne) {
+  // Batches of 1, 250, 1 and 1,000 records (a gap between the third and the fourth, as a
+  // compacted source leaves), offset.lag.max 100: the same syncs and the same index runs.
+  const std::vector<std::pair<int64_t, int32_t>> batches = {{0, 1}, {1, 250}, {251, 1}, {400, 1000}};
+  OffsetSyncWriter batched(MockProducer(), "mm2-offset-syncs.B.internal", 100,
+                           "mm2-offset-index.B.internal");
+  OffsetSyncWriter single(MockProducer(), "mm2-offset-syncs.B.internal", 100,
+                          "mm2-offset-index.B.internal");
+  int64_t downstream = 5000;
+  for (const auto& [upstream, count] : batches) {
+    batched.UpdateBatch("t", 0, upstream, downstream, count);
+    for (int32_t i = 0; i < count; ++i) single.Update("t", 0, upstream + i, downstream + i);
+    downstream += count;
+  }
+  for (OffsetSyncWriter* w : {&batched, &single}) {
+    w->PromoteDelayedSyncs();
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (w->has_queued() && std::chrono::steady_clock::now() < deadline) {
+      w->Poll();
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  // The first record, one per 101 downstream offsets, the gap, and the delayed last one.
+  EXPECT_GE(single.syncs_sent(), 12);
+  EXPECT_EQ(batched.syncs_sent(), single.syncs_sent());
+  EXPECT_EQ(batched.runs_sent(), single.runs_sent());
+  EXPECT_EQ(batched.runs_dropped(), 0);
+}
+
 TEST(OffsetSyncWriterTest, RunsBeyondTheBudgetOfASendAreDroppedAndCounted) {
   sdk::testing::FakeHost host;  // takes the warning
   OffsetSyncWriter writer(MockProducer(), "syncs", 100, "index");

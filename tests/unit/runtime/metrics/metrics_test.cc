@@ -45,6 +45,22 @@ TEST(SensorTest, CumulativeAndLastValueStats) {
   EXPECT_EQ(sensor->Measure(6, kT0 + 4), 3);  // avg
 }
 
+TEST(SensorTest, RecordManyIsThatManyRecords) {
+  MetricsRegistry registry;
+  MetricsScope scope(&registry);
+  Sensor* many = scope.AddSensor("d", "Many", {}, AllStats(), kT0);
+  Sensor* one_by_one = scope.AddSensor("d", "OneByOne", {}, AllStats(), kT0);
+  many->RecordMany(2, 1000, kT0 + 10);  // a batch of 1,000 records
+  many->RecordMany(7, 3, kT0 + 20);
+  for (int i = 0; i < 1000; ++i) one_by_one->Record(2, kT0 + 10);
+  for (int i = 0; i < 3; ++i) one_by_one->Record(7, kT0 + 20);
+  for (size_t stat = 0; stat < 7; ++stat) {
+    EXPECT_DOUBLE_EQ(many->Measure(stat, kT0 + 5000), one_by_one->Measure(stat, kT0 + 5000))
+        << many->stat(stat).name;
+  }
+  EXPECT_EQ(many->Measure(1, kT0 + 5000), 1003);  // count
+}
+
 TEST(SensorTest, WindowedStatsForgetSamplesOlderThanTheWindowsAndReadNaNWhenEmpty) {
   MetricsRegistry registry;  // 2 samples x 30 s
   MetricsScope scope(&registry);
