@@ -165,6 +165,7 @@ class BatchCopier::Loop {
 
   struct Node {
     std::shared_ptr<kp::BrokerConnection> connection;
+    uint64_t connection_id = 0;  // distinct for every connection made to the node
     bool ready = false;
     Clock::time_point connecting_since;
     Clock::time_point not_before;  // after a failure or a throttle
@@ -228,7 +229,14 @@ class BatchCopier::Loop {
     std::vector<size_t> partitions;  // fetched or produced (kProduce: one batch each)
     absl::Status status;
     std::string body;
+    uint64_t connection = 0;  // the Node::connection_id of the connection that answered
   };
+  // Whether `c` came from the node's current connection (not one already closed and replaced).
+  bool IsCurrent(const Completion& c) const;
+  // Fail() for a completion's connection, unless it was replaced already.
+  void FailIfCurrent(const Completion& c, const absl::Status& status) {
+    if (IsCurrent(c)) Fail(c.cluster, c.node, status);
+  }
 
   void ApplyAdds();
   void Wait(Clock::time_point until);
@@ -237,6 +245,8 @@ class BatchCopier::Loop {
   Node* Ready(int cluster, int32_t node);
   void Fail(int cluster, int32_t node, const absl::Status& status);
   void Send(int cluster, int32_t node, kp::ApiKey key, std::string body, Completion c);
+  // A connected broker of the cluster, if any.
+  std::optional<int32_t> AnyReadyNode(int cluster) const;
   void RequestMetadata(int cluster);
   void OnMetadata(int cluster, const std::string& body);
   void RequestProducerId();
@@ -287,6 +297,7 @@ class BatchCopier::Loop {
   std::vector<Partition> partitions_;
   std::map<std::pair<std::string, int32_t>, size_t> by_source_;  // the partition being copied
   uint64_t generation_ = 1;
+  uint64_t connections_made_ = 0;
   int64_t producer_id_ = -1;
   int16_t producer_epoch_ = -1;
   bool producer_id_in_flight_ = false;
@@ -392,24 +403,23 @@ void BatchCopier::Loop::Handle(Completion c) {
   Cluster& cluster = clusters_[c.cluster];
   switch (c.kind) {
     case Completion::Kind::kConnected: {
-      auto it = cluster.nodes.find(c.node);
-      if (it == cluster.nodes.end()) return;
+      if (!IsCurrent(c)) return;
       if (!c.status.ok()) return Fail(c.cluster, c.node, c.status);
-      it->second.ready = true;
+      cluster.nodes[c.node].ready = true;
       return;
     }
     case Completion::Kind::kMetadata:
       cluster.metadata_in_flight = false;
       if (!c.status.ok()) {
         cluster.metadata_not_before = Clock::now() + kRetryBackoff;
-        return Fail(c.cluster, c.node, c.status);
+        return FailIfCurrent(c, c.status);
       }
       return OnMetadata(c.cluster, c.body);
     case Completion::Kind::kInitProducerId:
       producer_id_in_flight_ = false;
       if (!c.status.ok()) {
         producer_id_not_before_ = Clock::now() + kRetryBackoff;
-        return Fail(c.cluster, c.node, c.status);
+        return FailIfCurrent(c, c.status);
       }
       return OnProducerId(c.body);
     case Completion::Kind::kFetch:
@@ -417,6 +427,13 @@ void BatchCopier::Loop::Handle(Completion c) {
     case Completion::Kind::kProduce:
       return OnProduce(c);
   }
+}
+
+bool BatchCopier::Loop::IsCurrent(const Completion& c) const {
+  const auto& nodes = clusters_[c.cluster].nodes;
+  auto it = nodes.find(c.node);
+  return it != nodes.end() && it->second.connection != nullptr &&
+         it->second.connection_id == c.connection;
 }
 
 BatchCopier::Loop::Node* BatchCopier::Loop::Ready(int cluster_index, int32_t node_id) {
@@ -451,10 +468,12 @@ BatchCopier::Loop::Node* BatchCopier::Loop::Ready(int cluster_index, int32_t nod
   options.request_timeout = options_.request_timeout;
   node.connection = kp::BrokerConnection::Create(io_, options);
   node.connecting_since = now;
-  std::weak_ptr<kp::BrokerConnection> weak = node.connection;
-  node.connection->Connect([this, cluster_index, node_id, weak](absl::Status status) {
+  node.connection_id = ++connections_made_;
+  const uint64_t connection = node.connection_id;
+  node.connection->Connect([this, cluster_index, node_id, connection](absl::Status status) {
     Completion c{Completion::Kind::kConnected, cluster_index, node_id};
     c.status = std::move(status);
+    c.connection = connection;
     std::lock_guard lock(mu_);
     completions_.push_back(std::move(c));
     cv_.notify_all();
@@ -491,6 +510,7 @@ void BatchCopier::Loop::Send(int cluster_index, int32_t node_id, kp::ApiKey key,
   Node& node = clusters_[cluster_index].nodes[node_id];
   c.cluster = cluster_index;
   c.node = node_id;
+  c.connection = node.connection_id;
   node.connection->Send(
       key, [body = std::move(body)](int16_t) { return body; },
       [this, c = std::move(c)](absl::StatusOr<std::string> response, int16_t) mutable {
@@ -507,17 +527,18 @@ void BatchCopier::Loop::Send(int cluster_index, int32_t node_id, kp::ApiKey key,
 
 // ---- Metadata and the producer id ------------------------------------------------------------
 
+std::optional<int32_t> BatchCopier::Loop::AnyReadyNode(int cluster_index) const {
+  for (const auto& [id, node] : clusters_[cluster_index].nodes) {
+    if (node.ready) return id;
+  }
+  return std::nullopt;
+}
+
 void BatchCopier::Loop::RequestMetadata(int cluster_index) {
   Cluster& cluster = clusters_[cluster_index];
   // Any ready broker answers; else a bootstrap server is dialled.
-  int32_t via = INT32_MIN;
-  for (auto& [id, node] : cluster.nodes) {
-    if (node.ready) {
-      via = id;
-      break;
-    }
-  }
-  if (via == INT32_MIN) {
+  const std::optional<int32_t> via = AnyReadyNode(cluster_index);
+  if (!via) {
     Ready(cluster_index, -1 - static_cast<int32_t>(cluster.next_bootstrap %
                                                    std::max<size_t>(1, cluster.bootstrap.size())));
     return;
@@ -529,7 +550,7 @@ void BatchCopier::Loop::RequestMetadata(int cluster_index) {
   }
   kp::MetadataRequest request{{topics.begin(), topics.end()}};
   cluster.metadata_in_flight = true;
-  Send(cluster_index, via, kp::ApiKey::kMetadata, request.Encode(),
+  Send(cluster_index, *via, kp::ApiKey::kMetadata, request.Encode(),
        Completion{Completion::Kind::kMetadata});
 }
 
@@ -588,20 +609,13 @@ void BatchCopier::Loop::OnMetadata(int cluster_index, const std::string& body) {
 }
 
 void BatchCopier::Loop::RequestProducerId() {
-  Cluster& cluster = clusters_[kTarget];
-  int32_t via = INT32_MIN;
-  for (auto& [id, node] : cluster.nodes) {
-    if (node.ready) {
-      via = id;
-      break;
-    }
-  }
-  if (via == INT32_MIN) {
-    cluster.metadata_stale = true;  // dials a broker
+  const std::optional<int32_t> via = AnyReadyNode(kTarget);
+  if (!via) {
+    clusters_[kTarget].metadata_stale = true;  // dials a broker
     return;
   }
   producer_id_in_flight_ = true;
-  Send(kTarget, via, kp::ApiKey::kInitProducerId, kp::InitProducerIdRequest{}.Encode(),
+  Send(kTarget, *via, kp::ApiKey::kInitProducerId, kp::InitProducerIdRequest{}.Encode(),
        Completion{Completion::Kind::kInitProducerId});
 }
 
@@ -660,12 +674,10 @@ void BatchCopier::Loop::OnFetch(Completion& c) {
     node->second.fetching = false;
   }
   for (size_t i : c.partitions) partitions_[i].fetching = false;
-  if (!c.status.ok()) return Fail(kSource, c.node, c.status);
+  if (!c.status.ok()) return FailIfCurrent(c, c.status);
   if (c.generation != generation_ || resetting_) return;  // refetched from the acked offsets
   absl::StatusOr<kp::FetchResponse> response = kp::FetchResponse::Decode(c.body);
-  if (!response.ok()) {
-    return Fail(kSource, c.node, response.status());
-  }
+  if (!response.ok()) return FailIfCurrent(c, response.status());
   if (response->throttle_time_ms > 0) {
     cluster.nodes[c.node].not_before = Clock::now() + milliseconds(response->throttle_time_ms);
     for (size_t i : c.partitions) {
@@ -819,7 +831,7 @@ void BatchCopier::Loop::OnProduce(Completion& c) {
                     : absl::StatusOr<kp::ProduceResponse>(c.status);
   if (!response.ok()) {
     // Written or not, nobody knows: sent again with the same sequences, the target keeps one.
-    Fail(kTarget, c.node, response.status());
+    FailIfCurrent(c, response.status());
     for (size_t index : c.partitions) {
       partitions_[index].failed = true;
       partitions_[index].target_error = kUnreachable;
