@@ -386,13 +386,14 @@ TEST_F(BatchCopyTest, CopierCopiesEveryPartitionWithAnExactPairPerBatch) {
   const std::string target = testing::UniqueName("copier-target");
   ASSERT_TRUE(testing::CreateTopic(*a, source, 3, {{"compression.type", "lz4"}}).ok());
   ASSERT_TRUE(testing::CreateTopic(*b, target, 3).ok());
-  // Something already on the target: downstream offsets differ from upstream ones.
-  ASSERT_TRUE(testing::ProduceRecords(*b, target, Records(30, 1000)).ok());
-  // Timestamps of a minute ago: the brokers delete older segments (7-day retention) at once.
+  // Timestamps of a minute ago: the brokers delete segments of older records (7-day retention)
+  // at their next retention check.
   const int64_t minute_ago = std::chrono::duration_cast<std::chrono::milliseconds>(
                                  std::chrono::system_clock::now().time_since_epoch())
                                  .count() -
                              60000;
+  // Something already on the target: downstream offsets differ from upstream ones.
+  ASSERT_TRUE(testing::ProduceRecords(*b, target, Records(30, minute_ago - 1000)).ok());
   const std::vector<testing::TestRecord> sent = Records(3000, minute_ago);
   for (size_t first = 0; first < sent.size(); first += 500) {
     ASSERT_TRUE(
@@ -427,7 +428,8 @@ TEST_F(BatchCopyTest, CopierCopiesEveryPartitionWithAnExactPairPerBatch) {
   // Record by record, the target holds the source's records at upstream + 10.
   absl::StatusOr<std::vector<testing::TestRecord>> original = testing::ReadTopic(*a, source, 3000);
   absl::StatusOr<std::vector<testing::TestRecord>> copied = testing::ReadTopic(*b, target, 3030);
-  ASSERT_TRUE(original.ok() && copied.ok());
+  ASSERT_TRUE(original.ok()) << original.status();
+  ASSERT_TRUE(copied.ok()) << copied.status();
   std::map<std::pair<int32_t, int64_t>, testing::TestRecord> by_position;
   for (const auto& r : *copied) by_position[{r.partition, r.offset}] = r;
   for (const auto& r : *original) {
