@@ -534,20 +534,8 @@ void MirrorSourceTask::ResolveLogicalOffsets(rd_kafka_topic_partition_list_t* as
 void MirrorSourceTask::Reposition(const std::string& topic, int32_t partition, int64_t offset) {
   // librdkafka stops fetching a partition whose position was out of range, and seek() needs a
   // fetching partition: the partition is unassigned and assigned again at `offset`.
-  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
-  rd_kafka_topic_partition_list_add(list, topic.c_str(), partition);
-  rd_kafka_error_t* error = rd_kafka_incremental_unassign(consumer_.get(), list);
-  if (error == nullptr) {
-    list->elems[0].offset = offset;
-    error = rd_kafka_incremental_assign(consumer_.get(), list);
-  }
-  rd_kafka_topic_partition_list_destroy(list);
-  if (error != nullptr) {
-    const std::string message = rd_kafka_error_string(error);
-    rd_kafka_error_destroy(error);
-    throw sdk::ConnectException("cannot reposition " + topic + "-" + std::to_string(partition) +
-                                " at offset " + std::to_string(offset) + ": " + message);
-  }
+  Unassign(topic, partition);
+  AssignAt(topic, partition, offset);
 }
 
 bool MirrorSourceTask::HandOver(

@@ -272,6 +272,8 @@ class BatchCopier::Loop {
   void Reset();
   void EmitReturns();
   void EmitProgress();
+  // An event of partition `index` with its position and the source's end filled in.
+  BatchCopyEvent EventOf(BatchCopyEvent::Kind kind, size_t index) const;
   void Emit(BatchCopyEvent event);
   // The partition copied from `topic`-`partition` of the source, or partitions_.size().
   size_t IndexOf(const std::string& topic, int32_t partition) const;
@@ -906,11 +908,7 @@ void BatchCopier::Loop::Acked(size_t index, int64_t downstream_base) {
   p.established = true;
   p.acked = q.last + 1;
   p.target_error = 0;
-  BatchCopyEvent event;
-  event.kind = BatchCopyEvent::Kind::kAcked;
-  event.index = index;
-  event.position = p.acked;
-  event.source_end_offset = p.end_offset;
+  BatchCopyEvent event = EventOf(BatchCopyEvent::Kind::kAcked, index);
   event.upstream_first = q.first;
   event.upstream_last = q.last;
   event.record_count = q.records;
@@ -984,11 +982,7 @@ void BatchCopier::Loop::EmitReturns() {
       continue;
     }
     p.state = State::kReturned;
-    BatchCopyEvent event;
-    event.kind = BatchCopyEvent::Kind::kReturned;
-    event.index = i;
-    event.position = p.acked;
-    event.source_end_offset = p.end_offset;
+    BatchCopyEvent event = EventOf(BatchCopyEvent::Kind::kReturned, i);
     event.error_code = p.return_code;
     event.reason = p.return_reason;
     event.copy_again_at = p.copy_again_at;
@@ -1000,15 +994,20 @@ void BatchCopier::Loop::EmitProgress() {
   for (size_t i = 0; i < partitions_.size(); ++i) {
     Partition& p = partitions_[i];
     if (p.state == State::kReturned) continue;
-    BatchCopyEvent event;
+    BatchCopyEvent event = EventOf(BatchCopyEvent::Kind::kProgress, i);
     event.fetch_throttle_ms = std::exchange(p.fetch_throttle_ms, 0);
-    event.kind = BatchCopyEvent::Kind::kProgress;
-    event.index = i;
-    event.position = p.acked;
-    event.source_end_offset = p.end_offset;
     event.error_code = p.source_error != 0 ? p.source_error : p.target_error;
     Emit(std::move(event));
   }
+}
+
+BatchCopyEvent BatchCopier::Loop::EventOf(BatchCopyEvent::Kind kind, size_t index) const {
+  BatchCopyEvent event;
+  event.kind = kind;
+  event.index = index;
+  event.position = partitions_[index].acked;
+  event.source_end_offset = partitions_[index].end_offset;
+  return event;
 }
 
 void BatchCopier::Loop::Emit(BatchCopyEvent event) {

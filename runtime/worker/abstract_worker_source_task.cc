@@ -646,7 +646,6 @@ void AbstractWorkerSourceTask::ForgetProducer() {
 }
 
 void AbstractWorkerSourceTask::Close() {
-  if (copier_ && !producer_) copier_->Stop(std::chrono::milliseconds(0));
   if (producer_) {
     FinalOffsetCommit();
     // Whatever was not committed is dropped: its offsets are never stored.
