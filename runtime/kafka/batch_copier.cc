@@ -4,6 +4,7 @@
 #include <deque>
 #include <optional>
 #include <set>
+#include <span>
 #include <utility>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -28,6 +29,8 @@ constexpr char kLogger[] = "connectd.kafka.BatchCopier";
 constexpr int kMaxInFlightPerPartition = 5;
 constexpr int kMaxRequestsPerBroker = 5;
 constexpr size_t kMaxProduceRequestBytes = 8 << 20;
+// Free Fetch response buffers kept for the next responses (their pages stay mapped).
+constexpr size_t kFetchBufferCacheBytes = 32 << 20;
 constexpr milliseconds kProgressInterval{1000};
 constexpr milliseconds kRetryBackoff{250};
 constexpr milliseconds kProduceRetryBackoff{100};
@@ -36,6 +39,7 @@ constexpr milliseconds kLoopWait{50};
 
 // Kafka's error codes the copier tells apart.
 constexpr int16_t kOffsetOutOfRange = 1;
+constexpr int16_t kCorruptMessage = 2;
 constexpr int16_t kUnknownTopicOrPartition = 3;
 constexpr int16_t kLeaderNotAvailable = 5;
 constexpr int16_t kDuplicateSequenceNumber = 46;
@@ -184,8 +188,12 @@ class BatchCopier::Loop {
     bool metadata_in_flight = false;
     Clock::time_point metadata_not_before;
   };
+  // A fetched batch: a view into the Fetch response it came in, which it keeps alive (the
+  // response is freed once every batch of it was acknowledged or dropped). Stamped in place
+  // before it is first sent; a retry sends the same bytes.
   struct Queued {
-    std::string batch;
+    std::shared_ptr<char[]> frame;
+    std::span<char> batch;
     int64_t first = 0;
     int64_t last = 0;
     int32_t records = 0;
@@ -228,7 +236,8 @@ class BatchCopier::Loop {
     uint64_t generation = 0;
     std::vector<size_t> partitions;  // fetched or produced (kProduce: one batch each)
     absl::Status status;
-    std::string body;
+    kp::BrokerConnection::ResponseFrame frame;  // when status is OK
+    std::string_view body() const { return frame.body(); }
     uint64_t connection = 0;  // the Node::connection_id of the connection that answered
   };
   // Whether `c` came from the node's current connection (not one already closed and replaced).
@@ -244,17 +253,17 @@ class BatchCopier::Loop {
   // The ready connection to `node`, or null (one is being made, or waits for its backoff).
   Node* Ready(int cluster, int32_t node);
   void Fail(int cluster, int32_t node, const absl::Status& status);
-  void Send(int cluster, int32_t node, kp::ApiKey key, std::string body, Completion c);
+  void Send(int cluster, int32_t node, kp::ApiKey key, kp::GatheredBody body, Completion c);
   // A connected broker of the cluster, if any.
   std::optional<int32_t> AnyReadyNode(int cluster) const;
   void RequestMetadata(int cluster);
-  void OnMetadata(int cluster, const std::string& body);
+  void OnMetadata(int cluster, std::string_view body);
   void RequestProducerId();
-  void OnProducerId(const std::string& body);
+  void OnProducerId(std::string_view body);
   void SendFetches();
   void OnFetch(Completion& c);
   void TakeBatches(
-      Partition& p, std::string_view records,
+      Partition& p, const std::shared_ptr<char[]>& frame, std::string_view records,
       const std::optional<std::vector<kp::FetchResponse::AbortedTransaction>>& aborted);
   void SendProduces();
   void OnProduce(Completion& c);
@@ -295,6 +304,8 @@ class BatchCopier::Loop {
 
   // Copier thread only. io_ outlives the connections (declared first, destroyed last).
   boost::asio::io_context io_;
+  const std::shared_ptr<kp::FrameBufferPool> fetch_buffers_ =
+      std::make_shared<kp::FrameBufferPool>(kFetchBufferCacheBytes);
   Cluster clusters_[2];
   std::vector<Partition> partitions_;
   std::map<std::pair<std::string, int32_t>, size_t> by_source_;  // the partition being copied
@@ -416,14 +427,14 @@ void BatchCopier::Loop::Handle(Completion c) {
         cluster.metadata_not_before = Clock::now() + kRetryBackoff;
         return FailIfCurrent(c, c.status);
       }
-      return OnMetadata(c.cluster, c.body);
+      return OnMetadata(c.cluster, c.body());
     case Completion::Kind::kInitProducerId:
       producer_id_in_flight_ = false;
       if (!c.status.ok()) {
         producer_id_not_before_ = Clock::now() + kRetryBackoff;
         return FailIfCurrent(c, c.status);
       }
-      return OnProducerId(c.body);
+      return OnProducerId(c.body());
     case Completion::Kind::kFetch:
       return OnFetch(c);
     case Completion::Kind::kProduce:
@@ -468,6 +479,7 @@ BatchCopier::Loop::Node* BatchCopier::Loop::Ready(int cluster_index, int32_t nod
   options.security = cluster.security;
   options.client_id = cluster.client_id.empty() ? "connectd-batch-copier" : cluster.client_id;
   options.request_timeout = options_.request_timeout;
+  if (cluster_index == kSource) options.frame_buffers = fetch_buffers_;
   node.connection = kp::BrokerConnection::Create(io_, options);
   node.connecting_since = now;
   node.connection_id = ++connections_made_;
@@ -507,17 +519,19 @@ void BatchCopier::Loop::Fail(int cluster_index, int32_t node_id, const absl::Sta
   }
 }
 
-void BatchCopier::Loop::Send(int cluster_index, int32_t node_id, kp::ApiKey key, std::string body,
-                             Completion c) {
+void BatchCopier::Loop::Send(int cluster_index, int32_t node_id, kp::ApiKey key,
+                             kp::GatheredBody body, Completion c) {
   Node& node = clusters_[cluster_index].nodes[node_id];
   c.cluster = cluster_index;
   c.node = node_id;
   c.connection = node.connection_id;
-  node.connection->Send(
-      key, [body = std::move(body)](int16_t) { return body; },
-      [this, c = std::move(c)](absl::StatusOr<std::string> response, int16_t) mutable {
+  // The body is encoded in the one version data_messages.h speaks (the connection's only one).
+  node.connection->SendGathered(
+      key, [body = std::move(body)](int16_t) mutable { return std::move(body); },
+      [this, c = std::move(c)](absl::StatusOr<kp::BrokerConnection::ResponseFrame> response,
+                               int16_t) mutable {
         if (response.ok()) {
-          c.body = *std::move(response);
+          c.frame = *std::move(response);
         } else {
           c.status = response.status();
         }
@@ -552,11 +566,11 @@ void BatchCopier::Loop::RequestMetadata(int cluster_index) {
   }
   kp::MetadataRequest request{{topics.begin(), topics.end()}};
   cluster.metadata_in_flight = true;
-  Send(cluster_index, *via, kp::ApiKey::kMetadata, request.Encode(),
+  Send(cluster_index, *via, kp::ApiKey::kMetadata, kp::GatheredBody(request.Encode()),
        Completion{Completion::Kind::kMetadata});
 }
 
-void BatchCopier::Loop::OnMetadata(int cluster_index, const std::string& body) {
+void BatchCopier::Loop::OnMetadata(int cluster_index, std::string_view body) {
   Cluster& cluster = clusters_[cluster_index];
   absl::StatusOr<kp::MetadataResponse> metadata = kp::MetadataResponse::Decode(body);
   cluster.metadata_not_before = Clock::now() + kRetryBackoff;
@@ -617,11 +631,12 @@ void BatchCopier::Loop::RequestProducerId() {
     return;
   }
   producer_id_in_flight_ = true;
-  Send(kTarget, *via, kp::ApiKey::kInitProducerId, kp::InitProducerIdRequest{}.Encode(),
+  Send(kTarget, *via, kp::ApiKey::kInitProducerId,
+       kp::GatheredBody(kp::InitProducerIdRequest{}.Encode()),
        Completion{Completion::Kind::kInitProducerId});
 }
 
-void BatchCopier::Loop::OnProducerId(const std::string& body) {
+void BatchCopier::Loop::OnProducerId(std::string_view body) {
   absl::StatusOr<kp::InitProducerIdResponse> id = kp::InitProducerIdResponse::Decode(body);
   producer_id_not_before_ = Clock::now() + kRetryBackoff;
   if (!id.ok()) return;
@@ -666,7 +681,7 @@ void BatchCopier::Loop::SendFetches() {
     Completion c{Completion::Kind::kFetch};
     c.generation = generation_;
     c.partitions = indexes;
-    Send(kSource, leader, kp::ApiKey::kFetch, request.Encode(), std::move(c));
+    Send(kSource, leader, kp::ApiKey::kFetch, kp::GatheredBody(request.Encode()), std::move(c));
   }
 }
 
@@ -678,7 +693,7 @@ void BatchCopier::Loop::OnFetch(Completion& c) {
   for (size_t i : c.partitions) partitions_[i].fetching = false;
   if (!c.status.ok()) return FailIfCurrent(c, c.status);
   if (c.generation != generation_ || resetting_) return;  // refetched from the acked offsets
-  absl::StatusOr<kp::FetchResponse> response = kp::FetchResponse::Decode(c.body);
+  absl::StatusOr<kp::FetchResponse> response = kp::FetchResponse::Decode(c.body());
   if (!response.ok()) return FailIfCurrent(c, response.status());
   if (response->throttle_time_ms > 0) {
     cluster.nodes[c.node].not_before = Clock::now() + milliseconds(response->throttle_time_ms);
@@ -712,17 +727,20 @@ void BatchCopier::Loop::OnFetch(Completion& c) {
       p.source_error = 0;
       p.end_offset = read_committed_ ? fetched.last_stable_offset : fetched.high_watermark;
       if (fetched.records && !fetched.records->empty()) {
-        TakeBatches(p, *fetched.records, fetched.aborted_transactions);
+        TakeBatches(p, c.frame.bytes, *fetched.records, fetched.aborted_transactions);
       }
     }
   }
 }
 
 void BatchCopier::Loop::TakeBatches(
-    Partition& p, std::string_view records,
+    Partition& p, const std::shared_ptr<char[]>& frame, std::string_view records,
     const std::optional<std::vector<kp::FetchResponse::AbortedTransaction>>& aborted) {
   const size_t index = static_cast<size_t>(&p - partitions_.data());
-  absl::StatusOr<kp::SplitBatches> split = kp::SplitRecordBatches(records);
+  // The CRCs are left to the target broker, which checks every batch produced to it:
+  // StampForProduce keeps a wrong one wrong, and a batch refused as corrupt is returned.
+  absl::StatusOr<kp::SplitBatches> split =
+      kp::SplitRecordBatches(records, kp::CrcCheck::kLeaveToTheTarget);
   if (!split.ok()) {
     Return(
         index, p.fetch_offset, 0,
@@ -757,8 +775,10 @@ void BatchCopier::Loop::TakeBatches(
       Return(index, h->base_offset, 0, *why, h->log_append_time() ? -1 : h->last_offset() + 1);
       return;
     }
-    p.queued.push_back(
-        {std::string(batch), h->base_offset, h->last_offset(), h->record_count, h->max_timestamp});
+    // The batch's bytes, writable: the frame is this copier's alone.
+    char* bytes = frame.get() + (batch.data() - frame.get());
+    p.queued.push_back({frame, std::span<char>(bytes, batch.size()), h->base_offset,
+                        h->last_offset(), h->record_count, h->max_timestamp});
     p.queued_bytes += batch.size();
     p.fetch_offset = h->last_offset() + 1;
   }
@@ -806,8 +826,9 @@ void BatchCopier::Loop::SendProduces() {
         bytes += q.batch.size();
         auto [slot, added] = topic_slots.try_emplace(p.spec.target_topic, request.topics.size());
         if (added) request.topics.push_back({p.spec.target_topic, {}});
-        // The request gets a copy: a retry sends the same bytes again.
-        request.topics[slot->second].partitions.push_back({p.spec.partition, q.batch});
+        // A view: a retry sends the same bytes again.
+        request.topics[slot->second].partitions.push_back(
+            {p.spec.partition, std::string_view(q.batch.data(), q.batch.size()), q.frame});
         p.sent.push_back(std::move(q));
         ++p.in_flight;
         c.partitions.push_back(i);
@@ -815,7 +836,7 @@ void BatchCopier::Loop::SendProduces() {
       if (c.partitions.empty()) break;
       ++node->produces;
       ++produces_in_flight_;
-      Send(kTarget, leader, kp::ApiKey::kProduce, request.Encode(), std::move(c));
+      Send(kTarget, leader, kp::ApiKey::kProduce, request.EncodeGathered(), std::move(c));
     }
   }
 }
@@ -829,7 +850,7 @@ void BatchCopier::Loop::OnProduce(Completion& c) {
   if (c.generation != generation_) return;
   for (size_t index : c.partitions) --partitions_[index].in_flight;
   absl::StatusOr<kp::ProduceResponse> response =
-      c.status.ok() ? kp::ProduceResponse::Decode(c.body)
+      c.status.ok() ? kp::ProduceResponse::Decode(c.body())
                     : absl::StatusOr<kp::ProduceResponse>(c.status);
   if (!response.ok()) {
     // Written or not, nobody knows: sent again with the same sequences, the target keeps one.
@@ -876,6 +897,13 @@ void BatchCopier::Loop::OnProduce(Completion& c) {
                       std::to_string(p.spec.partition) + " with error " +
                       std::to_string(a.error_code);
     if (a.error_message) why += ": " + *a.error_message;
+    if (a.error_code == kCorruptMessage && !p.sent.empty()) {
+      // The source's CRC was wrong (StampForProduce keeps it so): the record path reads that
+      // batch (and its consumer says what is wrong with it); batches after it come back.
+      Return(index, p.acked, a.error_code, why + " (the source batch fails its CRC)",
+             p.sent.front().last + 1);
+      continue;
+    }
     Return(index, p.acked, a.error_code, why, -1);
   }
 }

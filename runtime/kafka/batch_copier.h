@@ -8,6 +8,12 @@
 // Produce it to the target partition's leader with acks=all, one batch per partition per
 // request, at most kMaxInFlightPerPartition batches of a partition in flight.
 //
+// The bytes are not copied in the process: a batch stays in the Fetch response it came in
+// (whose buffer is recycled once every batch of it was acknowledged), is stamped there, and the
+// Produce request is written around it (BrokerConnection::SendGathered; TLS encrypts a copy).
+// Its CRC is updated for the stamped fields, not recomputed: a corrupt source batch stays
+// corrupt, the target broker refuses it (CORRUPT_MESSAGE), and it is returned from there.
+//
 // What the owner hears (TakeEvents), per partition in order:
 //   kAcked     the target acknowledged a batch: its upstream offsets, record count and
 //              downstream base offset (an exact offset pair for every record of it);
@@ -17,9 +23,9 @@
 //              the record path. A batch that cannot travel as bytes (LogAppendTime, offset gaps
 //              in a compacted batch, the old message formats, a batch that starts before the
 //              position), an offset out of range, a refused batch (too large, not authorized,
-//              invalid) or a failure that will not pass (authentication) return it; every batch
-//              before it was acknowledged first. `copy_again_at` says from where batches could
-//              be copied again (-1: not in this copier's life).
+//              invalid, corrupt) or a failure that will not pass (authentication) return it; every
+//              batch before it was acknowledged first. `copy_again_at` says from where batches
+//              could be copied again (-1: not in this copier's life).
 // Leader changes, unreachable brokers, throttling and retriable produce errors are the copier's
 // own: it refreshes metadata and retries. A produce error that leaves the producer's sequences
 // in doubt stops sending, waits for the requests in flight, then starts over with a new

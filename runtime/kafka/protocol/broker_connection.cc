@@ -470,12 +470,30 @@ void BrokerConnection::Reauthenticate() {
     }
     std::deque<Held> held;
     held.swap(held_);
-    for (Held& h : held) Send(h.key, std::move(h.encode), std::move(h.done));
+    for (Held& h : held) SendGathered(h.key, std::move(h.encode), std::move(h.done));
   });
 }
 
+namespace {
+// A RawCallback as a FrameCallback: the body copied out of the frame.
+BrokerConnection::FrameCallback CopyingBody(BrokerConnection::RawCallback done) {
+  return [done = std::move(done)](absl::StatusOr<BrokerConnection::ResponseFrame> frame,
+                                  int16_t version) {
+    if (!frame.ok()) return done(frame.status(), version);
+    done(std::string(frame->body()), version);
+  };
+}
+}  // namespace
+
 void BrokerConnection::Send(ApiKey key, std::function<std::string(int16_t)> encode,
                             RawCallback done) {
+  SendGathered(
+      key, [encode = std::move(encode)](int16_t v) { return GatheredBody(encode(v)); },
+      CopyingBody(std::move(done)));
+}
+
+void BrokerConnection::SendGathered(ApiKey key, std::function<GatheredBody(int16_t)> encode,
+                                    FrameCallback done) {
   Post([this, key, encode = std::move(encode), done = std::move(done)]() mutable {
     std::optional<int16_t> version = VersionOf(key);
     if (closed_) return done(close_reason_, 0);
@@ -496,13 +514,24 @@ void BrokerConnection::Send(ApiKey key, std::function<std::string(int16_t)> enco
 
 void BrokerConnection::SendVersion(ApiKey key, int16_t version, std::string body,
                                    RawCallback done) {
+  SendVersion(key, version, GatheredBody(std::move(body)), CopyingBody(std::move(done)));
+}
+
+void BrokerConnection::SendVersion(ApiKey key, int16_t version, GatheredBody body,
+                                   FrameCallback done) {
   if (closed_) {
     Post([done = std::move(done), status = close_reason_] { done(status, 0); });
     return;
   }
   const int32_t correlation_id = next_correlation_id_++;
-  write_queue_.push_back(
-      EncodeRequestFrame(key, version, correlation_id, options_.client_id, body));
+  OutFrame frame{EncodeRequestHead(key, version, correlation_id, options_.client_id, body.size()),
+                 {}};
+  if (tls_) {
+    frame.head += body.Flatten();  // one TLS record per piece would be worse than the copy
+  } else {
+    frame.body = std::move(body);
+  }
+  write_queue_.push_back(std::move(frame));
   pending_[correlation_id] = Pending{key, version, std::move(done),
                                      std::chrono::steady_clock::now() + options_.request_timeout};
   ArmTimeoutCheck();
@@ -525,12 +554,16 @@ void BrokerConnection::WriteNext() {
     write_queue_.pop_front();
     WriteNext();
   });
-  asio::const_buffer buffer(write_queue_.front().data(), write_queue_.front().size());
+  const OutFrame& frame = write_queue_.front();
   if (tls_) {
-    asio::async_write(*tls_, buffer, std::move(on_written));
-  } else {
-    asio::async_write(socket_, buffer, std::move(on_written));
+    asio::async_write(*tls_, asio::buffer(frame.head), std::move(on_written));
+    return;
   }
+  std::vector<asio::const_buffer> buffers{asio::buffer(frame.head)};
+  for (std::string_view piece : frame.body.Pieces()) {
+    buffers.push_back(asio::buffer(piece.data(), piece.size()));
+  }
+  asio::async_write(socket_, buffers, std::move(on_written));
 }
 
 void BrokerConnection::ReadHeader() {
@@ -563,17 +596,20 @@ void BrokerConnection::ReadHeader() {
 }
 
 void BrokerConnection::ReadBody(size_t size) {
-  read_buffer_.resize(size);
+  read_frame_ =
+      ResponseFrame{options_.frame_buffers != nullptr ? options_.frame_buffers->Get(size)
+                                                      : std::shared_ptr<char[]>(new char[size]),
+                    size, 0};
   auto self = shared_from_this();
   auto on_read = asio::bind_executor(strand_, [this, self](boost::system::error_code ec, size_t) {
     if (ec)
       return Fail(
           absl::UnavailableError("connection to " + options_.host + " lost: " + ec.message()));
-    OnFrame(std::move(read_buffer_));
-    read_buffer_.clear();
+    OnFrame(std::move(read_frame_));
+    read_frame_ = {};
     ReadHeader();
   });
-  asio::mutable_buffer buffer(read_buffer_.data(), read_buffer_.size());
+  asio::mutable_buffer buffer(read_frame_.bytes.get(), read_frame_.size);
   if (tls_) {
     asio::async_read(*tls_, buffer, std::move(on_read));
   } else {
@@ -581,11 +617,11 @@ void BrokerConnection::ReadBody(size_t size) {
   }
 }
 
-void BrokerConnection::OnFrame(std::string frame) {
-  if (frame.size() < 4) return Fail(absl::DataLossError("response shorter than its header"));
+void BrokerConnection::OnFrame(ResponseFrame frame) {
+  if (frame.size < 4) return Fail(absl::DataLossError("response shorter than its header"));
   int32_t correlation_id = 0;
-  for (int i = 0; i < 4; ++i) {
-    correlation_id = (correlation_id << 8) | static_cast<unsigned char>(frame[i]);
+  for (size_t i = 0; i < 4; ++i) {
+    correlation_id = (correlation_id << 8) | static_cast<unsigned char>(frame.bytes[i]);
   }
   auto it = pending_.find(correlation_id);
   if (it == pending_.end()) {
@@ -595,12 +631,13 @@ void BrokerConnection::OnFrame(std::string frame) {
   Pending pending = std::move(it->second);
   pending_.erase(it);
   int32_t decoded_id = 0;
-  absl::StatusOr<std::string_view> body =
-      DecodeResponseHeader(pending.key, pending.version, frame, &decoded_id);
+  absl::StatusOr<std::string_view> body = DecodeResponseHeader(
+      pending.key, pending.version, std::string_view(frame.bytes.get(), frame.size), &decoded_id);
   if (!body.ok()) {
     pending.done(body.status(), pending.version);
   } else {
-    pending.done(std::string(*body), pending.version);
+    frame.body_offset = static_cast<size_t>(body->data() - frame.bytes.get());
+    pending.done(std::move(frame), pending.version);
   }
 }
 

@@ -43,6 +43,8 @@
 #include <boost/asio/strand.hpp>
 
 #include "absl/status/statusor.h"
+#include "runtime/kafka/protocol/frame_buffer_pool.h"
+#include "runtime/kafka/protocol/gathered_body.h"
 #include "runtime/kafka/protocol/gssapi.h"
 #include "runtime/kafka/protocol/messages.h"
 #include "runtime/kafka/protocol/oauthbearer.h"
@@ -75,9 +77,19 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
     SecurityConfig security;
     std::optional<std::string> client_id;
     std::chrono::milliseconds request_timeout{30000};
+    // Where response frames' bytes come from (null: allocated for each).
+    std::shared_ptr<FrameBufferPool> frame_buffers;
   };
   // The body of a response and the version it was sent in.
   using RawCallback = std::function<void(absl::StatusOr<std::string> body, int16_t version)>;
+  // A response as read from the socket (its bytes, not copied again) and where its body starts.
+  struct ResponseFrame {
+    std::shared_ptr<char[]> bytes;
+    size_t size = 0;
+    size_t body_offset = 0;
+    std::string_view body() const { return {bytes.get() + body_offset, size - body_offset}; }
+  };
+  using FrameCallback = std::function<void(absl::StatusOr<ResponseFrame> frame, int16_t version)>;
 
   using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
   static std::shared_ptr<BrokerConnection> Create(boost::asio::io_context& io, Options options);
@@ -93,6 +105,11 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
   // Sends a request in the best common version (kUnimplemented if there is none; the
   // connection must be connected). `encode` writes the body for a version.
   void Send(ApiKey key, std::function<std::string(int16_t version)> encode, RawCallback done);
+  // The same for bulk data (record batches): a body of views written to a plaintext socket
+  // without copying them (TLS encrypts a flattened copy), and the response frame handed over as
+  // read. `encode` is called once; the views' bytes must not change until `done` runs.
+  void SendGathered(ApiKey key, std::function<GatheredBody(int16_t version)> encode,
+                    FrameCallback done);
 
   // Send + decode with Response::Decode.
   template <typename Response, typename Request>
@@ -116,7 +133,7 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
   struct Pending {
     ApiKey key;
     int16_t version;
-    RawCallback done;
+    FrameCallback done;
     std::chrono::steady_clock::time_point deadline;
   };
   using Socket = boost::asio::ip::tcp::socket;
@@ -144,10 +161,11 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
   void Reauthenticate();
   // Queues a frame with an explicit version (used before negotiation finished).
   void SendVersion(ApiKey key, int16_t version, std::string body, RawCallback done);
+  void SendVersion(ApiKey key, int16_t version, GatheredBody body, FrameCallback done);
   void WriteNext();
   void ReadHeader();
   void ReadBody(size_t size);
-  void OnFrame(std::string frame);
+  void OnFrame(ResponseFrame frame);
   void ArmTimeoutCheck();
   // Fails everything pending and closes (on the strand).
   void Fail(const absl::Status& status);
@@ -165,7 +183,12 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
 
   // Strand only.
   int32_t next_correlation_id_ = 1;
-  std::deque<std::string> write_queue_;
+  // A request to write: the size prefix and header, then the body's pieces (TLS: all in head).
+  struct OutFrame {
+    std::string head;
+    GatheredBody body;
+  };
+  std::deque<OutFrame> write_queue_;
   bool writing_ = false;
   std::map<int32_t, Pending> pending_;
   std::map<int16_t, int16_t> versions_;  // api key -> negotiated version
@@ -174,13 +197,13 @@ class BrokerConnection : public std::enable_shared_from_this<BrokerConnection> {
   // Requests sent while re-authenticating: encoded and queued when it is done.
   struct Held {
     ApiKey key;
-    std::function<std::string(int16_t)> encode;
-    RawCallback done;
+    std::function<GatheredBody(int16_t)> encode;
+    FrameCallback done;
   };
   std::deque<Held> held_;
   absl::Status close_reason_ = absl::CancelledError("connection closed");
   char size_buffer_[4];
-  std::string read_buffer_;
+  ResponseFrame read_frame_;  // being read (allocated, not zeroed)
 };
 
 }  // namespace connectd::kafka::protocol

@@ -19,6 +19,13 @@ namespace connectd::kafka::protocol {
 uint32_t Crc32c(const void* data, size_t size);
 inline uint32_t Crc32c(std::string_view bytes) { return Crc32c(bytes.data(), bytes.size()); }
 
+// The CRC-32C of `size` bytes whose CRC-32C was `crc`, after the bytes at [at, at + xor.size())
+// were XORed with `xor` — without reading the bytes: CRC is linear, so the change's own CRC,
+// carried through the zero bytes after it, is XORed into the old one (O(xor.size() + log size)
+// instead of O(size)). A `crc` that did not match the old bytes does not match the new ones.
+// REQUIRES: at + xor.size() <= size.
+uint32_t Crc32cAfterChange(uint32_t crc, size_t size, size_t at, std::string_view xor_bytes);
+
 namespace internal {
 // The table implementation, whatever the CPU (tests compare it with Crc32c).
 uint32_t Crc32cPortable(const void* data, size_t size);

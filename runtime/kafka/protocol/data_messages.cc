@@ -135,19 +135,25 @@ absl::StatusOr<FetchResponse> FetchResponse::Decode(std::string_view body) {
 
 // ---- Produce ---------------------------------------------------------------------------------
 
-std::string ProduceRequest::Encode() const {
-  WireWriter w;
+std::string ProduceRequest::Encode() const { return EncodeGathered().Flatten(); }
+
+GatheredBody ProduceRequest::EncodeGathered() const {
+  GatheredBody body;
+  WireWriter& w = body.fields();
   w.CompactNullableString(transactional_id).Int16(acks).Int32(timeout_ms);
   w.CompactArrayLength(static_cast<int32_t>(topics.size()));
   for (const Topic& t : topics) {
     w.CompactString(t.name).CompactArrayLength(static_cast<int32_t>(t.partitions.size()));
     for (const Partition& p : t.partitions) {
-      w.Int32(p.partition).CompactBytes(p.records).EmptyTaggedFields();
+      // CompactBytes, the bytes as a view.
+      w.Int32(p.partition).UnsignedVarint(static_cast<uint32_t>(p.records.size()) + 1);
+      body.AppendView(p.records, p.records_owner);
+      w.EmptyTaggedFields();
     }
     w.EmptyTaggedFields();
   }
   w.EmptyTaggedFields();
-  return w.Take();
+  return body;
 }
 
 absl::StatusOr<ProduceResponse> ProduceResponse::Decode(std::string_view body) {

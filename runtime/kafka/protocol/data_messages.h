@@ -10,18 +10,21 @@
 // them: a leader change is learnt from Metadata).
 //
 // Record data stays bytes: a Fetch response's records are views into the response body (valid
-// while it lives), a Produce request carries the batches it is given (record_batch.h).
+// while it lives), a Produce request views the batches it is given (record_batch.h) and is
+// written around them (EncodeGathered), not copying them.
 //
 // Thread-safety: values and pure functions; any thread.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/kafka/protocol/gathered_body.h"
 
 namespace connectd::kafka::protocol {
 
@@ -115,7 +118,9 @@ struct FetchResponse {
 struct ProduceRequest {
   struct Partition {
     int32_t partition = 0;
-    std::string records;  // whole v2 batches, stamped for this producer
+    std::string_view records;  // whole v2 batches, stamped for this producer
+    // Keeps `records` valid in an EncodeGathered() body (null: the caller keeps them valid).
+    std::shared_ptr<const void> records_owner;
   };
   struct Topic {
     std::string name;
@@ -126,6 +131,8 @@ struct ProduceRequest {
   int32_t timeout_ms = 30000;
   std::vector<Topic> topics;
   std::string Encode() const;
+  // The same bytes with the records as views (not copied), for BrokerConnection::SendGathered.
+  GatheredBody EncodeGathered() const;
 };
 struct ProduceResponse {
   struct RecordError {

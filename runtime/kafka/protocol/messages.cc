@@ -61,15 +61,21 @@ std::string ErrorName(int16_t code) {
 std::string EncodeRequestFrame(ApiKey key, int16_t version, int32_t correlation_id,
                                const std::optional<std::string>& client_id,
                                std::string_view body) {
+  std::string out = EncodeRequestHead(key, version, correlation_id, client_id, body.size());
+  out.append(body);
+  return out;
+}
+
+std::string EncodeRequestHead(ApiKey key, int16_t version, int32_t correlation_id,
+                              const std::optional<std::string>& client_id, size_t body_size) {
   WireWriter header;
   header.Int16(static_cast<int16_t>(key)).Int16(version).Int32(correlation_id);
   header.NullableString(client_id);  // classic even in header v2
   header.TaggedFields(IsFlexible(key, version));
   WireWriter frame;
-  frame.Int32(static_cast<int32_t>(header.data().size() + body.size()));
+  frame.Int32(static_cast<int32_t>(header.data().size() + body_size));
   std::string out = frame.Take();
   out += header.data();
-  out.append(body);
   return out;
 }
 

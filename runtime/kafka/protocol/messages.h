@@ -74,6 +74,9 @@ std::string ErrorName(int16_t code);
 // A size-prefixed request frame: header v1 (v2 for flexible versions) and `body`.
 std::string EncodeRequestFrame(ApiKey key, int16_t version, int32_t correlation_id,
                                const std::optional<std::string>& client_id, std::string_view body);
+// The same frame up to its body, for a body of `body_size` bytes written after it.
+std::string EncodeRequestHead(ApiKey key, int16_t version, int32_t correlation_id,
+                              const std::optional<std::string>& client_id, size_t body_size);
 
 // Reads a response header (the frame's size prefix already removed) and returns the body.
 // ApiVersions responses always use header v0, whatever their version (KIP-511).

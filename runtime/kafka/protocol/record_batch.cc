@@ -1,6 +1,7 @@
 #include "runtime/kafka/protocol/record_batch.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "runtime/kafka/protocol/crc32c.h"
@@ -19,9 +20,12 @@ uint64_t ReadBig(std::string_view bytes, size_t at, int width) {
   return v;
 }
 
-void WriteBig(std::string& bytes, size_t at, uint64_t v, int width) {
+void WriteBig(std::span<char> bytes, size_t at, uint64_t v, int width) {
   for (int i = width - 1; i >= 0; --i, v >>= 8) bytes[at + i] = static_cast<char>(v & 0xFF);
 }
+
+// The fields a producer's stamp rewrites inside the CRC's range: attributes .. baseSequence.
+constexpr size_t kStampedEnd = 57;
 
 }  // namespace
 
@@ -70,7 +74,7 @@ bool RecordBatchCrcMatches(std::string_view batch) {
   return Crc32c(batch.substr(kAttributesOffset)) == stored;
 }
 
-absl::StatusOr<SplitBatches> SplitRecordBatches(std::string_view records) {
+absl::StatusOr<SplitBatches> SplitRecordBatches(std::string_view records, CrcCheck check) {
   SplitBatches out;
   while (!records.empty()) {
     if (records.size() < kRecordBatchHeaderSize) {
@@ -84,7 +88,7 @@ absl::StatusOr<SplitBatches> SplitRecordBatches(std::string_view records) {
       break;
     }
     std::string_view batch = records.substr(0, header->size());
-    if (!RecordBatchCrcMatches(batch)) {
+    if (check == CrcCheck::kVerify && !RecordBatchCrcMatches(batch)) {
       return absl::DataLossError(
           absl::StrCat("record batch at offset ", header->base_offset, " fails its CRC"));
     }
@@ -151,16 +155,24 @@ bool ReadCommittedFilter::Copy(const RecordBatchHeader& header, std::string_view
   return !(header.transactional() && aborting != aborting_.end());
 }
 
-void StampForProduce(std::string& batch, const ProducerStamp& stamp) {
+void StampForProduce(std::span<char> batch, const ProducerStamp& stamp) {
+  const std::string_view bytes(batch.data(), batch.size());
+  char before[kStampedEnd - kAttributesOffset];
+  std::memcpy(before, batch.data() + kAttributesOffset, sizeof before);
   WriteBig(batch, 0, 0, 8);                           // baseOffset: the broker's
   WriteBig(batch, 12, static_cast<uint32_t>(-1), 4);  // partitionLeaderEpoch
-  uint16_t attributes = static_cast<uint16_t>(ReadBig(batch, kAttributesOffset, 2));
+  uint16_t attributes = static_cast<uint16_t>(ReadBig(bytes, kAttributesOffset, 2));
   attributes = stamp.transactional ? (attributes | 0x10) : (attributes & ~0x10);
   WriteBig(batch, kAttributesOffset, attributes, 2);
   WriteBig(batch, kProducerIdOffset, static_cast<uint64_t>(stamp.producer_id), 8);
   WriteBig(batch, 51, static_cast<uint16_t>(stamp.producer_epoch), 2);
   WriteBig(batch, 53, static_cast<uint32_t>(stamp.base_sequence), 4);
-  WriteBig(batch, kCrcOffset, Crc32c(std::string_view(batch).substr(kAttributesOffset)), 4);
+  for (size_t i = 0; i < sizeof before; ++i) before[i] ^= batch[kAttributesOffset + i];
+  const auto crc = static_cast<uint32_t>(ReadBig(bytes, kCrcOffset, 4));
+  WriteBig(batch, kCrcOffset,
+           Crc32cAfterChange(crc, batch.size() - kAttributesOffset, 0,
+                             std::string_view(before, sizeof before)),
+           4);
 }
 
 }  // namespace connectd::kafka::protocol

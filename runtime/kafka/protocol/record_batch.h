@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,10 +68,16 @@ struct SplitBatches {
   size_t partial_bytes = 0;  // a batch cut off at the end (the broker's fetch size limit)
 };
 
-// The whole batches of one partition's records in a Fetch response, with their CRCs checked.
-// A batch cut off at the end is normal (the next fetch starts at it) and not an error. kDataLoss
-// for a batch whose length or CRC is wrong; kUnimplemented for magic 0 or 1.
-absl::StatusOr<SplitBatches> SplitRecordBatches(std::string_view records);
+// Whether SplitRecordBatches reads every byte to check the CRCs (kVerify), or leaves them to
+// whoever reads the batch next (kLeaveToTheTarget: a copier whose StampForProduce keeps a wrong
+// CRC wrong, so that the target broker, which checks every produced batch, refuses it).
+enum class CrcCheck { kVerify, kLeaveToTheTarget };
+
+// The whole batches of one partition's records in a Fetch response. A batch cut off at the end
+// is normal (the next fetch starts at it) and not an error. kDataLoss for a batch whose length
+// (or, checked, CRC) is wrong; kUnimplemented for magic 0 or 1.
+absl::StatusOr<SplitBatches> SplitRecordBatches(std::string_view records,
+                                                CrcCheck check = CrcCheck::kVerify);
 
 // Why `header`'s batch cannot be produced to another cluster as it is (nullopt: it can):
 //   a control batch (a transaction marker: the target's own transaction writes those);
@@ -114,9 +121,10 @@ struct ProducerStamp {
 };
 
 // Rewrites `batch` (exactly one batch, in place) as a producer sends it: baseOffset 0,
-// partitionLeaderEpoch -1, `stamp`'s producer fields and transactional flag, and the CRC-32C
-// recomputed. Compression, timestamps, keys, values and headers are untouched. REQUIRES: `batch`
-// parsed by ParseRecordBatchHeader.
-void StampForProduce(std::string& batch, const ProducerStamp& stamp);
+// partitionLeaderEpoch -1, `stamp`'s producer fields and transactional flag. The CRC-32C is
+// updated for the changed bytes only (the records are not read): it matches afterwards exactly
+// when it matched before. Compression, timestamps, keys, values and headers are untouched.
+// REQUIRES: `batch` parsed by ParseRecordBatchHeader.
+void StampForProduce(std::span<char> batch, const ProducerStamp& stamp);
 
 }  // namespace connectd::kafka::protocol

@@ -34,6 +34,11 @@ class WireWriter {
   WireWriter& Int64(int64_t v);
   WireWriter& Bool(bool v) { return Int8(v ? 1 : 0); }
   WireWriter& UnsignedVarint(uint32_t v);
+  // `bytes` as they are (no length).
+  WireWriter& Raw(std::string_view bytes) {
+    out_.append(bytes);
+    return *this;
+  }
 
   // Classic forms: INT16 length (-1 null) strings, INT32 length (-1 null) bytes.
   WireWriter& String(std::string_view s);

@@ -2,7 +2,8 @@
 // against two real Kafka 4.4 clusters: records produced to A by librdkafka (the broker
 // compresses them with lz4) are fetched from A as batches, stamped for an idempotent producer
 // id that B handed out, produced to B as the same bytes, and B holds exactly A's records (keys,
-// values, headers, timestamps, offsets) in batches whose record bytes are A's own, still lz4.
+// values, headers, timestamps, offsets) in batches whose record bytes are A's own, still lz4; a
+// batch corrupted on the way is refused by B.
 #include <algorithm>
 #include <functional>
 #include <future>
@@ -171,7 +172,7 @@ TEST_F(BatchCopyTest, FetchedBatchesProducedToAnotherClusterArriveWhole) {
       fetch_offset = header->last_offset() + 1;
       // One batch per partition and request: Kafka refuses more from an idempotent producer.
       ProduceRequest produce;
-      produce.topics = {{target, {{0, std::move(stamped)}}}};
+      produce.topics = {{target, {{0, stamped}}}};
       absl::StatusOr<std::string> produce_body = Call(*to, ApiKey::kProduce, produce.Encode());
       ASSERT_TRUE(produce_body.ok()) << produce_body.status();
       absl::StatusOr<ProduceResponse> produced = ProduceResponse::Decode(*produce_body);
@@ -209,6 +210,29 @@ TEST_F(BatchCopyTest, FetchedBatchesProducedToAnotherClusterArriveWhole) {
   for (size_t i = 0; i < source_payloads.size(); ++i) {
     EXPECT_EQ(stored_batches->batches[i].substr(kRecordBatchHeaderSize), source_payloads[i]) << i;
   }
+
+  // A batch corrupted on the way keeps a wrong CRC through the stamp (which updates it for the
+  // stamped fields only), and B refuses it as CORRUPT_MESSAGE: nothing written.
+  std::string corrupt(stored_batches->batches.back());
+  corrupt[corrupt.size() - 3] ^= 0x20;
+  StampForProduce(corrupt, ProducerStamp{});
+  EXPECT_FALSE(RecordBatchCrcMatches(corrupt));
+  ProduceRequest refused;
+  refused.topics = {{target, {{0, corrupt}}}};
+  absl::StatusOr<std::string> refused_body = Call(*to, ApiKey::kProduce, refused.Encode());
+  ASSERT_TRUE(refused_body.ok()) << refused_body.status();
+  absl::StatusOr<ProduceResponse> refusal = ProduceResponse::Decode(*refused_body);
+  ASSERT_TRUE(refusal.ok()) << refusal.status();
+  EXPECT_EQ(refusal->topics.at(0).partitions.at(0).error_code, 2) << "CORRUPT_MESSAGE";
+  FetchRequest end;
+  end.max_wait_ms = 0;
+  end.topics = {{target, {{0, -1, static_cast<int64_t>(sent.size()), 1 << 20}}}};
+  absl::StatusOr<std::string> end_body = Call(*to, ApiKey::kFetch, end.Encode());
+  ASSERT_TRUE(end_body.ok()) << end_body.status();
+  absl::StatusOr<FetchResponse> at_end = FetchResponse::Decode(*end_body);
+  ASSERT_TRUE(at_end.ok()) << at_end.status();
+  EXPECT_EQ(at_end->topics.at(0).partitions.at(0).high_watermark,
+            static_cast<int64_t>(sent.size()));
   from->Close();
   to->Close();
 }

@@ -130,6 +130,17 @@ TEST_F(DataMessagesTest, FetchAndItsRecordsAsBatches) {
   ProduceRequest produce;
   produce.topics = {{"A.orders", {{0, stamped}, {2, stamped}}}};
   EXPECT_EQ(Hex(produce.Encode()), Hex(Golden("ProduceRequest v9")));
+  // Gathered, the same bytes with the batches as views of `stamped`, not copies of it.
+  GatheredBody gathered = produce.EncodeGathered();
+  EXPECT_EQ(Hex(gathered.Flatten()), Hex(Golden("ProduceRequest v9")));
+  EXPECT_EQ(gathered.size(), gathered.Flatten().size());
+  int views = 0;
+  for (std::string_view piece : gathered.Pieces()) {
+    if (piece.data() != stamped.data()) continue;
+    EXPECT_EQ(piece.size(), stamped.size());
+    ++views;
+  }
+  EXPECT_EQ(views, 2);
 }
 
 TEST_F(DataMessagesTest, ProduceResponseAndInitProducerId) {

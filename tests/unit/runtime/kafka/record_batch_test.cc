@@ -78,6 +78,33 @@ TEST(Crc32cTest, TheTableAndTheCpuInstructionAgree) {
   EXPECT_EQ(internal::Crc32cPortable("123456789", 9), 0xE3069283u);
 }
 
+TEST(Crc32cTest, AChangeUpdatesTheCrcAsRecomputingWould) {
+  std::string bytes;
+  uint32_t state = 777;
+  auto next = [&state] { return state = state * 1103515245 + 12345; };
+  for (int i = 0; i < (1 << 20) + 13; ++i) bytes.push_back(static_cast<char>(next() >> 16));
+  int checked = 0;
+  for (size_t size : {1, 2, 8, 36, 61, 4096, 65537, (1 << 20) + 13}) {
+    for (int round = 0; round < 6; ++round) {
+      const size_t length = 1 + next() % std::min<size_t>(size, 36);
+      const size_t at = next() % (size - length + 1);
+      std::string changed = bytes.substr(0, size);
+      std::string xor_bytes(length, '\0');
+      for (size_t i = 0; i < length; ++i) {
+        xor_bytes[i] = static_cast<char>(next() >> 16);
+        changed[at + i] ^= xor_bytes[i];
+      }
+      const uint32_t before = Crc32c(bytes.data(), size);
+      EXPECT_EQ(Crc32cAfterChange(before, size, at, xor_bytes), Crc32c(changed))
+          << size << " bytes, " << length << " changed at " << at;
+      // A CRC that was wrong stays wrong by the same difference.
+      EXPECT_EQ(Crc32cAfterChange(before ^ 0x10, size, at, xor_bytes), Crc32c(changed) ^ 0x10);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 48);
+}
+
 TEST(RecordBatchGoldenTest, HeadersAndStampsMatchJava) {
   std::vector<GoldenBatch> golden = ReadGolden();
   ASSERT_EQ(golden.size(), 20u);
@@ -199,6 +226,16 @@ TEST(RecordBatchTest, CorruptionAndOldFormatsAreRefused) {
   flipped[flipped.size() - 1] ^= 0x01;  // a record byte
   EXPECT_EQ(SplitRecordBatches(flipped).status().code(), absl::StatusCode::kDataLoss);
   EXPECT_FALSE(RecordBatchCrcMatches(flipped));
+  // Left to the target: split without reading the records, and still corrupt once stamped
+  // (the target broker refuses it).
+  absl::StatusOr<SplitBatches> unchecked = SplitRecordBatches(flipped, CrcCheck::kLeaveToTheTarget);
+  ASSERT_TRUE(unchecked.ok()) << unchecked.status();
+  EXPECT_EQ(unchecked->batches.size(), 1u);
+  StampForProduce(flipped, {1000, 2, 30, false});
+  EXPECT_FALSE(RecordBatchCrcMatches(flipped));
+  std::string whole = batch;
+  StampForProduce(whole, {1000, 2, 30, true});
+  EXPECT_TRUE(RecordBatchCrcMatches(whole));
   std::string old_format = batch;
   old_format[16] = 1;  // magic v1
   EXPECT_EQ(SplitRecordBatches(old_format).status().code(), absl::StatusCode::kUnimplemented);
