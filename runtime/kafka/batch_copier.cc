@@ -10,6 +10,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
+#include "absl/strings/numbers.h"
 #include "runtime/common/logging.h"
 #include "runtime/kafka/protocol/broker_connection.h"
 #include "runtime/kafka/protocol/data_messages.h"
@@ -667,6 +668,8 @@ void BatchCopier::Loop::SendFetches() {
     if (node == nullptr || node->fetching || now < node->not_before) continue;
     kp::FetchRequest request;
     request.max_wait_ms = options_.fetch_max_wait_ms;
+    request.min_bytes = options_.fetch_min_bytes;
+    request.max_bytes = options_.fetch_max_bytes;
     request.isolation_level = read_committed_ ? 1 : 0;
     std::map<std::string, size_t> topic_slots;
     for (size_t i : indexes) {
@@ -1050,7 +1053,33 @@ size_t BatchCopier::Loop::IndexOf(const std::string& topic, int32_t partition) c
 
 // ---- BatchCopier -----------------------------------------------------------------------------
 
+namespace {
+
+// The source client's fetch settings, where set, over the copier's own.
+absl::Status TakeSourceFetchSettings(BatchCopierOptions& options) {
+  const std::pair<const char*, int32_t*> settings[] = {
+      {"fetch.wait.max.ms", &options.fetch_max_wait_ms},
+      {"fetch.min.bytes", &options.fetch_min_bytes},
+      {"fetch.max.bytes", &options.fetch_max_bytes},
+      {"fetch.message.max.bytes", &options.partition_fetch_bytes},
+      {"max.partition.fetch.bytes", &options.partition_fetch_bytes}};
+  for (const auto& [key, field] : settings) {
+    auto it = options.source.find(key);
+    if (it == options.source.end()) continue;
+    int32_t value = 0;
+    if (!absl::SimpleAtoi(it->second, &value) || value <= 0) {
+      return absl::InvalidArgumentError(std::string("the source client's ") + key + "=" +
+                                        it->second + " is not a positive number");
+    }
+    *field = value;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<BatchCopier>> BatchCopier::Create(BatchCopierOptions options) {
+  if (absl::Status fetch = TakeSourceFetchSettings(options); !fetch.ok()) return fetch;
   for (const auto* side : {&options.source, &options.target}) {
     const char* name = side == &options.source ? "source" : "target";
     if (ParseBootstrap(Get(*side, "bootstrap.servers")).empty()) {

@@ -85,11 +85,16 @@ struct BatchCopyEvent {
 
 struct BatchCopierOptions {
   // librdkafka property names: bootstrap.servers, security.protocol, sasl.*, ssl.*, client.id;
-  // `source`'s isolation.level (read_committed or the default read_uncommitted).
+  // `source`'s isolation.level (read_committed or the default read_uncommitted) and fetch
+  // settings where set (Create() takes them over the fields below): fetch.wait.max.ms (Java's
+  // fetch.max.wait.ms), fetch.min.bytes, fetch.max.bytes, max.partition.fetch.bytes (or
+  // librdkafka's fetch.message.max.bytes).
   std::map<std::string, std::string> source;
   std::map<std::string, std::string> target;
   std::chrono::milliseconds request_timeout{30000};
-  int32_t fetch_max_wait_ms = 100;
+  int32_t fetch_max_wait_ms = 100;  // below the consumers' 500: a copy's latency
+  int32_t fetch_min_bytes = 1;
+  int32_t fetch_max_bytes = 52428800;
   int32_t partition_fetch_bytes = 1 << 20;
   // Fetched batches a partition may hold before they are produced; fetching it pauses beyond.
   size_t max_queued_bytes_per_partition = 8 << 20;
@@ -102,7 +107,8 @@ struct BatchCopierOptions {
 
 class BatchCopier {
  public:
-  // kInvalidArgument for a missing bootstrap.servers or an unusable security setting.
+  // kInvalidArgument for a missing bootstrap.servers, an unusable security setting or a fetch
+  // setting that is not a positive number.
   static absl::StatusOr<std::unique_ptr<BatchCopier>> Create(BatchCopierOptions options);
   ~BatchCopier();  // Stop(0)
 
@@ -115,6 +121,9 @@ class BatchCopier {
   // Fetches and sends no more; waits at most `timeout` for the produce requests in flight
   // (their acknowledgements become events), then closes the connections. Idempotent.
   void Stop(std::chrono::milliseconds timeout);
+
+  // The options in effect (the source's fetch settings taken).
+  const BatchCopierOptions& options() const { return options_; }
 
   // Counters (any thread).
   int64_t batches_acked() const { return batches_acked_.load(); }
