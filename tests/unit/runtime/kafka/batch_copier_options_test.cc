@@ -18,11 +18,11 @@ BatchCopierOptions Options(std::map<std::string, std::string> source_settings) {
 }
 
 TEST(BatchCopierOptionsTest, TheSourceClientsFetchSettingsApply) {
-  absl::StatusOr<std::unique_ptr<BatchCopier>> copier = BatchCopier::Create(
-      Options({{"fetch.wait.max.ms", "500"},
-               {"fetch.min.bytes", "1024"},
-               {"fetch.max.bytes", "10485760"},
-               {"max.partition.fetch.bytes", "2097152"}}));
+  absl::StatusOr<std::unique_ptr<BatchCopier>> copier =
+      BatchCopier::Create(Options({{"fetch.wait.max.ms", "500"},
+                                   {"fetch.min.bytes", "1024"},
+                                   {"fetch.max.bytes", "10485760"},
+                                   {"max.partition.fetch.bytes", "2097152"}}));
   ASSERT_TRUE(copier.ok()) << copier.status();
   EXPECT_EQ((*copier)->options().fetch_max_wait_ms, 500);
   EXPECT_EQ((*copier)->options().fetch_min_bytes, 1024);
