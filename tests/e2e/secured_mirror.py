@@ -28,8 +28,11 @@ def grant_flow(test, principal):
 def run_flow(test, client_props, what, failures=("Authorization failed",)):
     """Runs one dedicated `connectd mirror-maker` node with flow a->b, each alias's clients
     configured with client_props[alias] (Java keys, prefixed with the alias), and asserts that
-    its connectors run, a topic created after start is copied with its records, heartbeats
-    arrive, and none of `failures` is in its log. `what` names the security in messages."""
+    its connectors run, a topic created after start is copied with its records — by batch
+    pass-through, whose own connections to both clusters use the same security, and which never
+    handed a partition back to the record path (a refused connection would, and the records
+    would still arrive) — heartbeats arrive, and none of `failures` is in its log. `what` names
+    the security in messages."""
     a, b = test.a, test.b
     props = mm2_properties(a, b, {
         "dedicated.mode.enable.internal.rest": "false",
@@ -55,3 +58,5 @@ def run_flow(test, client_props, what, failures=("Authorization failed",)):
     log = node.log_text()
     for failure in failures:
         test.assertNotIn(failure, log)
+    test.assertIn("partitions as record batches (pass-through)", log)
+    test.assertNotIn("as record batches stops", log)
