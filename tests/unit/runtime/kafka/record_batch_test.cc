@@ -209,7 +209,8 @@ TEST(RecordBatchTest, FetchDataSplitsIntoWholeBatchesAndLeavesACutOffTail) {
   std::string data = golden[0].source + golden[6].source + golden[15].source;
   const std::string tail = golden[3].source.substr(0, golden[3].source.size() - 5);
   for (size_t cut : {size_t{0}, size_t{3}, size_t{61}, tail.size()}) {
-    absl::StatusOr<SplitBatches> split = SplitRecordBatches(data + tail.substr(0, cut));
+    const std::string fetched = data + tail.substr(0, cut);  // the views point into it
+    absl::StatusOr<SplitBatches> split = SplitRecordBatches(fetched);
     ASSERT_TRUE(split.ok()) << split.status();
     ASSERT_EQ(split->batches.size(), 3u);
     EXPECT_EQ(split->batches[1], golden[6].source);
