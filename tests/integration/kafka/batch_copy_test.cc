@@ -59,6 +59,19 @@ class BatchCopyTest : public ::testing::Test {
     return done.get_future().get();
   }
 
+  // Produces one stamped batch to partition 0 of `topic`: the partition's answer.
+  absl::StatusOr<ProduceResponse::Partition> ProduceOne(BrokerConnection& connection,
+                                                        const std::string& topic,
+                                                        std::string_view batch) {
+    ProduceRequest produce;
+    produce.topics = {{topic, {{0, batch}}}};
+    absl::StatusOr<std::string> body = Call(connection, ApiKey::kProduce, produce.Encode());
+    if (!body.ok()) return body.status();
+    absl::StatusOr<ProduceResponse> response = ProduceResponse::Decode(*body);
+    if (!response.ok()) return response.status();
+    return response->topics.at(0).partitions.at(0);
+  }
+
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
       boost::asio::make_work_guard(io_);
@@ -171,15 +184,10 @@ TEST_F(BatchCopyTest, FetchedBatchesProducedToAnotherClusterArriveWhole) {
       sequence += header->record_count;
       fetch_offset = header->last_offset() + 1;
       // One batch per partition and request: Kafka refuses more from an idempotent producer.
-      ProduceRequest produce;
-      produce.topics = {{target, {{0, stamped}}}};
-      absl::StatusOr<std::string> produce_body = Call(*to, ApiKey::kProduce, produce.Encode());
-      ASSERT_TRUE(produce_body.ok()) << produce_body.status();
-      absl::StatusOr<ProduceResponse> produced = ProduceResponse::Decode(*produce_body);
-      ASSERT_TRUE(produced.ok()) << produced.status();
-      const ProduceResponse::Partition& result = produced->topics.at(0).partitions.at(0);
-      ASSERT_EQ(result.error_code, 0) << result.error_message.value_or("");
-      EXPECT_EQ(result.base_offset, header->base_offset) << "B numbers them as A did";
+      absl::StatusOr<ProduceResponse::Partition> result = ProduceOne(*to, target, stamped);
+      ASSERT_TRUE(result.ok()) << result.status();
+      ASSERT_EQ(result->error_code, 0) << result->error_message.value_or("");
+      EXPECT_EQ(result->base_offset, header->base_offset) << "B numbers them as A did";
     }
   }
   EXPECT_GE(source_payloads.size(), 4u) << "several batches, over several fetches";
@@ -217,13 +225,9 @@ TEST_F(BatchCopyTest, FetchedBatchesProducedToAnotherClusterArriveWhole) {
   corrupt[corrupt.size() - 3] ^= 0x20;
   StampForProduce(corrupt, ProducerStamp{});
   EXPECT_FALSE(RecordBatchCrcMatches(corrupt));
-  ProduceRequest refused;
-  refused.topics = {{target, {{0, corrupt}}}};
-  absl::StatusOr<std::string> refused_body = Call(*to, ApiKey::kProduce, refused.Encode());
-  ASSERT_TRUE(refused_body.ok()) << refused_body.status();
-  absl::StatusOr<ProduceResponse> refusal = ProduceResponse::Decode(*refused_body);
+  absl::StatusOr<ProduceResponse::Partition> refusal = ProduceOne(*to, target, corrupt);
   ASSERT_TRUE(refusal.ok()) << refusal.status();
-  EXPECT_EQ(refusal->topics.at(0).partitions.at(0).error_code, 2) << "CORRUPT_MESSAGE";
+  EXPECT_EQ(refusal->error_code, 2) << "CORRUPT_MESSAGE";
   FetchRequest end;
   end.max_wait_ms = 0;
   end.topics = {{target, {{0, -1, static_cast<int64_t>(sent.size()), 1 << 20}}}};
