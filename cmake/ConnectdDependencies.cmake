@@ -30,6 +30,8 @@ find_package(OpenSSL REQUIRED)
 find_package(CURL REQUIRED)
 # MIT Kerberos' GSS-API (Debian's libkrb5-dev): the group client's SASL/GSSAPI.
 pkg_check_modules(GSSAPI REQUIRED IMPORTED_TARGET krb5-gssapi)
+# MIT Kerberos' own API: Kerberos logins from a keytab in the process (jvm/kerberos_login.h).
+pkg_check_modules(KRB5 REQUIRED IMPORTED_TARGET krb5)
 find_package(Threads REQUIRED)
 if(CONNECTD_BUILD_TESTS)
   find_package(GTest REQUIRED CONFIG)

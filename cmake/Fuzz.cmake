@@ -40,13 +40,16 @@ add_library(connectd_fuzz_parsers STATIC
     runtime/kafka/protocol/sasl.cc runtime/kafka/protocol/oauthbearer.cc jvm/java_jaas_config.cc
     runtime/kafka/protocol/crc32c.cc runtime/kafka/protocol/record_batch.cc
     runtime/kafka/protocol/data_messages.cc
+    jvm/java_client_config.cc jvm/java_client_defaults.cc jvm/java_oauthbearer_config.cc
+    jvm/java_kerberos_config.cc jvm/java_system_properties.cc jvm/librdkafka_properties.cc
+    runtime/common/logging.cc
     connectors/mirror_client/records.cc)
 target_include_directories(connectd_fuzz_parsers PUBLIC ${PROJECT_SOURCE_DIR}
                                                         ${PROJECT_SOURCE_DIR}/include)
 target_link_libraries(connectd_fuzz_parsers PUBLIC
     connectd_rapidjson absl::status absl::statusor absl::strings absl::str_format absl::cord
     absl::flat_hash_map
-    OpenSSL::Crypto Threads::Threads PkgConfig::PCRE2 CURL::libcurl)
+    OpenSSL::SSL OpenSSL::Crypto Threads::Threads PkgConfig::PCRE2 CURL::libcurl)
 # As in runtime/CMakeLists.txt: Double.toString's rounding needs no fused multiply-add.
 set_source_files_properties(jvm/java_text.cc PROPERTIES COMPILE_OPTIONS -ffp-contract=off)
 connectd_set_warnings(connectd_fuzz_parsers)

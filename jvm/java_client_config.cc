@@ -15,6 +15,8 @@
 #include "jvm/java_kerberos_config.h"
 #include "jvm/java_key_store.h"
 #include "jvm/java_oauthbearer_config.h"
+#include "jvm/java_system_properties.h"
+#include "jvm/librdkafka_properties.h"
 
 namespace connectd::jvm {
 namespace {
@@ -69,6 +71,41 @@ const std::set<std::string>& Dropped() {
                                                          "metadata.recovery.strategy",
                                                          "retry.backoff.max.ms"};
   return *dropped;
+}
+
+// Java client keys (kafka-clients 4.4's ConfigDefs) that librdkafka has no counterpart of and
+// that do nothing here: ignored with a warning, as a Java client warns of a config it does not
+// use. (config.providers among them: connectd's clients never instantiate config providers from
+// a client config, which Java gates with org.apache.kafka.automatic.config.providers.)
+const std::set<std::string>& IgnoredJavaKeys() {
+  static const auto* ignored = new std::set<std::string>{
+      "bootstrap.controllers",
+      "bootstrap.resolve.timeout.ms",
+      "buffer.memory.allocation.strategy",
+      "compression.gzip.level",
+      "compression.lz4.level",
+      "compression.zstd.level",
+      "config.providers",
+      "internal.throw.on.fetch.stable.offset.unsupported",
+      "metadata.cluster.check.enable",
+      "metadata.max.idle.ms",
+      "partitioner.adaptive.partitioning.enable",
+      "partitioner.availability.timeout.ms",
+      "partitioner.class",
+      "partitioner.ignore.keys",
+      "partitioner.rack.aware",
+      "share.acknowledgement.mode",
+      "share.acquire.mode",
+      "socket.connection.setup.timeout.max.ms",
+      "transaction.two.phase.commit.enable",
+  };
+  return *ignored;
+}
+
+// Whether a client config neither Java's clients nor librdkafka know is ignored with a warning,
+// as Java's clients do, rather than refused (connectd's default): -D<kUnknownClientConfigs>=ignore.
+bool UnknownKeysIgnored() {
+  return JavaSystemProperty(kUnknownClientConfigsProperty).value_or("") == "ignore";
 }
 
 // Java security keys with no librdkafka equivalent. Each is accepted only with a value that asks
@@ -267,6 +304,36 @@ void TranslateStores(const std::map<std::string, std::string>& java, TranslatedC
   }
 }
 
+// The choke point: whatever the rules above made, only allow-listed librdkafka properties leave
+// (librdkafka_properties.h), Kerberos names in their syntax, token URLs on Java's allow-list.
+void RefuseWhatIsNotAllowed(TranslatedConfig& out) {
+  auto refuse = [&out](std::string message) {
+    if (std::find(out.errors.begin(), out.errors.end(), message) == out.errors.end()) {
+      out.errors.push_back(std::move(message));
+    }
+  };
+  for (auto it = out.properties.begin(); it != out.properties.end();) {
+    const auto& [key, value] = *it;
+    std::string refusal = LibrdkafkaPropertyRefusal(key, value);
+    if (refusal.empty() && key == "sasl.kerberos.principal") {
+      if (std::string why = PrincipalSyntaxError(value); !why.empty()) {
+        refusal = key + " is refused: " + why;
+      }
+    } else if (refusal.empty() && key == "sasl.kerberos.keytab") {
+      if (std::string why = KeytabPathError(value); !why.empty())
+        refusal = key + " is refused: " + why;
+    } else if (refusal.empty() && FindLibrdkafkaProperty(key)->use == PropertyUse::kOAuthUrl) {
+      refusal = OAuthUrlRefusal(key, value);
+    }
+    if (refusal.empty()) {
+      ++it;
+    } else {
+      refuse(std::move(refusal));
+      it = out.properties.erase(it);
+    }
+  }
+}
+
 }  // namespace
 
 TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::string>& java,
@@ -321,6 +388,10 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
       jaas = ParseJaasConfig(value, error);
       if (!jaas) {
         if (sasl) out.errors.push_back(error);
+      } else if (std::string refusal = LoginModuleRefusal(jaas->class_name);
+                 sasl && !refusal.empty()) {
+        out.errors.push_back("sasl.jaas.config: " + refusal);
+        jaas.reset();
       } else if (UserAndPassword(*jaas, username, password)) {
         out.properties["sasl.username"] = username;
         out.properties["sasl.password"] = password;
@@ -341,6 +412,14 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
       if (std::optional<std::string> suites = OpenSslCipherList(value, out.errors)) {
         out.properties[key] = *suites;
       }
+    } else if (IgnoredJavaKeys().count(key) != 0) {
+      out.warnings.push_back("The configuration '" + key +
+                             "' has no effect on connectd's Kafka clients; ignored");
+    } else if (FindLibrdkafkaProperty(key) == nullptr && UnknownKeysIgnored()) {
+      out.warnings.push_back("The configuration '" + key +
+                             "' was supplied but isn't a known config; ignored");
+    } else if (std::string refusal = LibrdkafkaPropertyRefusal(key, value); !refusal.empty()) {
+      out.errors.push_back(refusal);
     } else {
       out.properties[key] = value;
     }
@@ -351,9 +430,8 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
       TranslateKerberos(java, *jaas, out);
     } else if (java.count("sasl.jaas.config") == 0) {
       // Without a JAAS config, librdkafka's own Kerberos keys (passed on) or its defaults.
-      for (const char* key :
-           {"sasl.kerberos.service.name", "sasl.kerberos.min.time.before.relogin"}) {
-        if (java.count(key) != 0) out.properties[key] = java.at(key);
+      if (java.count("sasl.kerberos.service.name") != 0) {
+        out.properties["sasl.kerberos.service.name"] = java.at("sasl.kerberos.service.name");
       }
     }
   }
@@ -377,6 +455,7 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
     out.properties[key] = std::string(row.librdkafka_value);
     out.java_defaults.insert(key);
   }
+  RefuseWhatIsNotAllowed(out);
   return out;
 }
 

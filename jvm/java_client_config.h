@@ -23,8 +23,19 @@
 //     dropped; ssl.cipher.suites mapped from IANA to OpenSSL names; client.dns.lookup passed on;
 //   - Java 4.4's client defaults where librdkafka's differ (java_client_defaults.h), per
 //     client role, unless the user set the key;
-//   - anything else: passed on; if librdkafka rejects it, MakeConfWithWarnings drops it with a
-//     warning naming the key (never the value: it may be a secret).
+//   - Java client keys librdkafka has no counterpart of (partitioner.class, config.providers,
+//     ...): ignored with a warning;
+//   - librdkafka's own properties: passed on only if its allow-list says so
+//     (librdkafka_properties.h): never one that loads code, runs a command, writes files or takes
+//     a callback, from any config; refused naming the key;
+//   - anything else (a key neither Java's clients nor librdkafka know): refused naming the key,
+//     or, with -Dconnectd.client.unknown.configs=ignore (KAFKA_OPTS), ignored with a warning as
+//     Java's clients ignore it;
+//   - and at the end, whatever the rules made: only allow-listed properties leave, a Kerberos
+//     principal or keytab in its syntax, an OAuth token URL listed in Java's
+//     org.apache.kafka.sasl.oauthbearer.allowed.urls, a JAAS login module Java's
+//     org.apache.kafka.(dis)allowed.login.modules allow. Every config a connectd client gets
+//     passes here: this is the choke point for hostile configs (docs/security.md).
 // The standard library and OpenSSL: plugins (MirrorMaker's connectors) link it too.
 #pragma once
 
@@ -36,6 +47,9 @@
 #include "jvm/java_client_defaults.h"
 
 namespace connectd::jvm {
+
+// The switch that makes unknown client configs a warning instead of an error (see above).
+inline constexpr char kUnknownClientConfigsProperty[] = "connectd.client.unknown.configs";
 
 struct TranslatedConfig {
   std::map<std::string, std::string> properties;  // librdkafka names

@@ -60,8 +60,8 @@ const std::vector<JavaClientDefault>& JavaClientDefaults() {
       {kConsumerRole | kAdminRole, "receive.buffer.bytes", "65536", "socket.receive.buffer.bytes",
        "", "as send.buffer.bytes"},
       {kAll, "sasl.kerberos.kinit.cmd", "/usr/bin/kinit", "sasl.kerberos.kinit.cmd", "",
-       "Java's names the kinit binary, librdkafka's is the whole command line it runs with the "
-       "same kinit; Java's value there would drop the keytab and principal"},
+       "Java's names the kinit binary, librdkafka's is a command line it runs through a shell: "
+       "never set, connectd runs no kinit (its clients log in from the keytab in the process)"},
   };
   return *rows;
 }

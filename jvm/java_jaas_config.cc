@@ -1,6 +1,9 @@
 #include "jvm/java_jaas_config.h"
 
 #include <cctype>
+#include <set>
+
+#include "jvm/java_system_properties.h"
 
 namespace connectd::jvm {
 namespace {
@@ -108,6 +111,46 @@ std::optional<JaasLoginModule> ParseJaasConfig(const std::string& value, std::st
     return std::nullopt;
   }
   return module;
+}
+
+namespace {
+
+std::set<std::string> TrimmedList(const std::string& list) {
+  std::set<std::string> out;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    std::string item = list.substr(start, end - start);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    out.insert(std::move(item));
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string LoginModuleRefusal(const std::string& class_name) {
+  constexpr char kAllowed[] = "org.apache.kafka.allowed.login.modules";
+  constexpr char kDisallowed[] = "org.apache.kafka.disallowed.login.modules";
+  constexpr char kDisallowedDefault[] =
+      "com.sun.security.auth.module.JndiLoginModule,com.sun.security.auth.module.LdapLoginModule";
+  std::string module = class_name;
+  module.erase(0, module.find_first_not_of(" \t"));
+  module.erase(module.find_last_not_of(" \t") + 1);
+  if (std::optional<std::string> allowed = JavaSystemProperty(kAllowed)) {
+    if (TrimmedList(*allowed).count(module) != 0) return "";
+    return module + " is not allowed. Update System property '" + kAllowed + "' to allow " + module;
+  }
+  if (TrimmedList(JavaSystemProperty(kDisallowed).value_or(kDisallowedDefault)).count(module) ==
+      0) {
+    return "";
+  }
+  return module + " is not allowed. The system property '" + kDisallowed +
+         "' is deprecated. Use the " + kAllowed + " to allow this module. e.g.,-D" + kAllowed +
+         "=" + module;
 }
 
 }  // namespace connectd::jvm

@@ -30,4 +30,11 @@ struct JaasLoginModule {
 
 std::optional<JaasLoginModule> ParseJaasConfig(const std::string& value, std::string& error);
 
+// Java's check of a login module against the system properties (JaasContext, Kafka 4.4):
+// org.apache.kafka.allowed.login.modules, when set (even empty), is an allow-list; otherwise
+// org.apache.kafka.disallowed.login.modules (deprecated) is a deny-list, by default JndiLoginModule
+// and LdapLoginModule (CVE-2023-25194, CVE-2025-27818). Comma lists, entries trimmed. Java's
+// message when `class_name` is refused, or "" when it is allowed.
+std::string LoginModuleRefusal(const std::string& class_name);
+
 }  // namespace connectd::jvm

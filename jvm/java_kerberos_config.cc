@@ -14,7 +14,65 @@ bool True(const std::string& value) {
   return value == "true" || value == "TRUE" || value == "True";
 }
 
+bool IsControl(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u < 0x20 || u == 0x7f;
+}
+
+// What a principal's parts may hold: the characters principals are made of in practice.
+bool IsPrincipalChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+         c == '-' || c == '_' || c == '+' || c == '=' || c == ',' || c == ':' ||
+         c == '$';  // Active Directory's machine accounts (HOST$@REALM)
+}
+
 }  // namespace
+
+std::string PrincipalSyntaxError(const std::string& principal) {
+  if (principal.empty()) return "the principal is empty";
+  const size_t at = principal.find('@');
+  if (at != std::string::npos && principal.find('@', at + 1) != std::string::npos) {
+    return "a principal has at most one @ (name/instance@REALM)";
+  }
+  const std::string name = principal.substr(0, at);
+  if (at != std::string::npos && at + 1 == principal.size()) return "the realm after @ is empty";
+  size_t part_start = 0;
+  for (size_t i = 0; i <= name.size(); ++i) {
+    if (i == name.size() || name[i] == '/') {
+      if (i == part_start) return "a principal's name and instances must not be empty";
+      part_start = i + 1;
+    }
+  }
+  for (size_t i = 0; i < principal.size(); ++i) {
+    const char c = principal[i];
+    if (c == '/' && i < (at == std::string::npos ? principal.size() : at)) continue;
+    if (c == '@' && i == at) continue;
+    if (!IsPrincipalChar(c)) {
+      return "a principal holds letters, digits and . - _ + = , : $ only (name/instance@REALM)";
+    }
+  }
+  return "";
+}
+
+std::string KeytabPathError(const std::string& keytab) {
+  std::string path = keytab;
+  if (path.rfind("FILE:", 0) == 0) path = path.substr(5);
+  for (char c : path) {
+    if (IsControl(c)) return "a keytab path must not hold control characters";
+  }
+  if (path.empty() || path[0] != '/') {
+    return "a keytab is an absolute path to a file (other keytab types are not accepted)";
+  }
+  size_t start = 1;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    const std::string part = path.substr(start, end - start);
+    if (part == "." || part == "..") return "a keytab path must not hold . or .. parts";
+    start = end + 1;
+  }
+  return "";
+}
 
 bool IsKerberosKey(const std::string& key) {
   // Java's keys; librdkafka's own (sasl.kerberos.keytab, .principal) pass on as they are.
@@ -45,13 +103,10 @@ void TranslateKerberos(const std::map<std::string, std::string>& java, const Jaa
   out.properties["sasl.kerberos.service.name"] = service;
   const std::string kinit = Get(java, "sasl.kerberos.kinit.cmd");
   if (!kinit.empty() && kinit != kJavaKinit) {
-    out.errors.push_back("sasl.kerberos.kinit.cmd=" + kinit +
-                         " is not supported: connectd's clients renew tickets from the keytab "
-                         "themselves (kinit from PATH)");
-  }
-  if (const std::string relogin = Get(java, "sasl.kerberos.min.time.before.relogin");
-      !relogin.empty()) {
-    out.properties["sasl.kerberos.min.time.before.relogin"] = relogin;
+    out.errors.push_back(
+        "sasl.kerberos.kinit.cmd is not supported with a value other than Java's default "
+        "(/usr/bin/kinit): connectd runs no kinit, its clients log in from the keytab in the "
+        "process");
   }
   if (!Get(jaas.options, "ticketCache").empty()) {
     out.errors.push_back(
@@ -67,6 +122,14 @@ void TranslateKerberos(const std::map<std::string, std::string>& java, const Jaa
           "principal");
       return;
     }
+    if (std::string why = PrincipalSyntaxError(principal); !why.empty()) {
+      out.errors.push_back("sasl.jaas.config option principal is refused: " + why);
+      return;
+    }
+    if (std::string why = KeytabPathError(keytab); !why.empty()) {
+      out.errors.push_back("sasl.jaas.config option keyTab is refused: " + why);
+      return;
+    }
     out.properties["sasl.kerberos.keytab"] = keytab;
     out.properties["sasl.kerberos.principal"] = principal;
     return;
@@ -77,9 +140,14 @@ void TranslateKerberos(const std::map<std::string, std::string>& java, const Jaa
         "useTicketCache=true: connectd cannot prompt for a password");
     return;
   }
-  // The ticket cache as the operator keeps it: no kinit by librdkafka.
-  out.properties.insert_or_assign("sasl.kerberos.min.time.before.relogin", std::string("0"));
-  if (!principal.empty()) out.properties["sasl.kerberos.principal"] = principal;
+  // The ticket cache as the operator keeps it (KRB5CCNAME), renewed by whatever renews it for
+  // Java (k5start, a cron'd kinit): connectd never runs kinit.
+  if (principal.empty()) return;
+  if (std::string why = PrincipalSyntaxError(principal); !why.empty()) {
+    out.errors.push_back("sasl.jaas.config option principal is refused: " + why);
+    return;
+  }
+  out.properties["sasl.kerberos.principal"] = principal;
 }
 
 }  // namespace connectd::jvm

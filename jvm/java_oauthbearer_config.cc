@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "jvm/java_key_store.h"
+#include "jvm/java_system_properties.h"
 #include "jvm/java_text.h"
 
 namespace connectd::jvm {
@@ -99,15 +100,33 @@ void TranslateClientCredentials(const std::map<std::string, std::string>& java,
         "sasl.oauthbearer.token.endpoint.url is required by OAuthBearerLoginCallbackHandler");
     return;
   }
-  if (StartsWith(url, "file:")) {
+  // Java's ConfigurationUtils.validateUrl: the protocol, then the allow-list, before anything
+  // is fetched or read.
+  const size_t colon = url.find(':');
+  std::string scheme = colon == std::string::npos ? "" : url.substr(0, colon);
+  for (char& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (scheme.empty()) {
+    out.errors.push_back(
+        "The OAuth configuration option sasl.oauthbearer.token.endpoint.url contains a URL (" +
+        url + ") that is missing the protocol");
+    return;
+  }
+  if (scheme != "http" && scheme != "https" && scheme != "file") {
+    out.errors.push_back(
+        "The OAuth configuration option sasl.oauthbearer.token.endpoint.url contains a URL (" +
+        url + ") that contains an invalid protocol (" + scheme +
+        "); only \"http\", \"https\", and \"file\" protocol are supported");
+    return;
+  }
+  if (std::string refusal = OAuthUrlRefusal("sasl.oauthbearer.token.endpoint.url", url);
+      !refusal.empty()) {
+    out.errors.push_back(refusal);
+    return;
+  }
+  if (scheme == "file") {
     out.errors.push_back("sasl.oauthbearer.token.endpoint.url=" + url +
                          ": reading the token from a file is not supported by connectd; use "
                          "the token endpoint's http(s) URL");
-    return;
-  }
-  if (!StartsWith(url, "http://") && !StartsWith(url, "https://")) {
-    out.errors.push_back("sasl.oauthbearer.token.endpoint.url=" + url +
-                         " is not an http:// or https:// URL");
     return;
   }
   const std::string retriever = SimpleName(Get(java, "sasl.oauthbearer.jwt.retriever.class"));
@@ -249,6 +268,24 @@ void TranslateUnsecured(const JaasLoginModule& jaas, TranslatedConfig& out) {
 }
 
 }  // namespace
+
+std::string OAuthUrlRefusal(const std::string& key, const std::string& url) {
+  const std::string allowed =
+      JavaSystemProperty(kAllowedOAuthUrlsProperty).value_or(kAllowedOAuthUrlsDefault);
+  size_t start = 0;
+  while (start <= allowed.size()) {
+    size_t end = allowed.find(',', start);
+    if (end == std::string::npos) end = allowed.size();
+    std::string entry = allowed.substr(start, end - start);
+    entry.erase(0, entry.find_first_not_of(" \t"));
+    entry.erase(entry.find_last_not_of(" \t") + 1);
+    if (!entry.empty() && entry == url) return "";
+    start = end + 1;
+  }
+  return "Invalid value " + url + " for configuration " + key +
+         ": The URL cannot be accessed due to restrictions. Update the system property '" +
+         kAllowedOAuthUrlsProperty + "' to allow the URL to be accessed.";
+}
 
 bool IsOAuthBearerKey(const std::string& key) {
   // Java's keys; librdkafka's own (sasl.oauthbearer.method, .client.id, .config, ...) pass on as

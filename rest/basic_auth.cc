@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "jvm/java_base64.h"
+#include "jvm/java_system_properties.h"
 #include "rest/router.h"
 #include "runtime/common/logging.h"
 #include "runtime/config/properties.h"
@@ -20,7 +21,6 @@ namespace {
 
 constexpr char kLogger[] = "connectd.rest.BasicAuth";
 constexpr char kLoginEntry[] = "KafkaConnect";
-constexpr char kJaasProperty[] = "-Djava.security.auth.login.config=";
 
 // The tokens of a JAAS file: words, quoted strings and the punctuation { } ; =.
 class JaasLexer {
@@ -162,14 +162,10 @@ absl::StatusOr<std::map<std::string, std::vector<JaasLoginModule>>> ParseJaasCon
 }
 
 std::optional<std::string> JaasConfigPathFromKafkaOpts(std::string_view kafka_opts) {
-  std::optional<std::string> path;
-  for (absl::string_view option : absl::StrSplit(
-           absl::string_view(kafka_opts.data(), kafka_opts.size()), ' ', absl::SkipWhitespace())) {
-    if (!absl::ConsumePrefix(&option, kJaasProperty)) continue;
-    absl::ConsumePrefix(&option, "=");  // "==PATH" replaces the default policy in Java
-    path = std::string(option);         // the last one wins, as for JVM -D options
-  }
-  return path;
+  std::optional<std::string> path =
+      jvm::JavaSystemPropertyIn(kafka_opts, "java.security.auth.login.config");
+  if (path && !path->empty() && path->front() == '=') path->erase(0, 1);  // "==PATH": Java's
+  return path;                                                            // policy replaced
 }
 
 bool BasicAuth::IsInternalRequest(std::string_view method, std::string_view path) {

@@ -6,7 +6,9 @@
 #include <chrono>
 
 #include "connectd/sdk/host.h"
+#include "jvm/client_conf.h"
 #include "jvm/java_client_config.h"
+#include "jvm/kerberos_login.h"
 
 namespace connectd::mirror {
 namespace {
@@ -21,6 +23,11 @@ void LogThroughHost(const rd_kafka_t* rk, int level, const char* facility, const
   constexpr std::string_view kLogger = "connectd.kafka.librdkafka";
   if (!sdk::LogEnabled(mapped, kLogger)) return;
   sdk::Log(mapped, kLogger, std::string("[") + rd_kafka_name(rk) + "] " + facility + ": " + line);
+}
+
+// A Kerberos login's renewal failures (jvm/kerberos_login.h), through the worker's logger.
+void LogKerberos(const std::string& message) {
+  if (sdk::HasHost()) sdk::Log(CONNECTD_LOG_WARN, "connectd.kafka.kerberos", message);
 }
 
 }  // namespace
@@ -149,17 +156,22 @@ KafkaHandle MakeClient(rd_kafka_type_t type, const Props& java_props, std::strin
     error->pop_back();
     return nullptr;
   }
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  char errstr[512];
-  for (const auto& [key, value] : translated.properties) {
-    rd_kafka_conf_res_t res =
-        rd_kafka_conf_set(conf, key.c_str(), value.c_str(), errstr, sizeof(errstr));
-    if (res == RD_KAFKA_CONF_INVALID) {
-      *error = "Kafka client config '" + key + "': " + errstr;
-      rd_kafka_conf_destroy(conf);
-      return nullptr;
+  static const bool kerberos_logged = (jvm::SetKerberosLoginLogSink(&LogKerberos), true);
+  (void)kerberos_logged;
+  std::vector<std::string> warnings;
+  std::string conf_error;
+  rd_kafka_conf_t* conf = jvm::MakeClientConf(translated.properties, warnings, conf_error);
+  if (conf == nullptr) {
+    *error = "Kafka client config cannot be honoured: " + conf_error;
+    return nullptr;
+  }
+  if (sdk::HasHost()) {
+    warnings.insert(warnings.end(), translated.warnings.begin(), translated.warnings.end());
+    for (const std::string& warning : warnings) {
+      sdk::Log(CONNECTD_LOG_WARN, "connectd.kafka.clients", warning);
     }
   }
+  char errstr[512];
   if (configure) configure(conf, opaque);
   if (sdk::HasHost()) rd_kafka_conf_set_log_cb(conf, &LogThroughHost);
   rd_kafka_t* rk = rd_kafka_new(type, conf, errstr, sizeof(errstr));

@@ -13,6 +13,14 @@ bool IsConnectionKey(const std::string& key) {
          key == "client.dns.lookup" || StartsWith(key, "ssl.") || StartsWith(key, "sasl.");
 }
 
+// MirrorMaker's own settings that sit under a client's prefix (consumer.poll.timeout.ms,
+// admin.timeout.ms): Java hands them to the client too, which ignores them; here they are no
+// client config at all (connectd refuses client configs it does not know).
+bool IsMirrorSetting(const std::string& role, const std::string& key) {
+  return (role == "consumer" && key == "poll.timeout.ms") ||
+         (role == "admin" && key == "timeout.ms");
+}
+
 }  // namespace
 
 std::map<std::string, std::string> ClientProps(const std::map<std::string, std::string>& connector,
@@ -26,7 +34,8 @@ std::map<std::string, std::string> ClientProps(const std::map<std::string, std::
   }
   for (const std::string& prefix : {role + ".", side + "." + role + "."}) {
     for (const auto& [key, value] : connector) {
-      if (StartsWith(key, prefix) && !StartsWith(key, role + ".override.")) {
+      if (StartsWith(key, prefix) && !StartsWith(key, role + ".override.") &&
+          !IsMirrorSetting(role, key.substr(prefix.size()))) {
         out[key.substr(prefix.size())] = value;
       }
     }

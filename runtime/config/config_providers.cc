@@ -4,8 +4,11 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "jvm/java_regex.h"
+#include "runtime/common/logging.h"
 #include "runtime/config/config_def.h"
 #include "runtime/config/properties.h"
 
@@ -18,40 +21,70 @@ const std::regex& ReferencePattern() {
   return *pattern;
 }
 
-// allowed.paths: a comma list of directories; empty allows everything.
+constexpr char kLogger[] = "connectd.config.providers";
+
+// allowed.paths (KIP-993) as Java's AllowedPaths reads it: a comma list (entries not trimmed),
+// each an absolute path that exists, held with its links resolved; empty allows everything. A
+// path asked for is allowed when, links and ".." resolved, it lies under one of them (whole
+// components: /a/bc is not under /a/b).
 class AllowedPaths {
  public:
-  explicit AllowedPaths(const std::string& list) {
-    for (const std::string& p : SplitList(list)) {
-      allowed_.push_back(std::filesystem::weakly_canonical(p).string());
+  static absl::StatusOr<AllowedPaths> Parse(const std::string& list) {
+    AllowedPaths paths;
+    if (list.empty()) return paths;
+    size_t start = 0;
+    while (start <= list.size()) {
+      size_t end = list.find(',', start);
+      if (end == std::string::npos) end = list.size();
+      const std::filesystem::path entry =
+          std::filesystem::path(list.substr(start, end - start)).lexically_normal();
+      start = end + 1;
+      std::error_code ec;
+      if (!entry.is_absolute()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Path ", entry.string(), " is not absolute"));
+      }
+      if (!std::filesystem::exists(entry, ec)) {
+        return absl::InvalidArgumentError(absl::StrCat("Path ", entry.string(), " does not exist"));
+      }
+      std::filesystem::path real = std::filesystem::canonical(entry, ec);
+      if (ec) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Path ", entry.string(), " could not be resolved: ", ec.message()));
+      }
+      paths.allowed_.push_back(std::move(real));
     }
+    return paths;
   }
-  absl::Status Check(const std::string& path) const {
-    if (allowed_.empty()) return absl::OkStatus();
-    std::string canonical = std::filesystem::weakly_canonical(path).string();
-    for (const std::string& root : allowed_) {
-      if (canonical == root || canonical.rfind(root + "/", 0) == 0) return absl::OkStatus();
+
+  // Whether `path` may be read; a refused one is logged as Java logs it.
+  bool Allows(const std::string& path) const {
+    if (allowed_.empty()) return true;
+    std::error_code ec;
+    const std::filesystem::path real = std::filesystem::canonical(path, ec);
+    if (!ec) {
+      for (const std::filesystem::path& root : allowed_) {
+        auto [root_end, real_at] =
+            std::mismatch(root.begin(), root.end(), real.begin(), real.end());
+        if (root_end == root.end()) return true;
+      }
     }
-    return absl::PermissionDeniedError(
-        absl::StrCat(path, " is not allowed. Supported paths are: ", [&] {
-          std::string joined;
-          for (const auto& a : allowed_) {
-            joined += (joined.empty() ? "" : ", ") + a;
-          }
-          return joined;
-        }()));
+    CONNECTD_LOG(kWarn, kLogger) << "The path " << path << " is not allowed to be accessed";
+    return false;
   }
 
  private:
-  std::vector<std::string> allowed_;
+  std::vector<std::filesystem::path> allowed_;
 };
 
+// A path not allowed gives no value (Java's providers answer with no data, so the reference
+// stays as written).
 class FileConfigProvider : public ConfigProvider {
  public:
-  explicit FileConfigProvider(const std::string& allowed) : allowed_(allowed) {}
+  explicit FileConfigProvider(AllowedPaths allowed) : allowed_(std::move(allowed)) {}
   absl::StatusOr<std::optional<std::string>> Get(const std::string& path,
                                                  const std::string& key) const override {
-    if (absl::Status ok = allowed_.Check(path); !ok.ok()) return ok;
+    if (!allowed_.Allows(path)) return std::optional<std::string>();
     absl::StatusOr<Properties> props = LoadPropertiesFile(path);
     if (!props.ok()) return props.status();
     auto it = props->find(key);
@@ -65,15 +98,19 @@ class FileConfigProvider : public ConfigProvider {
 
 class DirectoryConfigProvider : public ConfigProvider {
  public:
-  explicit DirectoryConfigProvider(const std::string& allowed) : allowed_(allowed) {}
+  explicit DirectoryConfigProvider(AllowedPaths allowed) : allowed_(std::move(allowed)) {}
   absl::StatusOr<std::optional<std::string>> Get(const std::string& path,
                                                  const std::string& key) const override {
-    if (absl::Status ok = allowed_.Check(path); !ok.ok()) return ok;
+    if (!allowed_.Allows(path)) return std::optional<std::string>();
     std::filesystem::path file = std::filesystem::path(path) / key;
     std::error_code ec;
-    if (key.find('/') != std::string::npos || !std::filesystem::is_regular_file(file, ec)) {
+    if (key.find('/') != std::string::npos || key == ".." ||
+        !std::filesystem::is_regular_file(file, ec)) {
       return std::optional<std::string>();
     }
+    // A link in an allowed directory must not lead out of the allowed paths (stricter than
+    // Java, which checks the directory only).
+    if (!allowed_.Allows(file.string())) return std::optional<std::string>();
     std::ifstream in(file, std::ios::binary);
     std::ostringstream content;
     content << in.rdbuf();
@@ -84,23 +121,26 @@ class DirectoryConfigProvider : public ConfigProvider {
   AllowedPaths allowed_;
 };
 
+// allowlist.pattern (KIP-887): a Java regular expression a variable's whole name must match,
+// ".*" by default; a variable that does not match is absent.
 class EnvVarConfigProvider : public ConfigProvider {
  public:
-  explicit EnvVarConfigProvider(const std::string& pattern)
-      : pattern_(pattern.empty() ? ".*" : pattern) {}
+  explicit EnvVarConfigProvider(jvm::JavaRegex pattern) : pattern_(std::move(pattern)) {}
   absl::StatusOr<std::optional<std::string>> Get(const std::string& path,
                                                  const std::string& key) const override {
     if (!path.empty()) {
-      return absl::InvalidArgumentError("Path for the env config provider must be empty");
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Path is not supported for EnvVarConfigProvider, invalid value '", path, "'"));
     }
-    if (!std::regex_match(key, pattern_)) return std::optional<std::string>();
+    if (pattern_.Matches(key) != jvm::JavaRegex::Result::kMatch)
+      return std::optional<std::string>();
     const char* value = std::getenv(key.c_str());
     if (value == nullptr) return std::optional<std::string>();
     return std::optional<std::string>(value);
   }
 
  private:
-  std::regex pattern_;
+  jvm::JavaRegex pattern_;
 };
 
 }  // namespace
@@ -117,19 +157,30 @@ absl::StatusOr<ConfigProviders> ConfigProviders::Create(
   for (const std::string& name : SplitList(names->second)) {
     std::string prefix = absl::StrCat("config.providers.", name, ".");
     std::string cls = get(prefix + "class");
-    std::string allowed = get(prefix + "param.allowed.paths");
     std::shared_ptr<const ConfigProvider> provider;
-    if (cls == "org.apache.kafka.common.config.provider.FileConfigProvider") {
-      provider = std::make_shared<FileConfigProvider>(allowed);
-    } else if (cls == "org.apache.kafka.common.config.provider.DirectoryConfigProvider") {
-      provider = std::make_shared<DirectoryConfigProvider>(allowed);
-    } else if (cls == "org.apache.kafka.common.config.provider.EnvVarConfigProvider") {
-      try {
-        provider = std::make_shared<EnvVarConfigProvider>(get(prefix + "param.allowlist.pattern"));
-      } catch (const std::regex_error&) {
+    if (cls == "org.apache.kafka.common.config.provider.FileConfigProvider" ||
+        cls == "org.apache.kafka.common.config.provider.DirectoryConfigProvider") {
+      absl::StatusOr<AllowedPaths> allowed =
+          AllowedPaths::Parse(get(prefix + "param.allowed.paths"));
+      if (!allowed.ok()) {
         return absl::InvalidArgumentError(
-            absl::StrCat(prefix, "param.allowlist.pattern is not a valid regular expression"));
+            absl::StrCat(prefix, "param.allowed.paths: ", allowed.status().message()));
       }
+      if (cls == "org.apache.kafka.common.config.provider.FileConfigProvider") {
+        provider = std::make_shared<FileConfigProvider>(*std::move(allowed));
+      } else {
+        provider = std::make_shared<DirectoryConfigProvider>(*std::move(allowed));
+      }
+    } else if (cls == "org.apache.kafka.common.config.provider.EnvVarConfigProvider") {
+      const std::string pattern = get(prefix + "param.allowlist.pattern");
+      std::string error;
+      std::optional<jvm::JavaRegex> regex =
+          jvm::JavaRegex::Compile(pattern.empty() ? ".*" : pattern, &error);
+      if (!regex) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            prefix, "param.allowlist.pattern is not a valid regular expression: ", error));
+      }
+      provider = std::make_shared<EnvVarConfigProvider>(*std::move(regex));
     } else if (cls.empty()) {
       return absl::InvalidArgumentError(
           absl::StrCat("config provider '", name, "' needs ", prefix, "class"));

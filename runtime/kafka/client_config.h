@@ -13,8 +13,10 @@
 
 namespace connectd::kafka {
 
-// Builds a librdkafka conf from translated properties; keys librdkafka does not know are
-// dropped with a warning. A known key with an invalid value is an error (kInvalidArgument).
+// Builds a librdkafka conf from translated properties through jvm::MakeClientConf (the one way
+// connectd makes one: no property that loads code or runs a command, librdkafka's kinit off,
+// Kerberos logins in the process). A key librdkafka does not know is dropped with a warning; a
+// refused key or an invalid value is an error (kInvalidArgument naming the key).
 absl::StatusOr<ConfPtr> MakeConfWithWarnings(const std::map<std::string, std::string>& properties,
                                              std::vector<std::string>& warnings);
 

@@ -1,6 +1,7 @@
 #include "runtime/kafka/rdkafka_handles.h"
 
 #include "absl/strings/str_cat.h"
+#include "jvm/client_conf.h"
 #include "runtime/common/logging.h"
 #include "runtime/common/strings.h"
 
@@ -25,14 +26,11 @@ void LogThroughConnectd(const rd_kafka_t* rk, int level, const char* facility, c
 }  // namespace
 
 absl::StatusOr<ConfPtr> MakeConf(const std::map<std::string, std::string>& properties) {
-  ConfPtr conf(rd_kafka_conf_new());
-  char errstr[512];
-  for (const auto& [key, value] : properties) {
-    if (rd_kafka_conf_set(conf.get(), key.c_str(), value.c_str(), errstr, sizeof(errstr)) !=
-        RD_KAFKA_CONF_OK) {
-      return absl::InvalidArgumentError(absl::StrCat("Kafka client config '", key, "': ", errstr));
-    }
-  }
+  std::vector<std::string> warnings;
+  std::string error;
+  ConfPtr conf(jvm::MakeClientConf(properties, warnings, error));
+  if (!conf) return absl::InvalidArgumentError(error);
+  if (!warnings.empty()) return absl::InvalidArgumentError(warnings.front());
   return conf;
 }
 

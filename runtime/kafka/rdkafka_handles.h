@@ -45,8 +45,9 @@ using MessagePtr = std::unique_ptr<rd_kafka_message_t, MessageDeleter>;
 using ErrorPtr = std::unique_ptr<rd_kafka_error_t, ErrorDeleter>;
 using QueuePtr = std::unique_ptr<rd_kafka_queue_t, QueueDeleter>;
 
-// Builds a librdkafka config from Kafka client properties. A key librdkafka rejects fails with
-// kInvalidArgument naming the key (its value is not echoed: it may be a secret).
+// Builds a librdkafka config from Kafka client properties through jvm::MakeClientConf (see
+// client_config.h). A key librdkafka rejects or does not know fails with kInvalidArgument naming
+// the key (its value is not echoed: it may be a secret).
 absl::StatusOr<ConfPtr> MakeConf(const std::map<std::string, std::string>& properties);
 
 // Creates a producer or consumer from `conf` (ownership taken).

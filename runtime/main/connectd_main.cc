@@ -4,10 +4,13 @@
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
+#include "jvm/kerberos_login.h"
+#include "runtime/common/logging.h"
 #include "runtime/main/dev_kafka_command.h"
 #include "runtime/main/distributed_command.h"
 #include "runtime/main/doctor_command.h"
 #include "runtime/main/health_command.h"
+#include "runtime/main/java_options.h"
 #include "runtime/main/log_setup.h"
 #include "runtime/main/mirror_command.h"
 #include "runtime/main/mirror_maker_command.h"
@@ -18,7 +21,7 @@
 namespace {
 
 constexpr char kUsage[] =
-    "usage: connectd [logging options] <command> [args]\n"
+    "usage: connectd [-Dname=value]... [logging options] <command> [args]\n"
     "\n"
     "commands:\n"
     "  dev-kafka [--clusters A,B]   in-memory Kafka clusters for demos (librdkafka mock)\n"
@@ -48,14 +51,26 @@ int main(int argc, char** argv) {
   // on every lock, a cost for production, not a check (ThreadSanitizer runs are the check).
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (absl::Status java = connectd::main::TakeJavaSystemProperties(args); !java.ok()) {
+    std::cerr << "connectd: " << java.message() << "\n\n"
+              << kUsage << "\n"
+              << connectd::main::kJavaOptionsUsage;
+    return 2;
+  }
   if (absl::Status logging = connectd::main::SetUpLogging(args); !logging.ok()) {
     std::cerr << "connectd: " << logging.message() << "\n\n"
               << kUsage << "\n"
               << connectd::main::kLoggingUsage;
     return 2;
   }
+  // A Kerberos login's renewal has nobody to answer to: its failures are logged.
+  connectd::jvm::SetKerberosLoginLogSink([](const std::string& message) {
+    CONNECTD_LOG(kWarn, "connectd.kafka.kerberos") << message;
+  });
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-    std::cout << kUsage << "\n" << connectd::main::kLoggingUsage;
+    std::cout << kUsage << "\n"
+              << connectd::main::kLoggingUsage << "\n"
+              << connectd::main::kJavaOptionsUsage;
     return args.empty() ? 2 : 0;
   }
   const std::string command = args[0];

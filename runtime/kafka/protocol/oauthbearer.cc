@@ -11,6 +11,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_split.h"
+#include "jvm/java_oauthbearer_config.h"
 #include "jvm/java_text.h"
 #include "rapidjson/document.h"
 #include "rapidjson/stringbuffer.h"
@@ -40,6 +41,48 @@ std::optional<int64_t> ParseMillis(const std::string& value) {
 Clock::time_point RefreshAt(Clock::time_point start, Clock::time_point expires) {
   if (expires <= start) return expires;
   return start + (expires - start) / 10 * 8;
+}
+
+// Java's HttpJwtRetriever: a token endpoint's error answer as it quotes it. A JSON object with
+// "error" gives {<error> - <error_description>} (each as JSON, strings quoted; a missing one
+// empty), with "errorCode" {<errorCode> - <errorSummary>}, other JSON itself, anything else
+// {<the text>}, nothing {}. Control characters become spaces (log lines stay one line).
+std::string TokenEndpointError(const std::string& body) {
+  auto json_text = [](const rapidjson::Value* value) -> std::string {
+    if (value == nullptr) return "";
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+    value->Accept(writer);
+    return buffer.GetString();
+  };
+  std::string out;
+  if (body.find_first_not_of(" \t\r\n") == std::string::npos) {
+    out = "{}";
+  } else {
+    rapidjson::Document json;
+    json.Parse(body.data(), body.size());
+    auto member = [&json](const char* name) -> const rapidjson::Value* {
+      return json.IsObject() && json.HasMember(name) ? &json[name] : nullptr;
+    };
+    if (json.HasParseError()) {
+      out = "{" + body + "}";
+    } else if (member("error") != nullptr) {
+      out = "{" + json_text(member("error")) + " - " + json_text(member("error_description")) + "}";
+    } else if (member("errorCode") != nullptr) {
+      out = "{" + json_text(member("errorCode")) + " - " + json_text(member("errorSummary")) + "}";
+    } else {
+      out = body;
+    }
+  }
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  }
+  return out;
+}
+
+// Java's statuses after which a token request is not tried again.
+bool IsUnretryable(long status) {
+  return (status >= 400 && status <= 415 && status != 408) || status == 501 || status == 505;
 }
 
 // "NAME=value,NAME=value" (sasl.oauthbearer.extensions).
@@ -214,18 +257,19 @@ class ClientCredentialsSource : public OAuthBearerTokenSource {
     }
     long status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-    if (status != 200) {
-      std::string excerpt = response.substr(0, 200);
-      for (char& c : excerpt) {
-        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    if (status != 200 && status != 201) {
+      // Java's HttpJwtRetriever's words; the token endpoint is one the operator listed in
+      // org.apache.kafka.sasl.oauthbearer.allowed.urls (jvm/java_oauthbearer_config.h).
+      const std::string error = TokenEndpointError(response);
+      if (IsUnretryable(status)) {
+        return absl::UnauthenticatedError(
+            "The response code " + std::to_string(status) + " and error response " + error +
+            " was encountered reading the token endpoint response; will not attempt further "
+            "retries");
       }
-      std::string message = "OAUTHBEARER token endpoint " + config_.url + " answered HTTP " +
-                            std::to_string(status) + " for client id '" + config_.client_id +
-                            "': " + excerpt;
-      if (status == 400 || status == 401 || status == 403) {
-        return absl::UnauthenticatedError(message);
-      }
-      return absl::UnavailableError(message);
+      return absl::UnavailableError("The unexpected response code " + std::to_string(status) +
+                                    " and error message " + error +
+                                    " was encountered reading the token endpoint response");
     }
     rapidjson::Document json;
     json.Parse(response.data(), response.size());
@@ -359,6 +403,11 @@ absl::StatusOr<std::shared_ptr<OAuthBearerTokenSource>> OAuthBearerTokenSource::
     if (config.url.rfind("http://", 0) != 0 && config.url.rfind("https://", 0) != 0) {
       return absl::InvalidArgumentError("sasl.oauthbearer.token.endpoint.url=" + config.url +
                                         " is not an http:// or https:// URL");
+    }
+    if (std::string refusal =
+            jvm::OAuthUrlRefusal("sasl.oauthbearer.token.endpoint.url", config.url);
+        !refusal.empty()) {
+      return absl::PermissionDeniedError(refusal);
     }
     for (auto [key, field] : {std::pair{"sasl.login.connect.timeout.ms", &config.connect_timeout},
                               std::pair{"sasl.login.read.timeout.ms", &config.read_timeout}}) {

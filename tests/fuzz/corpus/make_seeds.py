@@ -22,6 +22,8 @@ Input layouts (see each target's header comment):
   key_store                     use/password byte (bit 0 keystore, bit 1 password "changeit"),
                                 then the store (tests/golden/keystores, written by keytool)
   sasl_login                    selector byte (even: sasl.jaas.config, odd: a JWT), the text
+  client_config                 role byte (mod 3: producer, consumer, admin), then key NUL value
+                                NUL ... (a one-byte key picks a name of the target's dictionary)
   record_batch                  a partition's records bytes of a Fetch response (golden
                                 batches of tests/golden/record_batch, alone, chained, cut off)
 """
@@ -316,6 +318,43 @@ def sasl_login(s):
     s.add("sasl_login", "jwt-two-parts", b"\x01a.b")
 
 
+def client_config(s):
+    def pairs(role, items):
+        out = bytes([role])
+        for key, value in items:
+            out += key.encode() + b"\x00" + value.encode() + b"\x00"
+        return out
+    krb5 = ('com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true '
+            'keyTab="kt$(touch a)" principal="x;touch b";')
+    s.add("client_config", "issue-48-kerberos", pairs(0, [
+        ("security.protocol", "SASL_PLAINTEXT"), ("sasl.mechanism", "GSSAPI"),
+        ("sasl.kerberos.service.name", "kafka"), ("sasl.jaas.config", krb5)]))
+    s.add("client_config", "kerberos-good", pairs(1, [
+        ("security.protocol", "SASL_SSL"), ("sasl.mechanism", "GSSAPI"),
+        ("sasl.kerberos.service.name", "kafka"),
+        ("sasl.jaas.config", 'com.sun.security.auth.module.Krb5LoginModule required '
+                             'useKeyTab=true keyTab="/etc/connectd/c.keytab" '
+                             'principal="connect/host.example.com@EXAMPLE.COM";')]))
+    s.add("client_config", "librdkafka-code", pairs(2, [
+        ("plugin.library.paths", "/tmp/x.so"), ("ssl.engine.location", "/tmp/e.so"),
+        ("sasl.kerberos.kinit.cmd", "touch /tmp/pwned"), ("test.mock.num.brokers", "3"),
+        ("topic.offset.store.path", "/tmp/o"), ("ut_handle_ProduceResponse", "x")]))
+    s.add("client_config", "oauth-url", pairs(0, [
+        ("security.protocol", "SASL_SSL"), ("sasl.mechanism", "OAUTHBEARER"),
+        ("sasl.login.callback.handler.class",
+         "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler"),
+        ("sasl.oauthbearer.token.endpoint.url", "http://127.0.0.1:9/token"),
+        ("sasl.jaas.config", "org.apache.kafka.common.security.oauthbearer."
+                             "OAuthBearerLoginModule required clientId=a clientSecret=b;")]))
+    s.add("client_config", "jndi", pairs(1, [
+        ("security.protocol", "SASL_PLAINTEXT"), ("sasl.mechanism", "PLAIN"),
+        ("sasl.jaas.config", "com.sun.security.auth.module.JndiLoginModule required "
+                             'user.provider.url="ldap://127.0.0.1:9/o=x";')]))
+    s.add("client_config", "plain-tuning", pairs(0, [
+        ("bootstrap.servers", "a:9092"), ("acks", "all"), ("linger.ms", "5"),
+        ("partitioner.class", "x.Y"), ("max.request.size", "100"), ("compression.type", "lz4")]))
+
+
 def record_batch(s):
     batches = {row[0]: unhex(row[1]) for row in rows("record_batch/batches.tsv")}
     for name, batch in batches.items():
@@ -339,6 +378,7 @@ def main():
     values(s)
     key_store(s)
     sasl_login(s)
+    client_config(s)
     record_batch(s)
     s.write()
 

@@ -49,6 +49,8 @@ connectd_fuzz_target(NAME properties DEPS connectd_config)
 connectd_fuzz_target(NAME java_regex DEPS connectd_jvm)
 connectd_fuzz_target(NAME connector_json DEPS connectd_rest connectd_distributed)
 connectd_fuzz_target(NAME mm2_config DEPS connectd_mirror_maker connectd_config)
+# The choke point for hostile client configs: Java client config -> librdkafka properties.
+connectd_fuzz_target(NAME client_config DEPS connectd_jvm)
 # Record codecs: bytes other clusters write.
 connectd_fuzz_target(NAME mirror_records DEPS connectd_mirror_client connectd_distributed)
 connectd_fuzz_target(NAME config_topic DEPS connectd_storage_records)

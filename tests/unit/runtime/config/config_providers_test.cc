@@ -10,6 +10,7 @@
 namespace connectd::config {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 class ConfigProvidersTest : public ::testing::Test {
@@ -56,17 +57,79 @@ TEST_F(ConfigProvidersTest, ResolvesFileDirectoryAndEnvReferences) {
   EXPECT_FALSE(ConfigProviders::HasReference("a $env:X b"));
 }
 
+// KIP-993 as Java's providers do it: a path outside allowed.paths gives no value (the reference
+// stays as written), whether named directly, through "..", or through a link; a bad
+// allowed.paths entry stops the worker naming it.
 TEST_F(ConfigProvidersTest, AllowedPathsAreEnforced) {
+  std::filesystem::create_directories(dir_ / "secrets");
+  std::ofstream(dir_ / "secrets" / "ok.properties") << "user=allowed\n";
+  std::filesystem::create_symlink(dir_ / "creds.properties", dir_ / "secrets" / "link.properties");
+  std::filesystem::create_directories(dir_ / "secretsx");
+  std::ofstream(dir_ / "secretsx" / "ok.properties") << "user=sibling\n";
+  for (const char* cls : {"org.apache.kafka.common.config.provider.FileConfigProvider",
+                          "org.apache.kafka.common.config.provider.DirectoryConfigProvider"}) {
+    auto providers = ConfigProviders::Create({
+        {"config.providers", "file"},
+        {"config.providers.file.class", cls},
+        {"config.providers.file.param.allowed.paths", (dir_ / "secrets").string()},
+    });
+    ASSERT_TRUE(providers.ok()) << providers.status();
+  }
   auto providers = ConfigProviders::Create({
       {"config.providers", "file"},
       {"config.providers.file.class", "org.apache.kafka.common.config.provider.FileConfigProvider"},
       {"config.providers.file.param.allowed.paths", (dir_ / "secrets").string()},
   });
-  ASSERT_TRUE(providers.ok());
-  auto out =
-      providers->Transform({{"p", "${file:" + (dir_ / "creds.properties").string() + ":user}"}});
-  ASSERT_FALSE(out.ok());
-  EXPECT_THAT(std::string(out.status().message()), HasSubstr("is not allowed"));
+  ASSERT_TRUE(providers.ok()) << providers.status();
+  const std::map<std::string, std::string> refused = {
+      {"direct", "${file:" + (dir_ / "creds.properties").string() + ":user}"},
+      {"dotdot", "${file:" + (dir_ / "secrets" / ".." / "creds.properties").string() + ":user}"},
+      {"link", "${file:" + (dir_ / "secrets" / "link.properties").string() + ":user}"},
+      {"sibling", "${file:" + (dir_ / "secretsx" / "ok.properties").string() + ":user}"},
+      {"missing", "${file:" + (dir_ / "secrets" / "none.properties").string() + ":user}"},
+  };
+  auto out = providers->Transform(refused);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(*out, refused) << "each reference stays as written";
+  auto allowed = providers->Transform(
+      {{"p", "${file:" + (dir_ / "secrets" / "ok.properties").string() + ":user}"}});
+  ASSERT_TRUE(allowed.ok()) << allowed.status();
+  EXPECT_EQ(allowed->at("p"), "allowed");
+  for (const auto& [list, message] : std::vector<std::pair<std::string, std::string>>{
+           {"relative/dir", "Path relative/dir is not absolute"},
+           {(dir_ / "nope").string(), "does not exist"},
+           {(dir_ / "secrets").string() + ", /tmp", "Path  /tmp is not absolute"}}) {
+    auto bad = ConfigProviders::Create({
+        {"config.providers", "file"},
+        {"config.providers.file.class",
+         "org.apache.kafka.common.config.provider.FileConfigProvider"},
+        {"config.providers.file.param.allowed.paths", list},
+    });
+    ASSERT_FALSE(bad.ok()) << list;
+    EXPECT_THAT(std::string(bad.status().message()),
+                AllOf(HasSubstr("config.providers.file.param.allowed.paths"), HasSubstr(message)));
+  }
+}
+
+TEST_F(ConfigProvidersTest, EnvVarsOnlyByTheAllowListPatternAndNeverByPath) {
+  setenv("CONNECTD_TEST_OTHER", "hidden", 1);
+  auto providers = ConfigProviders::Create({
+      {"config.providers", "env"},
+      {"config.providers.env.class",
+       "org.apache.kafka.common.config.provider.EnvVarConfigProvider"},
+      {"config.providers.env.param.allowlist.pattern", "CONNECTD_TEST_SEC.*"},
+  });
+  ASSERT_TRUE(providers.ok()) << providers.status();
+  auto out = providers->Transform(
+      {{"a", "${env:CONNECTD_TEST_SECRET}"}, {"b", "${env:CONNECTD_TEST_OTHER}"}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->at("a"), "from-env");
+  EXPECT_EQ(out->at("b"), "${env:CONNECTD_TEST_OTHER}");
+  auto path = providers->Transform({{"c", "${env:/etc:CONNECTD_TEST_SECRET}"}});
+  ASSERT_FALSE(path.ok());
+  EXPECT_THAT(std::string(path.status().message()),
+              HasSubstr("Path is not supported for EnvVarConfigProvider, invalid value '/etc'"));
+  unsetenv("CONNECTD_TEST_OTHER");
 }
 
 TEST_F(ConfigProvidersTest, UnsupportedProviderClassIsAClearError) {

@@ -12,6 +12,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_split.h"
+#include "tests/unit/jvm/scoped_kafka_opts.h"
 
 namespace connectd::kafka::protocol {
 namespace {
@@ -116,7 +117,20 @@ TEST(OAuthBearerTest, IncompleteSettingsNameWhatIsMissing) {
   }
 }
 
+TEST(OAuthBearerTest, AnOidcSourceOnlyForAnAllowedUrl) {
+  auto source = OAuthBearerTokenSource::FromProperties(
+      {{"sasl.oauthbearer.method", "oidc"},
+       {"sasl.oauthbearer.token.endpoint.url", "http://127.0.0.1:1/other"},
+       {"sasl.oauthbearer.client.id", "c"},
+       {"sasl.oauthbearer.client.secret", "never-printed"}});
+  EXPECT_EQ(source.status().code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_THAT(source.status().message(),
+              HasSubstr("org.apache.kafka.sasl.oauthbearer.allowed.urls"));
+}
+
 TEST(OAuthBearerTest, AnOidcSourceThatCannotReachItsEndpointSaysSoAndCanBeDestroyed) {
+  jvm::ScopedKafkaOpts opts(
+      "-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=http://127.0.0.1:1/token");
   auto source = OAuthBearerTokenSource::FromProperties(
       {{"sasl.oauthbearer.method", "oidc"},
        {"sasl.oauthbearer.token.endpoint.url", "http://127.0.0.1:1/token"},
