@@ -459,6 +459,23 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
   return out;
 }
 
+bool IsKafkaClientConfig(const std::string& key) {
+  static const auto* handled = new std::set<std::string>{
+      "sasl.jaas.config", "ssl.endpoint.identification.algorithm", "ssl.truststore.location",
+      "ssl.truststore.certificates", "ssl.keystore.location", "ssl.keystore.certificate.chain",
+      "ssl.keystore.key", "ssl.truststore.type", "ssl.keystore.type", "ssl.truststore.password",
+      "ssl.keystore.password", "ssl.key.password", "ssl.cipher.suites", "buffer.memory",
+      "partition.assignment.strategy", "request.timeout.ms"};
+  if (handled->count(key) != 0 || Dropped().count(key) != 0 || Renamed().count(key) != 0 ||
+      IgnoredJavaKeys().count(key) != 0 || IsOAuthBearerKey(key) || IsKerberosKey(key)) {
+    return true;
+  }
+  for (const SecurityKey& k : SecurityKeys()) {
+    if (key == k.key) return true;
+  }
+  return FindLibrdkafkaProperty(key) != nullptr;
+}
+
 std::map<std::string, std::string> OverlayOn(std::map<std::string, std::string> base,
                                              const TranslatedConfig& translated) {
   for (const auto& [key, value] : translated.properties) {

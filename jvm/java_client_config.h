@@ -65,6 +65,11 @@ struct TranslatedConfig {
 TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::string>& java,
                                            ClientRole role);
 
+// Whether TranslateJavaClientConfig knows `key`: a Java client's (kafka-clients 4.4) or one of
+// librdkafka's properties, whatever it does with it. A worker config's other keys (converters,
+// topics, the group's settings) are no client's.
+bool IsKafkaClientConfig(const std::string& key);
+
 // `base` (a caller's own settings for the client, e.g. Connect's source producer config)
 // overlaid with `translated`: what the user set replaces base, while Java's client defaults
 // only fill what base leaves unset (Connect's settings outrank the client library's defaults,

@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
+#include "jvm/java_client_config.h"
 
 namespace connectd::config {
 namespace {
@@ -262,6 +263,14 @@ std::map<std::string, std::string> WorkerConfig::ClientConfig(const std::string&
     if (absl::StartsWith(key, "sasl.")) out[key] = value;
   }
   out["bootstrap.servers"] = bootstrap_servers();
+  if (prefix.empty()) {
+    // The worker's own clients: its settings that are client configs (Java hands them the whole
+    // worker config, whose other keys its clients ignore; connectd refuses keys no client knows).
+    for (const auto& [key, value] : parsed_.originals()) {
+      if (jvm::IsKafkaClientConfig(key)) out[key] = value;
+    }
+    return out;
+  }
   for (const auto& [key, value] : parsed_.OriginalsWithPrefix(prefix)) out[key] = value;
   return out;
 }

@@ -22,6 +22,7 @@ Run, from tests/e2e:
         python3 -m unittest -v oauth_test
 """
 import json
+import os
 import re
 import time
 import unittest
@@ -37,6 +38,18 @@ import secured_mirror
 
 OIDC_HANDLER = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler"
 LOGIN_MODULE = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
+
+
+def setUpModule():
+    """Java 4.x fetches OAuth tokens only from the URLs this system property lists, and so does
+    connectd (issue 48): the workers get it through KAFKA_OPTS, as a Java worker would."""
+    urls = ",".join(cluster_file(c, "oauth_token_url") for c in ("ctest-a", "ctest-b"))
+    previous = os.environ.get("KAFKA_OPTS")
+    os.environ["KAFKA_OPTS"] = f"{previous or ''} " \
+        f"-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls={urls}".strip()
+    unittest.addModuleCleanup(
+        lambda: os.environ.pop("KAFKA_OPTS") if previous is None
+        else os.environ.__setitem__("KAFKA_OPTS", previous))
 
 
 def oauth_client_props(cluster="ctest-a", secret=None):

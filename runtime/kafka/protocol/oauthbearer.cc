@@ -260,15 +260,17 @@ class ClientCredentialsSource : public OAuthBearerTokenSource {
     if (status != 200 && status != 201) {
       // Java's HttpJwtRetriever's words; the token endpoint is one the operator listed in
       // org.apache.kafka.sasl.oauthbearer.allowed.urls (jvm/java_oauthbearer_config.h).
+      const std::string where = "OAUTHBEARER token endpoint " + config_.url + ": ";
       const std::string error = TokenEndpointError(response);
       if (IsUnretryable(status)) {
         return absl::UnauthenticatedError(
-            "The response code " + std::to_string(status) + " and error response " + error +
+            where + "The response code " + std::to_string(status) + " and error response " +
+            error +
             " was encountered reading the token endpoint response; will not attempt further "
             "retries");
       }
-      return absl::UnavailableError("The unexpected response code " + std::to_string(status) +
-                                    " and error message " + error +
+      return absl::UnavailableError(where + "The unexpected response code " +
+                                    std::to_string(status) + " and error message " + error +
                                     " was encountered reading the token endpoint response");
     }
     rapidjson::Document json;

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,6 +23,7 @@
 
 #include "runtime/kafka/protocol/broker_connection.h"
 #include "tests/common/kafka_test_env.h"
+#include "tests/unit/jvm/scoped_kafka_opts.h"
 #include "tests/integration/kafka/worker_group_fixture.h"
 
 namespace connectd::distributed {
@@ -43,6 +45,9 @@ class OAuthGroupTest : public WorkerGroupFixture {
     absl::StatusOr<testing::TestKafkaOAuth> oauth = testing::TestKafkaOAuthListeners("ctest-a");
     ASSERT_TRUE(oauth.ok()) << oauth.status();
     oauth_ = *oauth;
+    // Java 4.x fetches tokens only from URLs listed here; so does connectd.
+    allowed_urls_.emplace("-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=" + oauth_.token_url +
+                          ",http://127.0.0.1:1/token");
     absl::StatusOr<std::string> plaintext = testing::TestKafkaBootstrap("ctest-a");
     ASSERT_TRUE(plaintext.ok()) << plaintext.status();
     GrantGroupAcls(*plaintext, "User:" + oauth_.client_id, kGroupPrefix);
@@ -72,6 +77,7 @@ class OAuthGroupTest : public WorkerGroupFixture {
   }
 
   testing::TestKafkaOAuth oauth_;
+  std::optional<jvm::ScopedKafkaOpts> allowed_urls_;
 };
 
 TEST_F(OAuthGroupTest, AuthenticatesWithATokenFromTheTokenEndpoint) {
@@ -117,7 +123,7 @@ TEST_F(OAuthGroupTest, AWrongSecretIsNamedAsTheTokenEndpointsRefusal) {
   ASSERT_TRUE(security.ok()) << security.status();
   absl::Status status = ConnectTo(oauth_.bootstrap, *security);
   EXPECT_EQ(status.code(), absl::StatusCode::kUnauthenticated) << status;
-  EXPECT_THAT(status.message(), HasSubstr("answered HTTP 401"));
+  EXPECT_THAT(status.message(), HasSubstr("The response code 401 and error response"));
   EXPECT_THAT(status.message(), HasSubstr(oauth_.token_url));
   EXPECT_THAT(status.message(), ::testing::Not(HasSubstr("not-the-secret")));
 
