@@ -2,9 +2,10 @@
 #   connectd_cc_library(NAME x SRCS ... HDRS ... DEPS ... [PUBLIC_DEPS ...])
 #   connectd_cc_binary(NAME x SRCS ... DEPS ...)
 #   connectd_cc_test(NAME x SRCS ... DEPS ... LABELS unit|integration|e2e|fault|abi [FIXTURES ...])
-#   connectd_plugin(NAME x SRCS ... DEPS ... [DEFINES ...] [OUTPUT_DIRECTORY dir])
+#   connectd_plugin(NAME x SRCS ... DEPS ... [DEFINES ...] [OUTPUT_DIRECTORY dir [SHIPPED_IN d]])
 #       -> build/plugins/lib<x>.so (MODULE, hidden symbols but the entry, no undefined symbols);
-#          a plugin built there ships: installed into lib/connectd/plugins (cmake/Install.cmake)
+#          a plugin built there ships: installed into lib/connectd/plugins (cmake/Install.cmake);
+#          one built elsewhere ships only with SHIPPED_IN: installed into lib/connectd/<d>
 
 set(CONNECTD_WARNINGS -Wall -Wextra -Werror -Wno-missing-field-initializers)
 
@@ -57,13 +58,18 @@ function(connectd_cc_test)
 endfunction()
 
 function(connectd_plugin)
-  cmake_parse_arguments(P "" "NAME;OUTPUT_DIRECTORY" "SRCS;DEPS;DEFINES" ${ARGN})
+  cmake_parse_arguments(P "" "NAME;OUTPUT_DIRECTORY;SHIPPED_IN" "SRCS;DEPS;DEFINES" ${ARGN})
   add_library(${P_NAME} MODULE ${P_SRCS})
-  if(NOT P_OUTPUT_DIRECTORY)
-    set(P_OUTPUT_DIRECTORY ${CONNECTD_PLUGIN_OUTPUT_DIRECTORY})
+  if(NOT P_OUTPUT_DIRECTORY OR P_SHIPPED_IN)
+    if(NOT P_OUTPUT_DIRECTORY)
+      set(P_OUTPUT_DIRECTORY ${CONNECTD_PLUGIN_OUTPUT_DIRECTORY})
+    endif()
+    if(NOT P_SHIPPED_IN)
+      set(P_SHIPPED_IN plugins)
+    endif()
     # Installed beside the private librdkafka, one directory up.
     set_target_properties(${P_NAME} PROPERTIES INSTALL_RPATH "$ORIGIN/..")
-    install(TARGETS ${P_NAME} LIBRARY DESTINATION ${CONNECTD_INSTALL_LIBDIR}/plugins)
+    install(TARGETS ${P_NAME} LIBRARY DESTINATION ${CONNECTD_INSTALL_LIBDIR}/${P_SHIPPED_IN})
     set_property(GLOBAL APPEND PROPERTY CONNECTD_SHIPPED_PLUGINS ${P_NAME})
   endif()
   target_compile_definitions(${P_NAME} PRIVATE ${P_DEFINES})

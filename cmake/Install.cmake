@@ -3,6 +3,7 @@
 #   P/bin/connectd                          RUNPATH $ORIGIN/../lib/connectd
 #   P/lib/connectd/librdkafka.so.1          the private librdkafka scripts/librdkafka built
 #   P/lib/connectd/plugins/*.so             the shipped plugins (connectd_plugin), RUNPATH $ORIGIN/..
+#   P/lib/connectd/file-connectors/*.so     the FileStream connectors, not on the default plugin.path
 #   P/share/connectd/config/                sample worker, MirrorMaker and connector configs,
 #                                           the Grafana dashboard and Prometheus rules
 #   P/include/connectd/, P/lib/cmake/connectd-sdk/, P/lib/pkgconfig/   the SDK (include/)

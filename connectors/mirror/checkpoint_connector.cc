@@ -60,6 +60,7 @@ void MirrorCheckpointConnector::validate(const sdk::Props& props, sdk::Validatio
   if (!TopicFilter::Make(props, &error)) validation.addError("topics", error);
   if (!GroupFilter::Make(props, &error)) validation.addError("groups", error);
   ValidateForwardingAdmin(props, validation);
+  ValidateClientConfigs(props, validation);
 }
 
 void MirrorCheckpointConnector::start(const sdk::Props& props) {

@@ -3,8 +3,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <set>
+#include <utility>
+#include <vector>
 
+#include "connectors/mirror_client/client_props.h"
 #include "connectors/mirror_client/filters.h"
+#include "jvm/java_client_config.h"
 
 namespace connectd::mirror {
 namespace {
@@ -322,6 +327,45 @@ void ValidateForwardingAdmin(const Props& props, sdk::Validation& validation) {
   validation.addError(kKey, "connectd cannot load the Java class " + it->second +
                                 ": its MirrorMaker connectors make their admin calls themselves "
                                 "(remove the setting, or run this flow on Java MirrorMaker 2)");
+}
+
+void ValidateClientConfigs(const Props& props, sdk::Validation& validation) {
+  std::set<std::pair<std::string, std::string>> reported;
+  for (const char* side : {"source", "target"}) {
+    for (const auto& [role, client_role] : {std::pair{"consumer", jvm::ClientRole::kConsumer},
+                                            std::pair{"producer", jvm::ClientRole::kProducer},
+                                            std::pair{"admin", jvm::ClientRole::kAdmin}}) {
+      const Props client = ClientProps(props, side, role);
+      bool referenced = false;
+      for (const auto& [key, value] : client) referenced |= value.find("${") != std::string::npos;
+      if (referenced) continue;
+      // The connector keys each client key came from (client_props.h's prefixes).
+      std::vector<std::pair<std::string, std::string>> origins;  // client key, connector key
+      for (const auto& [key, value] : client) {
+        for (const std::string& prefix : {std::string(side) + ".cluster.", std::string(role) + ".",
+                                          std::string(side) + "." + role + "."}) {
+          if (props.count(prefix + key) != 0) origins.emplace_back(key, prefix + key);
+        }
+      }
+      for (const std::string& error : jvm::TranslateJavaClientConfig(client, client_role).errors) {
+        std::vector<std::string> keys;
+        for (const auto& [client_key, connector_key] : origins) {
+          if (error.find(client_key) != std::string::npos) keys.push_back(connector_key);
+        }
+        if (keys.empty()) {  // the settings together: the security ones carry it
+          for (const auto& [client_key, connector_key] : origins) {
+            if (client_key.rfind("sasl.", 0) == 0 || client_key == "security.protocol") {
+              keys.push_back(connector_key);
+            }
+          }
+        }
+        if (keys.empty()) keys.push_back(std::string(side) + ".cluster.bootstrap.servers");
+        for (const std::string& key : keys) {
+          if (reported.insert({key, error}).second) validation.addError(key, key + ": " + error);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace connectd::mirror

@@ -41,4 +41,12 @@ bool GetBool(const Props& props, const std::string& key, bool fallback);
 // validation error instead of being bypassed silently.
 void ValidateForwardingAdmin(const Props& props, sdk::Validation& validation);
 
+// What the connector's clients (source and target, consumer, producer and admin: client_props.h)
+// would refuse of their settings (jvm/java_client_config.h: keys that load code or run commands,
+// Kerberos names out of syntax, token URLs not allowed, login modules refused, ...): each error
+// goes to the connector keys it names (source.cluster.sasl.jaas.config, consumer.X, ...), so a
+// hostile config is refused when it is written. Settings holding a config-provider reference
+// are resolved only at task start and checked there.
+void ValidateClientConfigs(const Props& props, sdk::Validation& validation);
+
 }  // namespace connectd::mirror

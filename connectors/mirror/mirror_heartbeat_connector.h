@@ -54,6 +54,7 @@ class MirrorHeartbeatConnector : public sdk::SourceConnector {
   std::vector<sdk::Props> taskConfigs(int max_tasks) override;
   void validate(const sdk::Props& props, sdk::Validation& validation) override {
     ValidateForwardingAdmin(props, validation);
+    ValidateClientConfigs(props, validation);
   }
   void stop() override {}
   bool alterOffsets(const sdk::Props& config,

@@ -119,6 +119,7 @@ void MirrorSourceConnector::validate(const sdk::Props& props, sdk::Validation& v
   if (!MakeReplicationPolicy(props, &error)) validation.addError("replication.policy.class", error);
   if (!TopicFilter::Make(props, &error)) validation.addError("topics", error);
   ValidateForwardingAdmin(props, validation);
+  ValidateClientConfigs(props, validation);
 }
 
 void MirrorSourceConnector::start(const sdk::Props& props) {

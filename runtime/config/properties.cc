@@ -166,4 +166,62 @@ absl::StatusOr<Properties> LoadPropertiesFile(const std::string& path) {
   return parsed;
 }
 
+namespace {
+
+// One key or value, escaped as Properties#store escapes it (bytes >= 0x80 kept).
+void AppendEscaped(std::string_view text, bool is_key, std::string& out) {
+  static const char kHex[] = "0123456789ABCDEF";
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    switch (c) {
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case ' ':
+        out += (is_key || i == 0) ? "\\ " : " ";
+        break;
+      case '=':
+      case ':':
+      case '#':
+      case '!':
+        if (is_key) out += '\\';
+        out += c;
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+          out += "\\u00";
+          out += kHex[(static_cast<unsigned char>(c) >> 4) & 0xf];
+          out += kHex[static_cast<unsigned char>(c) & 0xf];
+        } else {
+          out += c;
+        }
+    }
+  }
+}
+
+}  // namespace
+
+std::string FormatProperties(const Properties& properties) {
+  std::string out;
+  for (const auto& [key, value] : properties) {
+    AppendEscaped(key, true, out);
+    out += '=';
+    AppendEscaped(value, false, out);
+    out += '\n';
+  }
+  return out;
+}
+
 }  // namespace connectd::config

@@ -30,4 +30,11 @@ absl::StatusOr<Properties> ParseProperties(std::string_view text);
 // Reads and parses a file; kNotFound if it cannot be opened.
 absl::StatusOr<Properties> LoadPropertiesFile(const std::string& path);
 
+// The text of a properties file that ParseProperties (and Java's Properties#load) reads back as
+// `properties`, one "key=value" line each: backslashes, line breaks, tabs and form feeds escaped
+// (\\ \n \r \t \f), other control characters as \u00XX, a value's leading space, and the key's
+// spaces, '=', ':', '#' and '!' escaped; other bytes (UTF-8) as they are. A value can never start
+// another line.
+std::string FormatProperties(const Properties& properties);
+
 }  // namespace connectd::config

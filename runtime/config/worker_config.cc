@@ -1,8 +1,10 @@
 #include "runtime/config/worker_config.h"
 
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
-#include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "jvm/java_client_config.h"
 
@@ -204,7 +206,38 @@ absl::StatusOr<WorkerConfig> WorkerConfig::Create(const std::map<std::string, st
                        "use the JSON converter without schemas; ignored"));
     }
   }
+  if (absl::Status clients = config.TranslateClients(); !clients.ok()) return clients;
   return config;
+}
+
+absl::Status WorkerConfig::TranslateClients() {
+  const std::pair<Client, const char*> kClients[] = {{Client::kWorker, ""},
+                                                     {Client::kProducer, "producer."},
+                                                     {Client::kConsumer, "consumer."},
+                                                     {Client::kAdmin, "admin."}};
+  for (const auto& [client, prefix] : kClients) {
+    TranslatedClient& out = clients_[static_cast<int>(client)];
+    out.java = ClientConfig(prefix);
+    // The worker's own clients are an admin client and the group client.
+    const jvm::ClientRole role = client == Client::kProducer   ? jvm::ClientRole::kProducer
+                                 : client == Client::kConsumer ? jvm::ClientRole::kConsumer
+                                                               : jvm::ClientRole::kAdmin;
+    out.translated = jvm::TranslateJavaClientConfig(out.java, role);
+    if (!out.translated.errors.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("The worker's Kafka client settings",
+                       *prefix ? absl::StrCat(" (", prefix, "* included)") : std::string(),
+                       " cannot be honoured: ", absl::StrJoin(out.translated.errors, "; ")));
+    }
+    for (const std::string& warning : out.translated.warnings) {
+      const std::string line =
+          *prefix ? absl::StrCat("(", prefix, "* settings) ", warning) : warning;
+      if (std::find(warnings_.begin(), warnings_.end(), line) == warnings_.end()) {
+        warnings_.push_back(line);
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 ExactlyOnceSourceSupport WorkerConfig::exactly_once_source_support() const {

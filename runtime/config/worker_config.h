@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "jvm/java_client_config.h"
 #include "runtime/config/client_override_policy.h"
 #include "runtime/config/config_def.h"
 
@@ -56,14 +57,37 @@ class WorkerConfig {
   }
 
   // The worker-level settings every client inherits (bootstrap, security, client.dns...), then
-  // `prefix`-prefixed ones ("producer.", "consumer.", "admin.") on top, as Connect builds them.
+  // `prefix`-prefixed ones ("producer.", "consumer.", "admin.") on top, as Connect builds them;
+  // "" gives the worker's own clients: the inherited settings and its other client configs.
   std::map<std::string, std::string> ClientConfig(const std::string& prefix) const;
 
+  // The worker's clients, each translated to librdkafka's names once, at Create
+  // (jvm/java_client_config.h, the one place hostile and wrong client settings are refused): a
+  // setting that cannot be honoured fails Create naming the key; warnings join warnings().
+  //   kWorker    its own clients (the group client, the internal topics'): ClientConfig("")
+  //   kProducer  ClientConfig("producer."), what tasks' producers start from
+  //   kConsumer  ClientConfig("consumer.")
+  //   kAdmin     ClientConfig("admin.")
+  enum class Client { kWorker, kProducer, kConsumer, kAdmin };
+  const std::map<std::string, std::string>& ClientJava(Client client) const {
+    return clients_[static_cast<int>(client)].java;
+  }
+  const jvm::TranslatedConfig& ClientTranslated(Client client) const {
+    return clients_[static_cast<int>(client)].translated;
+  }
+
  private:
+  struct TranslatedClient {
+    std::map<std::string, std::string> java;
+    jvm::TranslatedConfig translated;
+  };
+  absl::Status TranslateClients();
+
   ParsedConfig parsed_;
   WorkerMode mode_ = WorkerMode::kStandalone;
   std::vector<std::string> warnings_;
   ClientOverridePolicy client_override_policy_ = ClientOverridePolicy::All();
+  TranslatedClient clients_[4];
 };
 
 }  // namespace connectd::config

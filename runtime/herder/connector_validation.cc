@@ -7,6 +7,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "jvm/java_client_config.h"
+#include "runtime/config/config_providers.h"
 #include "runtime/config/connector_config.h"
 #include "runtime/converters/converter_factory.h"
 #include "runtime/herder/config_enrichment.h"
@@ -94,6 +96,44 @@ bool IsClientPassword(const std::string& key) {
   return passwords->count(key) > 0;
 }
 
+// What the client the overrides go into would refuse (jvm/java_client_config.h: keys that load
+// code or run commands, Kerberos names out of syntax, token URLs not allowed, login modules
+// refused, ...), by override key: each error goes to the overrides it names, or to all of them
+// when it names none. Checked here so
+// that a hostile config is refused when it is written, not when a task starts. Values with a
+// config-provider reference are resolved only at task start, and checked there.
+std::map<std::string, std::vector<std::string>> RefusedByTheClient(
+    const WorkerValidation& worker, const std::string& client,
+    const std::map<std::string, std::string>& overrides) {
+  std::map<std::string, std::vector<std::string>> refused;
+  if (overrides.empty()) return refused;
+  for (const auto& [key, value] : overrides) {
+    if (config::ConfigProviders::HasReference(value)) return refused;
+  }
+  std::map<std::string, std::string> java;
+  if (auto it = worker.worker_clients.find(client); it != worker.worker_clients.end()) {
+    java = it->second;
+  }
+  for (const auto& [key, value] : overrides) java[key] = value;
+  const jvm::ClientRole role = client == "producer"   ? jvm::ClientRole::kProducer
+                               : client == "consumer" ? jvm::ClientRole::kConsumer
+                                                      : jvm::ClientRole::kAdmin;
+  for (const std::string& error : jvm::TranslateJavaClientConfig(java, role).errors) {
+    bool named = false;
+    for (const auto& [key, value] : overrides) {
+      if (!absl::StrContains(error, key)) continue;
+      refused[key].push_back(error);
+      named = true;
+    }
+    // Naming none of them, the error comes of the overrides together (a mechanism without its
+    // JAAS settings, say): each carries it.
+    if (!named) {
+      for (const auto& [key, value] : overrides) refused[key].push_back(error);
+    }
+  }
+  return refused;
+}
+
 // AbstractHerder's rule for which clients a connector uses, hence whose overrides count: a
 // source produces (and creates topics through an admin when it sets topic.creation.*); a sink
 // consumes (and produces through an admin-created DLQ when it names one); a distributed source
@@ -119,13 +159,20 @@ void AppendClientOverrides(const WorkerValidation& worker, bool sink, const Conf
   for (const auto& [client, used] : clients) {
     if (!used) continue;
     const std::string prefix = absl::StrCat(client, ".override.");
-    for (const auto& [key, value] : config::ClientOverrides(config, client)) {
+    const std::map<std::string, std::string> overrides = config::ClientOverrides(config, client);
+    const std::map<std::string, std::vector<std::string>> refused =
+        RefusedByTheClient(worker, client, overrides);
+    for (const auto& [key, value] : overrides) {
       ConfigValueInfo v{
           prefix + key, IsClientPassword(key) ? std::string("[hidden]") : value, {}, {}, true};
       if (!worker.override_policy.Allows(key)) {
         v.errors.push_back(worker.override_policy.Refusal(key));
-        ++infos.error_count;
+      } else if (auto it = refused.find(key); it != refused.end()) {
+        for (const std::string& error : it->second) {
+          v.errors.push_back(absl::StrCat(prefix, key, ": ", error));
+        }
       }
+      infos.error_count += static_cast<int>(v.errors.size());
       infos.configs.push_back(ConfigInfo{std::nullopt, std::move(v)});
     }
   }
@@ -203,6 +250,13 @@ ConfigKeyInfo ToKeyInfo(const config::ConfigKey& key) {
   info.dependents = key.dependents;
   info.order_in_group = key.order_in_group;
   return info;
+}
+
+void SetWorkerClients(const config::WorkerConfig& worker, WorkerValidation& validation) {
+  using Client = config::WorkerConfig::Client;
+  validation.worker_clients = {{"producer", worker.ClientJava(Client::kProducer)},
+                               {"consumer", worker.ClientJava(Client::kConsumer)},
+                               {"admin", worker.ClientJava(Client::kAdmin)}};
 }
 
 void SetWorkerConverters(const config::ParsedConfig& worker, WorkerValidation& validation) {

@@ -6,6 +6,7 @@
 // create or update is accepted (400 with every error listed).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "runtime/config/client_override_policy.h"
 #include "runtime/config/config_def.h"
+#include "runtime/config/worker_config.h"
 #include "runtime/herder_api/herder_types.h"
 #include "runtime/plugin/plugin_registry.h"
 
@@ -31,10 +33,16 @@ struct WorkerValidation {
   std::string key_converter;
   std::string value_converter;
   std::string header_converter;
+  // The worker's settings for its tasks' clients ("producer", "consumer", "admin": Java's
+  // names, the worker-level ones included), which a connector's overrides go on top of: the
+  // result must translate (jvm/java_client_config.h) or the override is refused naming its key.
+  std::map<std::string, std::map<std::string, std::string>> worker_clients;
 };
 
 // The converter fields of WorkerValidation from a worker's parsed config.
 void SetWorkerConverters(const config::ParsedConfig& worker, WorkerValidation& validation);
+// worker_clients from a worker's config.
+void SetWorkerClients(const config::WorkerConfig& worker, WorkerValidation& validation);
 
 // The plugin's ConfigDef in runtime form.
 config::ConfigDef PluginConfigDef(const plugin::ConnectorPlugin& plugin);

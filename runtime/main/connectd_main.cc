@@ -15,6 +15,7 @@
 #include "runtime/main/mirror_command.h"
 #include "runtime/main/mirror_maker_command.h"
 #include "runtime/main/plugins_command.h"
+#include "runtime/main/properties_from_env_command.h"
 #include "runtime/main/standalone_command.h"
 #include "runtime/main/version_command.h"
 
@@ -41,6 +42,8 @@ constexpr char kUsage[] =
     "                               what is wrong with each MirrorMaker flow (flow health)\n"
     "  health [--url URL] [worker.properties]\n"
     "                               GET /health of a worker (exit 0 when it serves)\n"
+    "  properties-from-env PREFIX   a properties file from PREFIX* environment variables, as\n"
+    "                               Kafka Connect images name them (CONNECT_GROUP_ID -> group.id)\n"
     "  version                      connectd's version and commit, librdkafka's, the plugin ABI\n"
     "  help                         this text\n";
 
@@ -84,6 +87,7 @@ int main(int argc, char** argv) {
   if (command == "distributed") return connectd::main::RunDistributed(args);
   if (command == "mirror-maker") return connectd::main::RunMirrorMaker(args);
   if (command == "mirror") return connectd::main::RunMirror(args);
+  if (command == "properties-from-env") return connectd::main::RunPropertiesFromEnv(args);
   std::cerr << "connectd: unknown command '" << command << "'\n\n" << kUsage;
   return 2;
 }

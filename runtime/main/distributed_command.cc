@@ -61,15 +61,10 @@ storage::KafkaBasedLog::Options LogOptions(const config::WorkerConfig& config,
   if (topic_key == "offset.storage.topic") {
     base["message.timeout.ms"] = std::to_string(parsed.GetInt("offset.flush.timeout.ms"));
   }
-  options.producer = jvm::OverlayOn(
-      std::move(base),
-      jvm::TranslateJavaClientConfig(config.ClientConfig("producer."), jvm::ClientRole::kProducer));
-  options.consumer =
-      jvm::TranslateJavaClientConfig(config.ClientConfig("consumer."), jvm::ClientRole::kConsumer)
-          .properties;
-  options.admin =
-      jvm::TranslateJavaClientConfig(config.ClientConfig("admin."), jvm::ClientRole::kAdmin)
-          .properties;
+  using Client = config::WorkerConfig::Client;
+  options.producer = jvm::OverlayOn(std::move(base), config.ClientTranslated(Client::kProducer));
+  options.consumer = config.ClientTranslated(Client::kConsumer).properties;
+  options.admin = config.ClientTranslated(Client::kAdmin).properties;
   options.partitions = partitions_key.empty() ? 1 : parsed.GetInt(partitions_key);
   options.replication_factor = static_cast<int16_t>(parsed.GetInt(replication_key));
   return options;
@@ -82,10 +77,9 @@ absl::StatusOr<distributed::DistributedHerder::Options> HerderOptions(
   options.kafka_cluster_id = cluster_id;
   options.topic_tracking = parsed.GetBool("topic.tracking.enable");
   options.topic_tracking_reset = parsed.GetBool("topic.tracking.allow.reset");
-  options.admin_config =
-      jvm::TranslateJavaClientConfig(config.ClientConfig("admin."), jvm::ClientRole::kAdmin)
-          .properties;
+  options.admin_config = config.ClientTranslated(config::WorkerConfig::Client::kAdmin).properties;
   options.validation.override_policy = config.client_override_policy();
+  herder::SetWorkerClients(config, options.validation);
   herder::SetWorkerConverters(config.parsed(), options.validation);
   options.validation.distributed = true;
   options.validation.exactly_once_source = config.exactly_once_source_enabled();
@@ -100,8 +94,7 @@ absl::StatusOr<distributed::DistributedHerder::Options> HerderOptions(
   if (absl::Status s = group.SetBootstrap(config.bootstrap_servers()); !s.ok()) return s;
   absl::StatusOr<kafka::protocol::SecurityConfig> security =
       kafka::protocol::SecurityConfig::FromProperties(
-          jvm::TranslateJavaClientConfig(config.ClientConfig(""), jvm::ClientRole::kAdmin)
-              .properties);
+          config.ClientTranslated(config::WorkerConfig::Client::kWorker).properties);
   if (!security.ok()) return security.status();
   group.security = *std::move(security);
   group.group_id = *parsed.GetString("group.id");

@@ -127,9 +127,9 @@ int RunStandalone(const std::vector<std::string>& args) {
   options.topic_tracking = worker_config.parsed().GetBool("topic.tracking.enable");
   options.topic_tracking_reset = worker_config.parsed().GetBool("topic.tracking.allow.reset");
   options.admin_config =
-      jvm::TranslateJavaClientConfig(worker_config.ClientConfig("admin."), jvm::ClientRole::kAdmin)
-          .properties;
+      worker_config.ClientTranslated(config::WorkerConfig::Client::kAdmin).properties;
   options.validation.override_policy = worker_config.client_override_policy();
+  herder::SetWorkerClients(worker_config, options.validation);
   herder::SetWorkerConverters(worker_config.parsed(), options.validation);
 
   // The herder exists first (the REST server answers through it), starts once the REST

@@ -56,31 +56,10 @@ void LoadPlugins(const config::WorkerConfig& config, plugin::PluginRegistry& plu
   if (!plugin_path.empty()) plugins.LoadPluginPath(plugin_path);
 }
 
-absl::Status CheckWorkerClientConfigs(const config::WorkerConfig& config) {
-  // "": the worker's own clients (the group client, the internal topics' admin).
-  for (const auto& [prefix, role] :
-       {std::pair{"", jvm::ClientRole::kAdmin}, std::pair{"producer.", jvm::ClientRole::kProducer},
-        std::pair{"consumer.", jvm::ClientRole::kConsumer},
-        std::pair{"admin.", jvm::ClientRole::kAdmin}}) {
-    jvm::TranslatedConfig translated =
-        jvm::TranslateJavaClientConfig(config.ClientConfig(prefix), role);
-    if (!translated.errors.empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("The worker's Kafka client settings",
-                       *prefix ? absl::StrCat(" (", prefix, "* included)") : std::string(),
-                       " cannot be honoured: ", absl::StrJoin(translated.errors, "; ")));
-    }
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<std::string> LookupClusterId(const config::WorkerConfig& config) {
-  if (absl::Status clients = CheckWorkerClientConfigs(config); !clients.ok()) return clients;
-  jvm::TranslatedConfig translated =
-      jvm::TranslateJavaClientConfig(config.ClientConfig("admin."), jvm::ClientRole::kAdmin);
   std::vector<std::string> warnings;
-  absl::StatusOr<kafka::ConfPtr> conf =
-      kafka::MakeConfWithWarnings(translated.properties, warnings);
+  absl::StatusOr<kafka::ConfPtr> conf = kafka::MakeConfWithWarnings(
+      config.ClientTranslated(config::WorkerConfig::Client::kAdmin).properties, warnings);
   if (!conf.ok()) return conf.status();
   absl::StatusOr<kafka::RdKafkaPtr> client = kafka::MakeClient(RD_KAFKA_PRODUCER, *std::move(conf));
   if (!client.ok()) return client.status();

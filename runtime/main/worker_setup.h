@@ -40,9 +40,8 @@ MetricsSettings MetricsSettingsOf(const config::ParsedConfig& worker);
 // Loads plugin.path, or the plugins shipped with the binary when unset (DefaultPluginPath).
 void LoadPlugins(const config::WorkerConfig& config, plugin::PluginRegistry& plugins);
 
-// The Kafka cluster id, as Connect looks it up at startup; fails if Kafka is unreachable, or
-// first, without connecting, if a producer.*, consumer.* or admin.* client setting of the worker
-// (security keys, key stores) cannot be honoured, naming the key.
+// The Kafka cluster id, as Connect looks it up at startup (with the worker's admin settings,
+// checked when the WorkerConfig was made); fails if Kafka is unreachable.
 absl::StatusOr<std::string> LookupClusterId(const config::WorkerConfig& config);
 
 // Blocks SIGINT and SIGTERM in this thread and every thread it starts afterwards.

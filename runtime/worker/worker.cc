@@ -150,7 +150,10 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
   auto client_config = [&](const std::string& client, jvm::ClientRole role,
                            std::map<std::string, std::string> base)
       -> absl::StatusOr<std::map<std::string, std::string>> {
-    std::map<std::string, std::string> java = config_.ClientConfig(client + ".");
+    std::map<std::string, std::string> java = config_.ClientJava(
+        role == jvm::ClientRole::kProducer   ? config::WorkerConfig::Client::kProducer
+        : role == jvm::ClientRole::kConsumer ? config::WorkerConfig::Client::kConsumer
+                                             : config::WorkerConfig::Client::kAdmin);
     absl::StatusOr<std::map<std::string, std::string>> overrides = config::AllowedClientOverrides(
         *resolved_connector, client, config_.client_override_policy());
     if (!overrides.ok()) return overrides.status();

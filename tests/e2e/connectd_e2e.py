@@ -21,6 +21,9 @@ BUILD_DIR = os.environ.get("CONNECTD_BUILD_DIR", "build")
 CONNECTD = os.path.join(BUILD_DIR, "bin", "connectd")
 PLUGINS = os.path.join(BUILD_DIR, "plugins")
 TEST_PLUGINS = os.path.join(BUILD_DIR, "test-plugins", "good")
+# The FileStream connectors: beside, not on, the default plugin.path (docs/security.md); a test
+# that uses them names them.
+FILE_CONNECTORS = os.path.join(BUILD_DIR, "file-connectors")
 
 
 def kafka_bootstrap(cluster="ctest-a"):
@@ -104,7 +107,7 @@ class StandaloneWorker:
             "offset.storage.file.filename": os.path.join(self.workdir, "offsets"),
             "offset.flush.interval.ms": "1000",
             "listeners": f"http://127.0.0.1:{self.port}",
-            "plugin.path": plugin_path or f"{PLUGINS},{TEST_PLUGINS}",
+            "plugin.path": plugin_path or f"{PLUGINS},{TEST_PLUGINS},{FILE_CONNECTORS}",
         }
         self.props.update(extra or {})
         self.proc = None

@@ -5,10 +5,12 @@ against the real Kafka fixture.
 - test_image_metadata: runs as the package's `connectd` user, HEALTHCHECK and entry point set,
   `connectd version` answers.
 - test_connect_variables_become_the_worker_config: CONNECT_* variables turn into the properties
-  Kafka Connect images make of them, unreadable by others.
+  Kafka Connect images make of them, unreadable by others; a multi-line value (a PEM) stays whole
+  and a line break in a value adds no property.
 - test_worker_configured_by_environment_joins_the_broker: a worker configured by CONNECT_*
-  variables serves, passes its HEALTHCHECK, runs a FileStreamSource from the image's plugins into
-  the broker and stops cleanly on `podman stop`.
+  variables, on a read-only root file system, serves, passes its HEALTHCHECK, runs a
+  FileStreamSource from the image's file connectors (named in plugin.path: they are not on the
+  default one) into the broker and stops cleanly on `podman stop`.
 - test_worker_from_a_mounted_properties_file: without CONNECT_* variables the mounted
   /etc/connectd/connect-distributed.properties configures the worker.
 """
@@ -113,28 +115,39 @@ class ContainerImageTest(unittest.TestCase):
         self.assertNotIn("uid=0(", user)
 
     def test_connect_variables_become_the_worker_config(self):
-        # The entry point with a stand-in connectd that prints the file it was given.
-        script = ("mkdir -p /tmp/bin && printf '#!/bin/sh\\nstat -c %%a \"$2\"; cat \"$2\"\\n' "
+        # The entry point with a stand-in connectd that prints the file it was given (the real
+        # one makes the file).
+        script = ("mkdir -p /tmp/bin && printf '#!/bin/sh\\n"
+                  "[ \"$1\" = properties-from-env ] && exec /usr/bin/connectd \"$@\"\\n"
+                  "stat -c %%a \"$2\"; cat \"$2\"\\n' "
                   ">/tmp/bin/connectd && chmod +x /tmp/bin/connectd && "
                   "PATH=/tmp/bin:$PATH exec /usr/lib/connectd/entrypoint")
+        pem = "-----BEGIN CERTIFICATE-----\nMIIBszCC\n-----END CERTIFICATE-----"
         out = podman("run", "--rm", "--network", "none", "--entrypoint", "sh",
                      "-e", "CONNECT_BOOTSTRAP_SERVERS=k1:9092,k2:9092",
                      "-e", "CONNECT_GROUP_ID=g", "-e", r"CONNECT_TOPICS_REGEX=a\.b.*",
                      "-e", "CONNECT_CONSUMER_SASL_JAAS_CONFIG=x y=\"z\";",
                      "-e", "CONNECT_A__B___C_D=v", "-e", "KAFKA_HEAP_OPTS=-Xmx1g",
+                     "-e", f"CONNECT_SSL_TRUSTSTORE_CERTIFICATES={pem}",
+                     "-e", "CONNECT_X=a\nCONNECT_PLUGIN_PATH=/tmp/evil\nplugin.path=/tmp/evil",
                      self.image, "-c", script).stdout.splitlines()
         self.assertEqual(out[0], "600")
         self.assertEqual(sorted(out[1:]), sorted([
             "bootstrap.servers=k1:9092,k2:9092", "group.id=g", r"topics.regex=a\\.b.*",
-            "consumer.sasl.jaas.config=x y=\"z\";", "a_b-c.d=v"]))
+            "consumer.sasl.jaas.config=x y=\"z\";", "a_b-c.d=v",
+            r"ssl.truststore.certificates=-----BEGIN CERTIFICATE-----\nMIIBszCC\n"
+            r"-----END CERTIFICATE-----",
+            r"x=a\nCONNECT_PLUGIN_PATH=/tmp/evil\nplugin.path=/tmp/evil"]))
 
     def test_worker_configured_by_environment_joins_the_broker(self):
         port = free_port()
         settings = self.worker_settings(port)
+        settings["plugin.path"] = "/usr/lib/connectd/plugins,/usr/lib/connectd/file-connectors"
         env = []
         for key, value in settings.items():
             env += ["-e", "CONNECT_" + key.upper().replace("-", "___").replace(".", "_") + "=" + value]
-        name = self.start(*env)
+        # A read-only root: the worker writes only to its volume (/var/lib/connectd).
+        name = self.start("--read-only", *env)
         self.wait_serving(name, port)
         self.assertEqual(podman("healthcheck", "run", name, check=False).returncode, 0)
         root = http("GET", f"http://127.0.0.1:{port}/")[1]

@@ -33,7 +33,7 @@ CACHE = os.path.join(os.path.expanduser("~"), ".cache", "connectd")
 HIDDEN = sorted({os.path.realpath(BUILD_DIR), REPO_ROOT, CACHE})
 # The plugins and libraries an install ships, beside bin/connectd.
 SHIPPED_ELF = {"bin/connectd", "lib/connectd/librdkafka.so.1",
-               "lib/connectd/plugins/libconnectd_file.so",
+               "lib/connectd/file-connectors/libconnectd_file.so",
                "lib/connectd/plugins/libconnectd_mirror_source.so",
                "lib/connectd/plugins/libconnectd_mirror_checkpoint.so",
                "lib/connectd/plugins/libconnectd_mirror_heartbeat.so"}
@@ -231,11 +231,16 @@ class InstallTreeTest(unittest.TestCase):
         classes = {p[1] for p in plugins if p[0] in ("source", "sink")}
         self.assertLessEqual({"org.apache.kafka.connect.mirror.MirrorSourceConnector",
                               "org.apache.kafka.connect.mirror.MirrorCheckpointConnector",
-                              "org.apache.kafka.connect.mirror.MirrorHeartbeatConnector",
-                              "org.apache.kafka.connect.file.FileStreamSourceConnector",
-                              "org.apache.kafka.connect.file.FileStreamSinkConnector"}, classes)
+                              "org.apache.kafka.connect.mirror.MirrorHeartbeatConnector"}, classes)
         for p in plugins:
             self.assertTrue(p[-1].startswith(self.path("lib", "connectd", "plugins")), p)
+        # The FileStream connectors: beside the default plugin.path, not on it (issue 48).
+        self.assertFalse({c for c in classes if "FileStream" in c}, classes)
+        named = [line.split("\t") for line in self.run_installed(
+            "plugins", "--plugin-path", self.path("lib", "connectd", "file-connectors")).splitlines()]
+        self.assertLessEqual({"org.apache.kafka.connect.file.FileStreamSourceConnector",
+                              "org.apache.kafka.connect.file.FileStreamSinkConnector"},
+                             {p[1] for p in named if p[0] in ("source", "sink")})
 
     def wait_rest(self, process, url):
         def ready():
@@ -259,7 +264,11 @@ class InstallTreeTest(unittest.TestCase):
         set_properties(worker, {"bootstrap.servers": bootstrap,
                                 "listeners": f"http://127.0.0.1:{port}",
                                 "offset.storage.file.filename": os.path.join(self.workdir, "offsets"),
-                                "offset.flush.interval.ms": "1000"})
+                                "offset.flush.interval.ms": "1000",
+                                # The file connectors are named, as Kafka's quickstart names
+                                # connect-file: they are not on the default plugin.path.
+                                "plugin.path": self.path("lib", "connectd", "plugins") + "," +
+                                self.path("lib", "connectd", "file-connectors")})
         source, sink = self.sample("connect-file-source.properties"), self.sample(
             "connect-file-sink.properties")
         set_properties(source, {"topic": topic})

@@ -8,16 +8,20 @@ deb.debian.org; nothing else is copied in. The worker then runs inside the root 
 `connectd` user the postinst made, from /etc/connectd and /var/lib/connectd) with the unit's
 sd_notify readiness: READY=1 must come while /health answers 200, STOPPING=1 on SIGTERM.
 
-- test_1_the_package_installs_with_its_dependencies: files, conffiles, user, state directory,
-  units that systemd accepts.
+- test_1_the_package_installs_with_its_dependencies: files, conffiles (the worker configs
+  0640 root:connectd: they hold credentials), user, state directory, units that systemd accepts
+  and rates at most 2.0 on `systemd-analyze security` (issue 48), the FileStream connectors
+  beside and not on the default plugin.path.
 - test_2_a_worker_runs_from_the_installed_files: a distributed worker from
   /etc/connectd/connect-distributed.properties runs a FileStreamSource from the installed
-  plugins into the fixture; READY=1 / STOPPING=1; a clean stop.
+  file connectors (named in its plugin.path) into the fixture; READY=1 / STOPPING=1; a clean
+  stop.
 - test_3_purge_removes_it: apt-get purge leaves no file of the package, no /etc/connectd and no
   /var/lib/connectd.
 """
 import glob
 import os
+import re
 import shutil
 import signal
 import socket
@@ -99,6 +103,26 @@ class DebianPackageTest(unittest.TestCase):
                          ("connectd", "/var/lib/connectd", "/usr/sbin/nologin"))
         state = self.chroot("stat", "-c", "%U:%G %a", "/var/lib/connectd").strip()
         self.assertEqual(state, "connectd:connectd 750")
+        for name in ("connect-distributed", "connect-mirror-maker", "connect-standalone"):
+            mode = self.chroot("stat", "-c", "%U:%G %a", f"/etc/connectd/{name}.properties")
+            self.assertEqual(mode.strip(), "root:connectd 640", name)
+        # The FileStream connectors read and write any file the worker can: not on the default
+        # plugin.path, installed beside it.
+        listed = self.chroot("connectd", "plugins", user="connectd")
+        self.assertIn("MirrorSourceConnector", listed)
+        self.assertNotIn("FileStream", listed)
+        named = self.chroot("connectd", "plugins", "--plugin-path",
+                            "/usr/lib/connectd/file-connectors", user="connectd")
+        self.assertIn("org.apache.kafka.connect.file.FileStreamSourceConnector", named)
+        for unit in ("connectd-distributed.service", "connectd-mirror-maker.service"):
+            out = subprocess.run(chroot_argv(self.root, ["systemd-analyze", "security",
+                                                         "--offline=true",
+                                                         f"/lib/systemd/system/{unit}"]),
+                                 capture_output=True, text=True, timeout=60)
+            score = re.search(r"Overall exposure level for \S+: ([0-9.]+)", out.stdout)
+            self.assertIsNotNone(score, out.stdout[-2000:] + out.stderr[-2000:])
+            print(f"systemd-analyze security {unit}: {score.group(1)}")
+            self.assertLessEqual(float(score.group(1)), 2.0, out.stdout)
         version = self.chroot("connectd", "version", user="connectd")
         self.assertIn("librdkafka 2.14.2", version)
         # The root's systemd (bookworm's) accepts the units as installed.
@@ -122,6 +146,7 @@ class DebianPackageTest(unittest.TestCase):
             self.assertIn(f"\n{key}=", text)
             text = "\n".join(f"{key}={value}" if line.startswith(f"{key}=") else line
                              for line in text.split("\n"))
+        text += "\nplugin.path=/usr/lib/connectd/plugins,/usr/lib/connectd/file-connectors\n"
         with open(config, "w") as f:
             f.write(text)
         lines = [f"line-{i}" for i in range(100)]
@@ -167,7 +192,8 @@ class DebianPackageTest(unittest.TestCase):
             with open(f"/proc/{worker.pid}/maps") as f:
                 maps = f.read()
             self.assertIn(self.in_root("/usr/lib/connectd/librdkafka.so.1"), maps)
-            self.assertIn(self.in_root("/usr/lib/connectd/plugins/libconnectd_file.so"), maps)
+            self.assertIn(self.in_root("/usr/lib/connectd/file-connectors/libconnectd_file.so"),
+                          maps)
             worker.send_signal(signal.SIGTERM)
             self.assertEqual(notify.recv(4096).decode(), "STOPPING=1")
             self.assertEqual(worker.wait(timeout=90), 0)

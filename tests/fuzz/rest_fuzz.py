@@ -246,7 +246,7 @@ class Checker:
 def make_worker(build_dir, workdir):
     """Only the FileStream plugin: no MirrorMaker connector that would dial fuzzed addresses."""
     return MockWorker(build_dir, workdir,
-                      plugins=[os.path.join(build_dir, "plugins", "libconnectd_file.so")])
+                      plugins=[os.path.join(build_dir, "file-connectors", "libconnectd_file.so")])
 
 
 def delete_extra_connectors(worker):

@@ -334,7 +334,7 @@ class Suite:
         for rel in ("bin/connectd", "tests/kafka_test_tool"):
             os.makedirs(os.path.dirname(os.path.join(dst, rel)), exist_ok=True)
             shutil.copy2(os.path.join(src, rel), os.path.join(dst, rel))
-        for rel in ("plugins", "test-plugins/good"):
+        for rel in ("plugins", "test-plugins/good", "file-connectors"):
             if os.path.isdir(os.path.join(src, rel)):
                 shutil.copytree(os.path.join(src, rel), os.path.join(dst, rel))
         os.environ["CONNECTD_BUILD_DIR"] = dst
