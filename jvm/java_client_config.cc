@@ -15,6 +15,7 @@
 #include "jvm/java_kerberos_config.h"
 #include "jvm/java_key_store.h"
 #include "jvm/java_oauthbearer_config.h"
+#include "jvm/java_split.h"
 #include "jvm/java_system_properties.h"
 #include "jvm/librdkafka_properties.h"
 
@@ -119,25 +120,9 @@ struct SecurityKey {
   const char* refusal;
 };
 
-// A Java list value: comma-separated, each item trimmed, empty items dropped (ConfigDef LIST).
-std::vector<std::string> JavaList(const std::string& value) {
-  std::vector<std::string> items;
-  size_t start = 0;
-  while (start <= value.size()) {
-    size_t end = value.find(',', start);
-    if (end == std::string::npos) end = value.size();
-    std::string item = value.substr(start, end - start);
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    if (!item.empty()) items.push_back(std::move(item));
-    start = end + 1;
-  }
-  return items;
-}
-
 bool InTlsVersions(const std::string& value) {
   bool has_12 = false;
-  for (const std::string& v : JavaList(value)) {
+  for (const std::string& v : JavaCommaList(value)) {
     if (v == "TLSv1.2") has_12 = true;
     if (v != "TLSv1.2" && v != "TLSv1.3" && v != "TLSv1.1" && v != "TLSv1") return false;
   }
@@ -218,7 +203,7 @@ std::optional<std::string> OpenSslCipherList(const std::string& java,
                                              std::vector<std::string>& errors) {
   std::string list;
   bool tls13 = false;
-  for (const std::string& name : JavaList(java)) {
+  for (const std::string& name : JavaCommaList(java)) {
     if (name.rfind("TLS_AES_", 0) == 0 || name.rfind("TLS_CHACHA20_", 0) == 0) {
       tls13 = true;
       continue;
@@ -460,12 +445,22 @@ TranslatedConfig TranslateJavaClientConfig(const std::map<std::string, std::stri
 }
 
 bool IsKafkaClientConfig(const std::string& key) {
-  static const auto* handled = new std::set<std::string>{
-      "sasl.jaas.config", "ssl.endpoint.identification.algorithm", "ssl.truststore.location",
-      "ssl.truststore.certificates", "ssl.keystore.location", "ssl.keystore.certificate.chain",
-      "ssl.keystore.key", "ssl.truststore.type", "ssl.keystore.type", "ssl.truststore.password",
-      "ssl.keystore.password", "ssl.key.password", "ssl.cipher.suites", "buffer.memory",
-      "partition.assignment.strategy", "request.timeout.ms"};
+  static const auto* handled = new std::set<std::string>{"sasl.jaas.config",
+                                                         "ssl.endpoint.identification.algorithm",
+                                                         "ssl.truststore.location",
+                                                         "ssl.truststore.certificates",
+                                                         "ssl.keystore.location",
+                                                         "ssl.keystore.certificate.chain",
+                                                         "ssl.keystore.key",
+                                                         "ssl.truststore.type",
+                                                         "ssl.keystore.type",
+                                                         "ssl.truststore.password",
+                                                         "ssl.keystore.password",
+                                                         "ssl.key.password",
+                                                         "ssl.cipher.suites",
+                                                         "buffer.memory",
+                                                         "partition.assignment.strategy",
+                                                         "request.timeout.ms"};
   if (handled->count(key) != 0 || Dropped().count(key) != 0 || Renamed().count(key) != 0 ||
       IgnoredJavaKeys().count(key) != 0 || IsOAuthBearerKey(key) || IsKerberosKey(key)) {
     return true;

@@ -1,8 +1,10 @@
 #include "jvm/java_jaas_config.h"
 
+#include <algorithm>
 #include <cctype>
-#include <set>
+#include <vector>
 
+#include "jvm/java_split.h"
 #include "jvm/java_system_properties.h"
 
 namespace connectd::jvm {
@@ -113,25 +115,6 @@ std::optional<JaasLoginModule> ParseJaasConfig(const std::string& value, std::st
   return module;
 }
 
-namespace {
-
-std::set<std::string> TrimmedList(const std::string& list) {
-  std::set<std::string> out;
-  size_t start = 0;
-  while (start <= list.size()) {
-    size_t end = list.find(',', start);
-    if (end == std::string::npos) end = list.size();
-    std::string item = list.substr(start, end - start);
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    out.insert(std::move(item));
-    start = end + 1;
-  }
-  return out;
-}
-
-}  // namespace
-
 std::string LoginModuleRefusal(const std::string& class_name) {
   constexpr char kAllowed[] = "org.apache.kafka.allowed.login.modules";
   constexpr char kDisallowed[] = "org.apache.kafka.disallowed.login.modules";
@@ -140,14 +123,15 @@ std::string LoginModuleRefusal(const std::string& class_name) {
   std::string module = class_name;
   module.erase(0, module.find_first_not_of(" \t"));
   module.erase(module.find_last_not_of(" \t") + 1);
+  auto listed = [&module](const std::string& list) {
+    const std::vector<std::string> items = JavaCommaList(list);
+    return std::find(items.begin(), items.end(), module) != items.end();
+  };
   if (std::optional<std::string> allowed = JavaSystemProperty(kAllowed)) {
-    if (TrimmedList(*allowed).count(module) != 0) return "";
+    if (listed(*allowed)) return "";
     return module + " is not allowed. Update System property '" + kAllowed + "' to allow " + module;
   }
-  if (TrimmedList(JavaSystemProperty(kDisallowed).value_or(kDisallowedDefault)).count(module) ==
-      0) {
-    return "";
-  }
+  if (!listed(JavaSystemProperty(kDisallowed).value_or(kDisallowedDefault))) return "";
   return module + " is not allowed. The system property '" + kDisallowed +
          "' is deprecated. Use the " + kAllowed + " to allow this module. e.g.,-D" + kAllowed +
          "=" + module;

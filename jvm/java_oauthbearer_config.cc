@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "jvm/java_key_store.h"
+#include "jvm/java_split.h"
 #include "jvm/java_system_properties.h"
 #include "jvm/java_text.h"
 
@@ -270,17 +271,9 @@ void TranslateUnsecured(const JaasLoginModule& jaas, TranslatedConfig& out) {
 }  // namespace
 
 std::string OAuthUrlRefusal(const std::string& key, const std::string& url) {
-  const std::string allowed =
-      JavaSystemProperty(kAllowedOAuthUrlsProperty).value_or(kAllowedOAuthUrlsDefault);
-  size_t start = 0;
-  while (start <= allowed.size()) {
-    size_t end = allowed.find(',', start);
-    if (end == std::string::npos) end = allowed.size();
-    std::string entry = allowed.substr(start, end - start);
-    entry.erase(0, entry.find_first_not_of(" \t"));
-    entry.erase(entry.find_last_not_of(" \t") + 1);
-    if (!entry.empty() && entry == url) return "";
-    start = end + 1;
+  for (const std::string& allowed : JavaCommaList(
+           JavaSystemProperty(kAllowedOAuthUrlsProperty).value_or(kAllowedOAuthUrlsDefault))) {
+    if (allowed == url) return "";
   }
   return "Invalid value " + url + " for configuration " + key +
          ": The URL cannot be accessed due to restrictions. Update the system property '" +

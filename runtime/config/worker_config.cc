@@ -300,7 +300,8 @@ std::map<std::string, std::string> WorkerConfig::ClientConfig(const std::string&
     // The worker's own clients: its settings that are client configs (Java hands them the whole
     // worker config, whose other keys its clients ignore; connectd refuses keys no client knows).
     for (const auto& [key, value] : parsed_.originals()) {
-      if (jvm::IsKafkaClientConfig(key)) out[key] = value;
+      // config.providers is the worker's own (its values are resolved already).
+      if (key != "config.providers" && jvm::IsKafkaClientConfig(key)) out[key] = value;
     }
     return out;
   }

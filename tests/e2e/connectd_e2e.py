@@ -119,10 +119,13 @@ class StandaloneWorker:
             for k, v in self.props.items():
                 f.write(f"{k}={v}\n")
         self.log = open(self.log_path, "a")
-        self.proc = subprocess.Popen([CONNECTD, *self.options, "standalone", path],
-                                     stdout=self.log, stderr=subprocess.STDOUT)
-        wait_until(lambda: self._healthy(), timeout=60, what="worker REST /health")
+        self.proc = subprocess.Popen(self.command(path), stdout=self.log, stderr=subprocess.STDOUT)
+        wait_until(lambda: self._healthy(), timeout=90, what="worker REST /health")
         return self
+
+    def command(self, properties_path):
+        """The worker's argv (a subclass may run it under another program)."""
+        return [CONNECTD, *self.options, "standalone", properties_path]
 
     def _healthy(self):
         if self.proc.poll() is not None:

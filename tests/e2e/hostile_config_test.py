@@ -29,7 +29,6 @@ pass by not looking. The summary line gives the counts:
     summary: configs=N validated=A created=B scenarios=C refused=R side_effects=0
 """
 import ctypes
-import json
 import os
 import re
 import shutil
@@ -42,8 +41,8 @@ import unittest
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
-from connectd_e2e import (CONNECTD, FILE_CONNECTORS, PLUGINS, REPO_ROOT, StandaloneWorker, http,
-                          kafka_bootstrap, wait_until)
+from connectd_e2e import (FILE_CONNECTORS, PLUGINS, REPO_ROOT, StandaloneWorker, kafka_bootstrap,
+                          wait_until)
 
 FILE_SOURCE = "org.apache.kafka.connect.file.FileStreamSourceConnector"
 FILE_SINK = "org.apache.kafka.connect.file.FileStreamSinkConnector"
@@ -109,18 +108,9 @@ class TracedWorker(StandaloneWorker):
         super().__init__(**kwargs)
         self.trace_path = trace_path
 
-    def start(self):
-        path = os.path.join(self.workdir, "worker.properties")
-        with open(path, "w") as f:
-            for k, v in self.props.items():
-                f.write(f"{k}={v}\n")
-        self.log = open(self.log_path, "a")
-        self.proc = subprocess.Popen(
-            ["strace", "-f", "-qq", "--seccomp-bpf", "-e", "trace=execve,execveat,connect",
-             "-o", self.trace_path, CONNECTD, "standalone", path],
-            stdout=self.log, stderr=subprocess.STDOUT)
-        wait_until(lambda: self._healthy(), timeout=90, what="worker REST /health")
-        return self
+    def command(self, properties_path):
+        return ["strace", "-f", "-qq", "--seccomp-bpf", "-e", "trace=execve,execveat,connect",
+                "-o", self.trace_path, *super().command(properties_path)]
 
     def trace(self):
         with open(self.trace_path, errors="replace") as f:
