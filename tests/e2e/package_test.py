@@ -16,7 +16,11 @@ sd_notify readiness: READY=1 must come while /health answers 200, STOPPING=1 on 
   /etc/connectd/connect-distributed.properties runs a FileStreamSource from the installed
   file connectors (named in its plugin.path) into the fixture; READY=1 / STOPPING=1; a clean
   stop.
-- test_3_purge_removes_it: apt-get purge leaves no file of the package, no /etc/connectd and no
+- test_3_the_hardened_unit_runs_under_systemd: the root booted with systemd (systemd-nspawn,
+  sharing the host's network): connectd-distributed.service, with every hardening option of the
+  unit, becomes active, serves, runs a MirrorHeartbeat flow against the fixture, holds no
+  capability, runs with no new privileges and a system call filter, and stops with status 0.
+- test_4_purge_removes_it: apt-get purge leaves no file of the package, no /etc/connectd and no
   /var/lib/connectd.
 """
 import glob
@@ -208,7 +212,112 @@ class DebianPackageTest(unittest.TestCase):
             notify.close()
             subprocess.run([TOOL, "delete", bootstrap, topic, *internal], capture_output=True)
 
-    def test_3_purge_removes_it(self):
+    def configure_worker(self, uid, port):
+        """The package's connect-distributed.properties pointed at the fixture, for `uid`."""
+        internal = [f"packaged-{uid}-{kind}" for kind in ("offsets", "configs", "status")]
+        config = self.in_root("/etc/connectd/connect-distributed.properties")
+        with open(config) as f:
+            text = f.read()
+        for key, value in {"bootstrap.servers": kafka_bootstrap("ctest-a"),
+                           "group.id": f"packaged-{uid}", "offset.storage.topic": internal[0],
+                           "config.storage.topic": internal[1],
+                           "status.storage.topic": internal[2],
+                           "listeners": f"http://127.0.0.1:{port}"}.items():
+            text = "\n".join(f"{key}={value}" if line.startswith(f"{key}=") else line
+                             for line in text.split("\n"))
+        with open(config, "w") as f:
+            f.write(text)
+        return internal
+
+    def test_3_the_hardened_unit_runs_under_systemd(self):
+        uid, port = uuid.uuid4().hex[:8], free_port()
+        internal = self.configure_worker(uid, port)
+        bootstrap = kafka_bootstrap("ctest-a")
+        # systemd-nspawn keeps its mount propagation directory in /run/systemd/nspawn; without a
+        # systemd of its own this machine's /run is no tmpfs, so give it one for the test.
+        propagate = "/run/systemd/nspawn"
+        os.makedirs(propagate, exist_ok=True)
+        mounted = subprocess.run(["mountpoint", "-q", propagate]).returncode != 0
+        if mounted:
+            run("mount", "-t", "tmpfs", "tmpfs", propagate)
+        nspawn = ["systemd-nspawn", "--quiet", "--register=no", "--keep-unit", "-D", self.root]
+        boot_log = os.path.join(self.work, "boot.log")
+        container = None
+        try:
+            run(*nspawn, "--pipe", "systemctl", "enable", "connectd-distributed")
+            with open(boot_log, "w") as log:
+                container = subprocess.Popen([*nspawn, "--boot", "--console=passive"],
+                                             stdout=log, stderr=subprocess.STDOUT)
+            url = f"http://127.0.0.1:{port}"
+
+            def serving():
+                if container.poll() is not None:
+                    raise AssertionError(f"the container exited {container.returncode}")
+                try:
+                    return http("GET", url + "/health")[0] == 200
+                except OSError:
+                    return False
+            wait_until(serving, timeout=120, interval=1, what="the unit's worker serving")
+            # The worker under the unit: the unit's command, a child of the container's systemd.
+            def status(pid):
+                with open(f"/proc/{pid}/status") as f:
+                    return dict(line.split(":", 1) for line in f.read().splitlines())
+            pid = next(int(p) for p in os.listdir("/proc") if p.isdigit() and
+                       self.cmdline(p) == "/usr/bin/connectd distributed "
+                                          "/etc/connectd/connect-distributed.properties " and
+                       "systemd" in self.cmdline(status(p)["PPid"].strip()))
+            fields = status(pid)
+            self.assertEqual(fields["CapEff"].strip(), "0000000000000000")
+            self.assertEqual(fields["CapBnd"].strip(), "0000000000000000")
+            self.assertEqual(fields["NoNewPrivs"].strip(), "1")
+            self.assertEqual(fields["Seccomp"].strip(), "2")
+            status, _, text = http("PUT", url + "/connectors/packaged-heartbeats/config", {
+                "connector.class": "MirrorHeartbeatConnector", "source.cluster.alias": f"p{uid}",
+                "target.cluster.alias": f"q{uid}", "source.cluster.bootstrap.servers": bootstrap,
+                "target.cluster.bootstrap.servers": bootstrap,
+                "emit.heartbeats.interval.seconds": "1"})
+            self.assertEqual(status, 201, text)
+            wait_until(lambda: (http("GET", url + "/connectors/packaged-heartbeats/status")[1]
+                                or {}).get("tasks", [{}])[0].get("state") == "RUNNING",
+                       timeout=60, interval=1, what="the heartbeat task RUNNING under the unit")
+            # systemd, the worker's parent, as the container's PID 1.
+            init = ["nsenter", "-t", fields["PPid"].strip(), "-a"]
+            out = subprocess.run([*init, "systemctl", "show", "connectd-distributed", "-p", "ActiveState",
+                                  "-p", "SubState"], capture_output=True, text=True, timeout=60)
+            self.assertIn("ActiveState=active", out.stdout, out.stderr)
+            stop = subprocess.run([*init, "systemctl", "stop", "connectd-distributed"],
+                                  capture_output=True, text=True, timeout=150)
+            self.assertEqual(stop.returncode, 0, stop.stderr)
+            result = subprocess.run([*init, "systemctl", "show", "connectd-distributed", "-p",
+                                     "Result", "-p", "ExecMainStatus"],
+                                    capture_output=True, text=True, timeout=60).stdout
+            self.assertIn("Result=success", result)
+            self.assertIn("ExecMainStatus=0", result)
+        except BaseException:
+            with open(boot_log) as f:
+                print("---- container ----\n" + "".join(f.readlines()[-60:]))
+            raise
+        finally:
+            if container is not None and container.poll() is None:
+                container.terminate()  # nspawn powers the container off
+                try:
+                    container.wait(timeout=90)
+                except subprocess.TimeoutExpired:
+                    container.kill()
+                    container.wait()
+            if mounted:
+                subprocess.run(["umount", propagate])
+            subprocess.run([TOOL, "delete", bootstrap, *internal], capture_output=True)
+
+    @staticmethod
+    def cmdline(pid):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                return f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            return ""
+
+    def test_4_purge_removes_it(self):
         self.chroot("apt-get", "purge", "-y", "connectd")
         for path in ("/usr/bin/connectd", "/usr/lib/connectd", "/etc/connectd",
                      "/var/lib/connectd", "/lib/systemd/system/connectd-distributed.service"):
