@@ -42,6 +42,7 @@ add_library(connectd_fuzz_parsers STATIC
     runtime/kafka/protocol/data_messages.cc
     jvm/java_client_config.cc jvm/java_client_defaults.cc jvm/java_oauthbearer_config.cc
     jvm/java_kerberos_config.cc jvm/java_system_properties.cc jvm/librdkafka_properties.cc
+    jvm/regular_file.cc
     runtime/common/logging.cc
     connectors/mirror_client/records.cc)
 target_include_directories(connectd_fuzz_parsers PUBLIC ${PROJECT_SOURCE_DIR}

@@ -13,11 +13,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <vector>
 
+#include "jvm/regular_file.h"
 #include "jvm/utf8.h"
 
 namespace connectd::jvm {
@@ -377,15 +376,13 @@ std::optional<PemStore> ReadJavaKeyStoreData(const std::string& data, const std:
 std::optional<PemStore> ReadJavaKeyStore(const std::string& path, const std::string& type,
                                          StoreUse use, const std::string& store_password,
                                          const std::string& key_password, std::string& error) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    error = path + ": cannot be read";
-    return std::nullopt;
-  }
-  const std::string data((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  // A key store is kilobytes; a config naming a directory or a device gets an error, not a crash.
+  constexpr size_t kMaxKeyStoreBytes = 16 << 20;
+  std::optional<std::string> data = ReadRegularFile(path, kMaxKeyStoreBytes, error);
+  if (!data) return std::nullopt;
   std::string why;
   std::optional<PemStore> store =
-      ReadJavaKeyStoreData(data, type, use, store_password, key_password, why);
+      ReadJavaKeyStoreData(*data, type, use, store_password, key_password, why);
   if (!store) error = path + (why.rfind("store type", 0) == 0 ? ": " : " ") + why;
   return store;
 }

@@ -1,5 +1,7 @@
 #include "jvm/librdkafka_properties.h"
 
+#include <sys/stat.h>
+
 #include <map>
 
 namespace connectd::jvm {
@@ -253,7 +255,14 @@ std::string LibrdkafkaPropertyRefusal(const std::string& name, const std::string
   if (property->use == PropertyUse::kFile) {
     for (char c : value) {
       const auto u = static_cast<unsigned char>(c);
-      if (u < 0x20 || u == 0x7f) return name + " must be a file path (it holds a control character)";
+      if (u < 0x20 || u == 0x7f)
+        return name + " must be a file path (it holds a control character)";
+    }
+    // A device (/dev/zero, /dev/stdin), a FIFO or a socket would have the client read without
+    // end or wait forever. What does not exist is left to the client to report.
+    struct stat info {};
+    if (stat(value.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode)) {
+      return name + " must name a file or a directory";
     }
   }
   return "";

@@ -16,9 +16,11 @@
 namespace connectd::jvm {
 
 enum class PropertyUse {
-  kAccepted,  // passed on as set
-  kFile,      // names a file the client reads: a path (no control characters)
-  kOAuthUrl,  // an URL the client fetches tokens from: org.apache.kafka.sasl.oauthbearer.allowed.urls
+  kAccepted,      // passed on as set
+  kFile,          // names a file the client reads: a path (no control characters), never a device,
+                  // a FIFO or a socket
+  kOAuthUrl,      // an URL the client fetches tokens from:
+                  // org.apache.kafka.sasl.oauthbearer.allowed.urls
   kConnectdOnly,  // set by connectd's own code only (how it reads the client), never by a config
   kRefused,       // never passed on, not even by connectd's code; `why` says why
 };

@@ -1,11 +1,11 @@
 #include "runtime/config/properties.h"
 
-#include <fstream>
-#include <sstream>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "jvm/regular_file.h"
 #include "jvm/utf8.h"
 
 namespace connectd::config {
@@ -155,11 +155,13 @@ absl::StatusOr<Properties> ParseProperties(std::string_view text) {
 }
 
 absl::StatusOr<Properties> LoadPropertiesFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open properties file ", path));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  absl::StatusOr<Properties> parsed = ParseProperties(buffer.str());
+  // Paths come from configs too (FileConfigProvider): a directory or a device is refused, and a
+  // properties file is at most 64 MiB.
+  constexpr size_t kMaxPropertiesBytes = 64 << 20;
+  std::string error;
+  std::optional<std::string> text = jvm::ReadRegularFile(path, kMaxPropertiesBytes, error);
+  if (!text) return absl::NotFoundError(absl::StrCat("cannot open properties file ", error));
+  absl::StatusOr<Properties> parsed = ParseProperties(*text);
   if (!parsed.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": ", parsed.status().message()));
   }

@@ -434,6 +434,12 @@ class HostileConfigTest(unittest.TestCase):
                                           "producer.override.sasl.jaas.config":
                                               f'{KRB5} required useTicketCache=true;'},
                             "producer.override.sasl.kerberos.kinit.cmd", "runs no kinit")
+        # Found by the client_config fuzz target: a key store naming a directory threw through
+        # the translation (a crash of the worker), a device would be read without end.
+        for path in ("/", "/dev/zero"):
+            self.expect_refused(FILE_SOURCE, {"producer.override.security.protocol": "SSL",
+                                              "producer.override.ssl.truststore.location": path},
+                                "producer.override.ssl.truststore.location")
         # A config-provider reference outside allowed.paths stays a reference: the connector
         # gets the text, never the file (KIP-993); one inside resolves.
         config = self.base_config(FILE_SOURCE)

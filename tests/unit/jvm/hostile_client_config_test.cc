@@ -8,6 +8,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -87,8 +89,7 @@ TEST(HostileClientConfigTest, PropertiesThatLoadCodeRunCommandsOrWriteFilesAreRe
        {"plugin.library.paths", "ssl.engine.location", "ssl.engine.id", "ssl.providers",
         "offset.store.method", "offset.store.path", "offset.store.sync.interval.ms",
         "internal.termination.signal", "sasl.oauthbearer.metadata.authentication.type",
-        "interceptors", "opaque",
-        "default_topic_conf", "dr_msg_cb", "ssl_engine_callback_data"}) {
+        "interceptors", "opaque", "default_topic_conf", "dr_msg_cb", "ssl_engine_callback_data"}) {
     TranslatedConfig t = TranslateJavaClientConfig({{key, "/tmp/x"}}, ClientRole::kProducer);
     EXPECT_THAT(Joined(t.errors), AllOf(HasSubstr(key), HasSubstr("is not accepted"))) << key;
     EXPECT_EQ(t.properties.count(key), 0u) << key;
@@ -109,6 +110,49 @@ TEST(HostileClientConfigTest, PropertiesThatLoadCodeRunCommandsOrWriteFilesAreRe
   TranslatedConfig own =
       TranslateJavaClientConfig({{"enable.partition.eof", "true"}}, ClientRole::kConsumer);
   EXPECT_THAT(Joined(own.errors), HasSubstr("enable.partition.eof is not accepted"));
+}
+
+// Found by the client_config fuzz target: a key store path naming a directory made the read
+// throw through the translation (a REST call could end the worker). Directories, devices and
+// FIFOs are refused; nothing reads without end.
+TEST(HostileClientConfigTest, KeyStoresAndFilesAreRegularFilesNeverDirectoriesOrDevices) {
+  const std::string fifo = ::testing::TempDir() + "/hostile-fifo";
+  unlink(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path :
+       {std::string("/"), std::string("/etc"), std::string("/dev/zero"), fifo}) {
+    for (const char* type : {"JKS", "PKCS12"}) {
+      TranslatedConfig t = TranslateJavaClientConfig({{"security.protocol", "SSL"},
+                                                      {"ssl.truststore.location", path},
+                                                      {"ssl.truststore.type", type},
+                                                      {"ssl.keystore.location", path},
+                                                      {"ssl.keystore.type", type}},
+                                                     ClientRole::kProducer);
+      EXPECT_THAT(Joined(t.errors),
+                  AllOf(HasSubstr("ssl.truststore.location"), HasSubstr("ssl.keystore.location")))
+          << path << " " << type;
+    }
+  }
+  for (const std::string& path : {std::string("/dev/zero"), fifo}) {
+    TranslatedConfig pem = TranslateJavaClientConfig({{"security.protocol", "SSL"},
+                                                      {"ssl.truststore.type", "PEM"},
+                                                      {"ssl.truststore.location", path}},
+                                                     ClientRole::kConsumer);
+    EXPECT_THAT(pem.errors, Contains(HasSubstr("ssl.ca.location must name a file or a directory")))
+        << path;
+    EXPECT_EQ(pem.properties.count("ssl.ca.location"), 0u);
+    TranslatedConfig keytab = Kerberos("keyTab=\"" + path + "\" principal=\"p@R\"");
+    EXPECT_THAT(keytab.errors, Contains(HasSubstr("sasl.kerberos.keytab must name a file")))
+        << path;
+  }
+  // A CA directory is what OpenSSL takes as well.
+  EXPECT_THAT(TranslateJavaClientConfig({{"security.protocol", "SSL"},
+                                         {"ssl.truststore.type", "PEM"},
+                                         {"ssl.truststore.location", "/etc/ssl/certs"}},
+                                        ClientRole::kAdmin)
+                  .errors,
+              IsEmpty());
+  unlink(fifo.c_str());
 }
 
 TEST(HostileClientConfigTest, LibrdkafkasKinitNeverReceivesAConfigsCommandLine) {
@@ -136,9 +180,9 @@ TEST(HostileClientConfigTest, UnknownKeysAreRefusedUnlessTheOperatorAsksForJavas
   EXPECT_THAT(ignored.warnings, Contains(HasSubstr("'no.such.config' was supplied")));
   EXPECT_EQ(ignored.properties.count("no.such.config"), 0u);
   // Never for what loads code.
-  EXPECT_THAT(TranslateJavaClientConfig({{"plugin.library.paths", "/x.so"}}, ClientRole::kAdmin)
-                  .errors,
-              Not(IsEmpty()));
+  EXPECT_THAT(
+      TranslateJavaClientConfig({{"plugin.library.paths", "/x.so"}}, ClientRole::kAdmin).errors,
+      Not(IsEmpty()));
 }
 
 std::map<std::string, std::string> OAuth(const std::string& url) {
@@ -159,8 +203,8 @@ TEST(HostileClientConfigTest, TokenEndpointsOnlyFromJavasAllowList) {
       "sasl.oauthbearer.token.endpoint.url: The URL cannot be accessed due to restrictions. Update "
       "the system property 'org.apache.kafka.sasl.oauthbearer.allowed.urls' to allow the URL to "
       "be accessed.";
-  TranslatedConfig t = TranslateJavaClientConfig(OAuth("http://127.0.0.1:9/token"),
-                                                 ClientRole::kProducer);
+  TranslatedConfig t =
+      TranslateJavaClientConfig(OAuth("http://127.0.0.1:9/token"), ClientRole::kProducer);
   EXPECT_THAT(t.errors, Contains(denied));
   EXPECT_EQ(t.properties.count("sasl.oauthbearer.token.endpoint.url"), 0u);
   for (const char* url : {"file:///etc/passwd", "https://169.254.169.254/token"}) {
@@ -174,15 +218,15 @@ TEST(HostileClientConfigTest, TokenEndpointsOnlyFromJavasAllowList) {
     ScopedKafkaOpts opts(
         "-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=https://idp/token,"
         "http://127.0.0.1:9/token");
-    TranslatedConfig allowed = TranslateJavaClientConfig(OAuth("http://127.0.0.1:9/token"),
-                                                         ClientRole::kProducer);
+    TranslatedConfig allowed =
+        TranslateJavaClientConfig(OAuth("http://127.0.0.1:9/token"), ClientRole::kProducer);
     EXPECT_THAT(allowed.errors, IsEmpty());
     EXPECT_EQ(allowed.properties.at("sasl.oauthbearer.token.endpoint.url"),
               "http://127.0.0.1:9/token");
     // Exact URLs only: no prefix, no other path.
-    EXPECT_THAT(TranslateJavaClientConfig(OAuth("http://127.0.0.1:9/token2"), ClientRole::kAdmin)
-                    .errors,
-                Not(IsEmpty()));
+    EXPECT_THAT(
+        TranslateJavaClientConfig(OAuth("http://127.0.0.1:9/token2"), ClientRole::kAdmin).errors,
+        Not(IsEmpty()));
   }
 }
 
