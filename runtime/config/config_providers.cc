@@ -2,8 +2,8 @@
 
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -15,10 +15,48 @@
 namespace connectd::config {
 namespace {
 
-// Kafka's ConfigTransformer pattern: ${provider:[path:]key}.
-const std::regex& ReferencePattern() {
-  static const std::regex* pattern = new std::regex(R"(\$\{([^}]*?):(([^}]*?):)?([^}]*?)\})");
-  return *pattern;
+// One ${provider:[path:]key} reference in a value.
+struct Reference {
+  size_t begin = 0, end = 0;  // [begin, end) of "${...}" in the value
+  std::string provider, key;
+  std::optional<std::string> path;
+};
+
+// The references in `value`, as Kafka's ConfigTransformer finds them with the pattern
+// \$\{([^}]*?):(([^}]*?):)?([^}]*?)\}: from each "${" to the first "}" after it, the text
+// before its first ':' is the provider, and the rest is the key, or a path and a key split at
+// the rest's first ':'; a "${" with no '}' or ':' after it is no reference, and the search goes
+// on from the next "${". A scan, not std::regex: libstdc++'s regex recurses per character, and a
+// connector config value of some 200 KB overflowed the stack (a REST call ended the worker).
+std::vector<Reference> FindReferences(std::string_view value) {
+  std::vector<Reference> out;
+  size_t from = 0;
+  while (true) {
+    const size_t open = value.find("${", from);
+    if (open == std::string_view::npos) break;
+    const size_t close = value.find('}', open + 2);
+    if (close == std::string_view::npos) break;
+    const std::string_view inside = value.substr(open + 2, close - open - 2);
+    const size_t colon = inside.find(':');
+    if (colon == std::string_view::npos) {
+      from = open + 1;
+      continue;
+    }
+    Reference ref;
+    ref.begin = open;
+    ref.end = close + 1;
+    ref.provider = std::string(inside.substr(0, colon));
+    const std::string_view rest = inside.substr(colon + 1);
+    if (const size_t second = rest.find(':'); second != std::string_view::npos) {
+      ref.path = std::string(rest.substr(0, second));
+      ref.key = std::string(rest.substr(second + 1));
+    } else {
+      ref.key = std::string(rest);
+    }
+    out.push_back(std::move(ref));
+    from = close + 1;
+  }
+  return out;
 }
 
 constexpr char kLogger[] = "connectd.config.providers";
@@ -196,7 +234,7 @@ absl::StatusOr<ConfigProviders> ConfigProviders::Create(
 }
 
 bool ConfigProviders::HasReference(const std::string& value) {
-  return std::regex_search(value, ReferencePattern());
+  return !FindReferences(value).empty();
 }
 
 absl::StatusOr<std::map<std::string, std::string>> ConfigProviders::Transform(
@@ -204,17 +242,15 @@ absl::StatusOr<std::map<std::string, std::string>> ConfigProviders::Transform(
   std::map<std::string, std::string> out;
   for (const auto& [key, value] : config) {
     std::string result;
-    auto begin = std::sregex_iterator(value.begin(), value.end(), ReferencePattern());
     size_t last = 0;
-    for (auto it = begin; it != std::sregex_iterator(); ++it) {
-      const std::smatch& m = *it;
-      result.append(value, last, static_cast<size_t>(m.position(0)) - last);
-      last = static_cast<size_t>(m.position(0) + m.length(0));
-      auto provider = providers_.find(m[1].str());
+    for (const Reference& ref : FindReferences(value)) {
+      result.append(value, last, ref.begin - last);
+      last = ref.end;
+      auto provider = providers_.find(ref.provider);
       std::optional<std::string> resolved;
       if (provider != providers_.end()) {
         absl::StatusOr<std::optional<std::string>> got =
-            provider->second->Get(m[3].matched ? m[3].str() : "", m[4].str());
+            provider->second->Get(ref.path.value_or(""), ref.key);
         if (!got.ok()) {
           return absl::Status(got.status().code(),
                               absl::StrCat("resolving the config provider reference in '", key,
@@ -222,7 +258,7 @@ absl::StatusOr<std::map<std::string, std::string>> ConfigProviders::Transform(
         }
         resolved = *got;
       }
-      result += resolved.value_or(m[0].str());
+      result += resolved.value_or(value.substr(ref.begin, ref.end - ref.begin));
     }
     result.append(value, last, std::string::npos);
     out[key] = std::move(result);

@@ -440,6 +440,16 @@ class HostileConfigTest(unittest.TestCase):
             self.expect_refused(FILE_SOURCE, {"producer.override.security.protocol": "SSL",
                                               "producer.override.ssl.truststore.location": path},
                                 "producer.override.ssl.truststore.location")
+        # A value std::regex recursed into until the stack ran out (bd56ef5: the worker died).
+        config = self.base_config(FILE_SOURCE)
+        config["x.note"] = "${" + "a" * 150000 + ":" + "b" * 150000
+        status, body, text = self.worker.post("/connectors",
+                                              {"name": config["name"], "config": config})
+        type(self).tried += 1
+        type(self).scenarios += 1
+        self.assertEqual(status, 201, text[:300])
+        self.worker.delete(f"/connectors/{config['name']}")
+        self.assertIsNone(self.worker.proc.poll(), "the worker died of a long value")
         # A config-provider reference outside allowed.paths stays a reference: the connector
         # gets the text, never the file (KIP-993); one inside resolves.
         config = self.base_config(FILE_SOURCE)

@@ -60,6 +60,37 @@ TEST_F(ConfigProvidersTest, ResolvesFileDirectoryAndEnvReferences) {
 // KIP-993 as Java's providers do it: a path outside allowed.paths gives no value (the reference
 // stays as written), whether named directly, through "..", or through a link; a bad
 // allowed.paths entry stops the worker naming it.
+// References as Kafka's ConfigTransformer pattern finds them, and values of any size: a value
+// of a few hundred KB once overflowed std::regex's recursion (one REST call ended the worker).
+TEST_F(ConfigProvidersTest, ReferencesAsKafkasPatternFindsThemInValuesOfAnySize) {
+  auto providers =
+      ConfigProviders::Create({{"config.providers", "env"},
+                               {"config.providers.env.class",
+                                "org.apache.kafka.common.config.provider.EnvVarConfigProvider"}});
+  ASSERT_TRUE(providers.ok()) << providers.status();
+  const std::map<std::string, std::string> cases = {
+      {"${env:CONNECTD_TEST_SECRET}", "from-env"},
+      {"a${env:CONNECTD_TEST_SECRET}b${env:CONNECTD_TEST_SECRET}", "afrom-envbfrom-env"},
+      {"${env}", "${env}"},                                                  // no ':': no reference
+      {"${env:CONNECTD_TEST_SECRET", "${env:CONNECTD_TEST_SECRET"},          // no '}'
+      {"${x${env:CONNECTD_TEST_SECRET}", "${x${env:CONNECTD_TEST_SECRET}"},  // provider "x${env"
+      {"$${env:CONNECTD_TEST_SECRET}}", "$from-env}"},
+      {"${nope:k}", "${nope:k}"},  // an unknown provider: as written
+  };
+  for (const auto& [value, expected] : cases) {
+    auto out = providers->Transform({{"k", value}});
+    ASSERT_TRUE(out.ok()) << value;
+    EXPECT_EQ(out->at("k"), expected) << value;
+  }
+  EXPECT_FALSE(ConfigProviders::HasReference("${a}"));
+  EXPECT_TRUE(ConfigProviders::HasReference("x ${a:b:c} y"));
+  const std::string huge = "${" + std::string(4 << 20, 'a') + ":" + std::string(4 << 20, 'b');
+  EXPECT_FALSE(ConfigProviders::HasReference(huge));
+  auto out = providers->Transform({{"k", huge}});
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out->at("k"), huge);
+}
+
 TEST_F(ConfigProvidersTest, AllowedPathsAreEnforced) {
   std::filesystem::create_directories(dir_ / "secrets");
   std::ofstream(dir_ / "secrets" / "ok.properties") << "user=allowed\n";
