@@ -14,6 +14,9 @@ Layout of a run (everything started here, everything stopped at the end, even on
 - the exactly-once cluster (`exactly.once.source.support=enabled`): 3 workers, internal topics
   on B as in tests/e2e/mirror_exactly_once_test.py, started after the at-least-once faults;
 - per fault a fresh 8-partition topic on A and a MirrorSource connector (tasks.max 3) for it.
+With --brokers 3, A and B are 3-node clusters (scripts/kafka start --nodes 3: RF 3, min ISR 2;
+the source topic and the target topic get RF 3) and the faults that strike single nodes of them
+(THREE_BROKER_FAULTS) can run.
 
 Python standard library only; Kafka access through build/tests/kafka_test_tool (produce-paced,
 verify, end-offsets) and scripts/kafka (start, halt, resume, stop).
@@ -56,7 +59,30 @@ FAULTS = {
     "eos-target-restart": ("eos", "target-restart under exactly-once (B holds the internal "
                                   "topics too)"),
     "eos-storm": ("eos", "storm under exactly-once"),
+    # Only with --brokers 3 (A and B are 3-node clusters).
+    "source-leader-kill9": ("alo", "kill -9 of the node of A leading the most source partitions, "
+                                   "resumed after the outage"),
+    "target-leader-kill9": ("alo", "kill -9 of the node of B leading the most target partitions, "
+                                   "resumed after the outage"),
+    "target-broker-down": ("alo", "one node of B (not the quorum's leader) halted for the outage, "
+                                  "then resumed"),
+    "target-min-isr": ("alo", "two nodes of B halted for the outage (acks=all cannot be met: "
+                              "NOT_ENOUGH_REPLICAS), then resumed"),
+    "target-reassign": ("alo", "the target partitions' replicas reordered (reassignment) and "
+                               "their leaders moved (preferred election) during the copy"),
 }
+THREE_BROKER_FAULTS = ("source-leader-kill9", "target-leader-kill9", "target-broker-down",
+                       "target-min-isr", "target-reassign")
+# The faults of a node outage: the produce window leaves room for the outage and a tail.
+OUTAGE_FAULTS = ("target-restart", "source-restart", "internal-restart", "netcut",
+                 "source-leader-kill9", "target-leader-kill9", "target-broker-down",
+                 "target-min-isr", "target-reassign")
+# The faults a 3-node cluster rides through (the other nodes take over at once or after the
+# fencing of the lost one): recovery is measured from the injection (the failover), not from
+# the heal, by which time everything has long been copied.
+RECOVERY_FROM_INJECTION = ("source-leader-kill9", "target-leader-kill9", "target-broker-down",
+                           "target-reassign")
+PASSTHROUGH_METRIC = "kafka_connect_mirror_mirrorsourceconnector_passthrough"
 
 PROFILES = {
     # records per fault, produce window (s), outage (s), storm length (s), worker restart delay
@@ -145,6 +171,7 @@ class Brokers:
         self.env = dict(os.environ, CONNECTD_RUN_DIR=run_dir)
         self.names = []
         self.bootstrap = {}
+        self.nodes = {}
 
     def kafka(self, *args, timeout=300):
         out = subprocess.run([os.path.join(REPO_ROOT, "scripts", "kafka"), *args],
@@ -153,13 +180,18 @@ class Brokers:
             raise RuntimeError(f"scripts/kafka {' '.join(args)}: {out.stderr[-3000:]}")
         return out.stdout
 
-    def start(self, *names):
-        """Starts the clusters in parallel; returns once all serve."""
+    def start(self, *names, nodes=None):
+        """Starts the clusters in parallel (`nodes`: {name: 3} for 3-node ones); returns once all
+        serve."""
         procs = {}
+        nodes = nodes or {}
         for name in names:
             self.names.append(name)
+            self.nodes[name] = nodes.get(name, 1)
+            extra = ["--nodes", str(self.nodes[name])] if self.nodes[name] > 1 else []
             procs[name] = subprocess.Popen(
-                [os.path.join(REPO_ROOT, "scripts", "kafka"), "start", name, "--host", self.host],
+                [os.path.join(REPO_ROOT, "scripts", "kafka"), "start", name, "--host", self.host,
+                 *extra],
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.env)
         for name, p in procs.items():
             out, err = p.communicate(timeout=300)
@@ -173,6 +205,44 @@ class Brokers:
 
     def resume(self, name):
         self.kafka("resume", name)
+
+    def node_dirs(self, name):
+        """The dirs holding a cluster's server.log and data/: its own, or its nodes'."""
+        d = os.path.join(self.run_dir, name)
+        n = self.nodes.get(name, 1)
+        return [d] if n == 1 else [os.path.join(d, f"node{i}") for i in range(1, n + 1)]
+
+    def run_class(self, *args, timeout=120):
+        """scripts/kafka run-class ARGS (a Kafka tool); its stdout, or RuntimeError."""
+        out = subprocess.run([os.path.join(REPO_ROOT, "scripts", "kafka"), "run-class", *args],
+                             capture_output=True, text=True, env=self.env, timeout=timeout)
+        if out.returncode != 0:
+            raise RuntimeError(f"run-class {' '.join(args[:1])}: exit {out.returncode}: "
+                               f"{(out.stderr or out.stdout)[-2000:]}")
+        return out.stdout
+
+    def describe(self, name, topic):
+        """{partition: (leader, [replicas], [isr])} of a topic (Kafka's TopicCommand)."""
+        text = self.run_class("org.apache.kafka.tools.TopicCommand", "--bootstrap-server",
+                              self.bootstrap[name], "--describe", "--topic", topic)
+        parts = {}
+        for m in re.finditer(r"Partition: (\d+)\s+Leader: (-?\d+)\s+Replicas: ([\d,]*)\s+"
+                             r"Isr: ([\d,]*)", text):
+            parts[int(m.group(1))] = (int(m.group(2)),
+                                      [int(x) for x in m.group(3).split(",") if x],
+                                      [int(x) for x in m.group(4).split(",") if x])
+        if not parts:
+            raise RuntimeError(f"no partitions of {topic} described on {name}: {text[-500:]}")
+        return parts
+
+    def quorum_leader(self, name):
+        """The node id of the cluster's KRaft quorum leader (active controller)."""
+        text = self.run_class("org.apache.kafka.tools.MetadataQuorumCommand",
+                              "--bootstrap-server", self.bootstrap[name], "describe", "--status")
+        m = re.search(r"LeaderId:\s+(\d+)", text)
+        if not m:
+            raise RuntimeError(f"no LeaderId in the quorum status of {name}: {text[-500:]}")
+        return int(m.group(1))
 
     def stop_all(self, keep=False):
         """Stops every cluster; `keep` halts them instead, leaving their data and logs."""
@@ -307,6 +377,7 @@ class Suite:
         self.procs = []
         self.rows = []
         self.failed = False
+        self.plan = {}  # what a 3-broker fault strikes (prepare)
 
     # -- set-up and tear-down
 
@@ -321,7 +392,8 @@ class Suite:
             f"{self.net.ns_addr} ({self.net.host_if}/{self.net.ns_if})")
         self.brokers = Brokers(self.run_dir, self.net.host_addr)
         t0 = time.time()
-        self.brokers.start("fs-a", "fs-b", "fs-c")
+        self.brokers.start("fs-a", "fs-b", "fs-c",
+                           nodes={"fs-a": self.args.brokers, "fs-b": self.args.brokers})
         self.a, self.b, self.c = (self.brokers.bootstrap[n] for n in ("fs-a", "fs-b", "fs-c"))
         log(f"brokers A={self.a} B={self.b} C={self.c} up in {time.time() - t0:.1f}s")
         self.copy_build()
@@ -396,8 +468,8 @@ class Suite:
         config = {"connector.class": SOURCE_CLASS, "source.cluster.alias": "A",
                   "target.cluster.alias": "B", "source.cluster.bootstrap.servers": self.a,
                   "target.cluster.bootstrap.servers": self.b, "topics": topic,
-                  "tasks.max": str(TASKS), "replication.factor": "1",
-                  "offset-syncs.topic.replication.factor": "1",
+                  "tasks.max": str(TASKS), "replication.factor": str(self.args.brokers),
+                  "offset-syncs.topic.replication.factor": str(self.args.brokers),
                   "sync.topic.acls.enabled": "false", "sync.topic.configs.enabled": "false",
                   "refresh.topics.interval.seconds": "5",
                   "key.converter": BYTE_ARRAY, "value.converter": BYTE_ARRAY}
@@ -485,7 +557,164 @@ class Suite:
             healed = time.time()
             return t, healed, f"{len(changes)} membership changes in {healed - t:.1f}s " \
                               f"({' '.join(changes)})"
+        if base in ("source-leader-kill9", "target-leader-kill9", "target-broker-down"):
+            name, node, why = self.plan["cluster"], self.plan["node"], self.plan["why"]
+            t = time.time()
+            self.brokers.kafka("kill-node" if base.endswith("kill9") else "halt-node", name,
+                               str(node))
+            stopped = time.time()
+            time.sleep(max(0.0, p["outage"] - (stopped - t)))
+            restarting = time.time()
+            self.brokers.kafka("resume-node", name, str(node))
+            healed = time.time()
+            how = "killed" if base.endswith("kill9") else f"stopped in {stopped - t:.1f}s"
+            return t, healed, (f"{name} node {node} ({why}) {how}, down {restarting - t:.1f}s, "
+                               f"serving again {healed - restarting:.1f}s after the restart")
+        if base == "target-min-isr":
+            nodes = self.plan["nodes"]
+            t = time.time()
+            for node in nodes:  # one after the other: each leaves the ISRs in its shutdown
+                self.brokers.kafka("halt-node", "fs-b", str(node))
+            stopped = time.time()
+            time.sleep(p["outage"])  # the outage of acks=all: from the second node's exit
+            restarting = time.time()
+            # Both at once: the first one back restores the quorum (2 of 3 voters).
+            resumes = [subprocess.Popen([os.path.join(REPO_ROOT, "scripts", "kafka"),
+                                         "resume-node", "fs-b", str(node)],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        text=True, env=self.brokers.env) for node in nodes]
+            for node, proc in zip(nodes, resumes):
+                _, err = proc.communicate(timeout=300)
+                if proc.returncode != 0:
+                    raise RuntimeError(f"scripts/kafka resume-node fs-b {node}: {err[-3000:]}")
+            healed = time.time()
+            return t, healed, (f"fs-b nodes {nodes[0]} and {nodes[1]} stopped in "
+                               f"{stopped - t:.1f}s (node {self.plan['left']} alone, "
+                               f"{self.plan['rejected']}) for {restarting - stopped:.1f}s, both "
+                               f"serving again {healed - restarting:.1f}s after the restart")
+        if base == "target-reassign":
+            remote = self.plan["topic"]
+            before = self.plan["describe"]
+            t = time.time()
+            moves = {"version": 1, "partitions": [
+                {"topic": remote, "partition": part, "replicas": list(reversed(replicas))}
+                for part, (_, replicas, _) in sorted(before.items())]}
+            elections = {"partitions": [{"topic": remote, "partition": part}
+                                        for part in sorted(before)]}
+            reassign_file = os.path.join(self.workdir, f"reassign-{remote}.json")
+            elect_file = os.path.join(self.workdir, f"elect-{remote}.json")
+            with open(reassign_file, "w") as f:
+                json.dump(moves, f)
+            with open(elect_file, "w") as f:
+                json.dump(elections, f)
+            self.brokers.run_class("org.apache.kafka.tools.reassign.ReassignPartitionsCommand",
+                                   "--bootstrap-server", self.b, "--reassignment-json-file",
+                                   reassign_file, "--execute")
+            reassigned = time.time()
+            # The same replicas in another order: nothing to copy, the reassignment completes at
+            # once; the election then makes each partition's new first replica its leader.
+            self.brokers.run_class("org.apache.kafka.tools.LeaderElectionCommand",
+                                   "--bootstrap-server", self.b, "--election-type", "PREFERRED",
+                                   "--path-to-json-file", elect_file)
+            healed = time.time()
+            after = self.brokers.describe("fs-b", remote)
+            moved = sum(1 for part, (leader, _, _) in after.items()
+                        if leader != before[part][0])
+            order_ok = all(after[part][1] == list(reversed(before[part][1])) for part in before)
+            return t, healed, (f"replicas of {len(before)} partitions reversed in "
+                               f"{reassigned - t:.1f}s ({'done' if order_ok else 'NOT applied'}), "
+                               f"preferred election {healed - reassigned:.1f}s: leaders moved on "
+                               f"{moved} of {len(before)} partitions (leaders before "
+                               f"{self.leaders_text(before)}, after {self.leaders_text(after)})")
         raise ValueError(fault)
+
+    @staticmethod
+    def leaders_text(described):
+        return ",".join(str(described[part][0]) for part in sorted(described))
+
+    def prepare(self, fault, topic, remote, rng):
+        """Chooses the node(s) a 3-broker fault strikes, before the records flow (Kafka's tools
+        are JVMs that take seconds); sets self.plan."""
+        self.plan = {}
+        if fault in ("source-leader-kill9", "target-leader-kill9"):
+            name, t = ("fs-a", topic) if fault.startswith("source") else ("fs-b", remote)
+            described = self.brokers.describe(name, t)
+            counts = {}
+            for leader, _, _ in described.values():
+                counts[leader] = counts.get(leader, 0) + 1
+            most = max(counts.values())
+            node = rng.choice(sorted(n for n, c in counts.items() if c == most))
+            self.plan = {"cluster": name, "node": node,
+                         "why": f"leader of {most} of {len(described)} partitions of {t}: "
+                                f"{self.leaders_text(described)}"}
+        elif fault == "target-broker-down":
+            quorum = self.brokers.quorum_leader("fs-b")
+            described = self.brokers.describe("fs-b", remote)
+            node = rng.choice([n for n in (1, 2, 3) if n != quorum])
+            led = sum(1 for leader, _, _ in described.values() if leader == node)
+            self.plan = {"cluster": "fs-b", "node": node,
+                         "why": f"not the quorum leader {quorum}; leader of {led} of "
+                                f"{len(described)} partitions"}
+        elif fault == "target-min-isr":
+            nodes = sorted(rng.sample([1, 2, 3], 2))
+            left = ({1, 2, 3} - set(nodes)).pop()
+            self.plan = {"nodes": nodes, "left": left,
+                         "rejected": "acks=all rejected: 1 in sync, min.insync.replicas 2"}
+        elif fault == "target-reassign":
+            self.plan = {"topic": remote, "describe": self.brokers.describe("fs-b", remote)}
+
+    @staticmethod
+    def target_errors(cluster, connector):
+        """What B answered the connector's batches, from the workers' WARN lines ("Cannot write
+        <partition>'s batches to <topic> on B: <error> (counted as produce-error-count ...)", one
+        per partition and error episode): "<error> xN, ..." or ""."""
+        pattern = re.compile(r"\[" + re.escape(connector) + r"\|task-\d+\] Cannot write \S+'s "
+                             r"batches to \S+ on \S+: (.+?) \(counted as")
+        counts = {}
+        for w in cluster.workers:
+            try:
+                with open(w.log_path, errors="replace") as f:
+                    for line in f:
+                        m = pattern.search(line)
+                        if m:
+                            counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+            except OSError:
+                continue
+        return ", ".join(f"{e} x{n}" for e, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+
+    def copy_path(self, cluster, remote):
+        """Which path copies the target topic's partitions, from the `passthrough` metric (1:
+        record batches through the worker, 0: record by record through the task) on the live
+        workers' /metrics: ("batches" | "records" | "mixed" | "n/a", detail)."""
+        values = {}
+        for w in cluster.alive_workers():
+            try:
+                code, _, text = self.dc.http("GET", w.url + "/metrics", timeout=10)
+            except OSError:
+                continue
+            if code != 200:
+                continue
+            for line in text.splitlines():
+                if not line.startswith(PASSTHROUGH_METRIC + "{"):
+                    continue
+                head, _, value = line.rpartition(" ")
+                labels = dict(re.findall(r'(\w+)="([^"]*)"', head))
+                if labels.get("topic") == remote and labels.get("partition", "").isdigit():
+                    values.setdefault(int(labels["partition"]), []).append(float(value))
+        if not values:
+            return "n/a", "no passthrough metric for the target topic on any worker"
+        batches = sorted(p for p, v in values.items() if set(v) == {1.0})
+        records = sorted(p for p, v in values.items() if set(v) == {0.0})
+        both = sorted(p for p, v in values.items() if len(set(v)) > 1)
+        missing = sorted(set(range(PARTITIONS)) - set(values))
+        path = ("batches" if len(batches) == PARTITIONS else
+                "records" if len(records) == PARTITIONS else "mixed")
+        detail = f"batches {batches}, records {records}"
+        if both:
+            detail += f", both (two workers) {both}"
+        if missing:
+            detail += f", no metric {missing}"
+        return path, detail
 
     def run_fault(self, index, fault):
         kind, _ = FAULTS[fault]
@@ -499,19 +728,25 @@ class Suite:
         records = p["records"]
         row = {"fault": fault, "mode": "eos" if eos else "alo", "sent": 0, "received": 0,
                "unique": 0, "duplicates": 0, "lost": None, "out_of_order": 0, "mismatched": 0,
-               "recovery": None, "ok": False, "note": ""}
+               "recovery": None, "path": "n/a", "ok": False, "note": ""}
         self.rows.append(row)
         moment = rng.uniform(*p["moment"])
         # Records keep coming well after an outage or a storm ends, so that recovery (progress
         # on every partition after the heal) can be seen.
         base = fault[4:] if eos else fault
         window = p["window"]
-        if base in ("target-restart", "source-restart", "internal-restart", "netcut"):
+        if base in OUTAGE_FAULTS:
             window = max(window, p["moment"][1] + p["outage"] + p["tail"])
         elif base == "storm":
             window = max(window, p["moment"][1] + p["storm"] + p["tail"])
         log(f"== {fault}: {records} records over {window}s, fault at +{moment:.1f}s")
-        self.tool("create", self.a, topic, PARTITIONS)
+        if self.args.brokers > 1:
+            self.brokers.run_class("org.apache.kafka.tools.TopicCommand", "--bootstrap-server",
+                                   self.a, "--create", "--topic", topic, "--partitions",
+                                   str(PARTITIONS), "--replication-factor",
+                                   str(self.args.brokers))
+        else:
+            self.tool("create", self.a, topic, PARTITIONS)
         code, _, text = cluster.any().post("/connectors", {
             "name": connector, "config": self.connector_config(topic, eos)})
         if code != 201:
@@ -520,6 +755,7 @@ class Suite:
         self.dc.wait_until(lambda: str(PARTITIONS) == self.tool(
             "partitions", self.b, remote).strip(), timeout=60, interval=0.5,
             what=f"{remote} on B")
+        self.prepare(fault, topic, remote, rng)
         monitor = Monitor(self.dc, self.b, remote)
         monitor.start()
         producer = subprocess.Popen([self.dc.TOOL, "produce-paced", self.a, topic, str(records),
@@ -554,7 +790,12 @@ class Suite:
         result = json.loads(self.tool("verify", self.b, remote, records, PARTITIONS, 120,
                                       *read_mode, timeout=200))
         monitor.finish()
-        recovery = monitor.recovery(t_heal)
+        recovery = monitor.recovery(t_inj if base in RECOVERY_FROM_INJECTION else t_heal)
+        row["path"], path_detail = self.copy_path(cluster, remote)
+        row["note"] += f"; path: {path_detail}"
+        errors = self.target_errors(cluster, connector)
+        if errors:
+            row["note"] += f"; B answered the batches: {errors}"
         row.update(received=result["records"], unique=result["unique"],
                    duplicates=result["duplicates"], lost=result["lost"],
                    out_of_order=result["out_of_order"],
@@ -597,7 +838,8 @@ class Suite:
         log(f"   {fault}: received {result['records']} unique {result['unique']} "
             f"duplicates {result['duplicates']} (max rewind {result['max_rewind']} records/"
             f"partition) lost {result['lost']} recovery "
-            f"{'%.1fs' % recovery if recovery is not None else 'n/a'}")
+            f"{'%.1fs' % recovery if recovery is not None else 'n/a'} path {row['path']} "
+            f"({path_detail})")
         # Clean-up for the next fault: the connector goes, workers back to three.
         self.ensure_three(cluster)
         cluster.wait_ready(timeout=120)
@@ -623,7 +865,8 @@ class Suite:
         key is stored in a named offsets-topic partition."""
         prefix = f"transaction markers for {self.eos.name}-{connector}-"
         data, offsets, lines = set(), set(), []
-        for path in sorted(glob.glob(os.path.join(self.run_dir, "fs-b", "server.log*"))):
+        b_dirs = self.brokers.node_dirs("fs-b")
+        for path in sorted(p for d in b_dirs for p in glob.glob(os.path.join(d, "server.log*"))):
             with open(path, errors="replace") as f:
                 for line in f:
                     if "hence can be skipped" not in line or prefix not in line:
@@ -636,8 +879,10 @@ class Suite:
                             data.add(int(number))
                         elif name == self.eos.offset_topic and number.isdigit():
                             offsets.add(int(number))
-        segments = [seg for n in sorted(offsets) for seg in sorted(glob.glob(os.path.join(
-            self.run_dir, "fs-b", "data", f"{self.eos.offset_topic}-{n}", "*.log")))]
+        segments = [seg for n in sorted(offsets) for seg in next(
+            (found for found in (sorted(glob.glob(os.path.join(
+                d, "data", f"{self.eos.offset_topic}-{n}", "*.log"))) for d in b_dirs)
+             if found), [])]
         if segments:
             dump = subprocess.run(
                 [os.path.join(REPO_ROOT, "scripts", "kafka"), "run-class",
@@ -664,7 +909,9 @@ class Suite:
         out = []
         for partition, (lo, hi) in sorted(by_partition.items())[:3]:
             lo, hi = lo - margin, hi + margin
-            pdir = os.path.join(self.run_dir, "fs-b", "data", f"{topic}-{partition}")
+            pdirs = [os.path.join(d, "data", f"{topic}-{partition}")
+                     for d in self.brokers.node_dirs("fs-b")]
+            pdir = next((d for d in pdirs if glob.glob(os.path.join(d, "*.log"))), pdirs[0])
             segments = sorted(glob.glob(os.path.join(pdir, "*.log")))
             if not segments:
                 out.append(f"   batches of {topic}-{partition}: no segment in {pdir}")
@@ -719,7 +966,7 @@ class Suite:
                 if row is None:
                     row = {"fault": fault, "mode": kind, "sent": 0, "received": 0, "unique": 0,
                            "duplicates": 0, "lost": None, "out_of_order": 0, "mismatched": 0,
-                           "recovery": None}
+                           "recovery": None, "path": "n/a"}
                     self.rows.append(row)
                 row["ok"] = False
                 row["note"] = f"ERROR: {e}"
@@ -736,17 +983,17 @@ class Suite:
     def report(self):
         wall = getattr(self, "wall", 0)
         header = ("fault", "mode", "sent", "received", "dup", "lost", "order", "content",
-                  "recovery_s", "result")
+                  "recovery_s", "path", "result")
         lines = [header]
         for r in self.rows:
             lines.append((r["fault"], r["mode"], str(r["sent"]), str(r["received"]),
                           str(r["duplicates"]), "?" if r["lost"] is None else str(r["lost"]),
                           str(r["out_of_order"]), str(r["mismatched"]),
                           "n/a" if r["recovery"] is None else f"{r['recovery']:.1f}",
-                          "ok" if r.get("ok") else "FAIL"))
+                          r.get("path", "n/a"), "ok" if r.get("ok") else "FAIL"))
         widths = [max(len(l[i]) for l in lines) for i in range(len(header))]
         print(f"fault suite: seed {self.seed}, profile {'short' if self.args.short else 'full'}, "
-              f"{wall:.0f}s")
+              f"{'3-node A and B, ' if self.args.brokers > 1 else ''}{wall:.0f}s")
         for l in lines:
             print("  ".join(c.rjust(w) if i >= 2 and i < 9 else c.ljust(w)
                             for i, (c, w) in enumerate(zip(l, widths))).rstrip())
@@ -793,13 +1040,19 @@ def main():
                              "(the reference: the same faults against Java's Connect)")
     parser.add_argument("--keep", action="store_true",
                         help="keep worker logs, broker dirs and the topics")
+    parser.add_argument("--brokers", type=int, choices=(1, 3), default=1,
+                        help="nodes of A and of B (3: 3-node KRaft clusters, RF 3, min ISR 2, "
+                             "and the faults " + ",".join(THREE_BROKER_FAULTS) + ")")
     args = parser.parse_args()
-    faults = list(FAULTS)
+    faults = [f for f in FAULTS if args.brokers == 3 or f not in THREE_BROKER_FAULTS]
     if args.only:
         faults = [f.strip() for f in args.only.split(",") if f.strip()]
         unknown = [f for f in faults if f not in FAULTS]
         if unknown:
             parser.error(f"unknown fault(s) {unknown}; known: {', '.join(FAULTS)}")
+        single = [f for f in faults if f in THREE_BROKER_FAULTS and args.brokers != 3]
+        if single:
+            parser.error(f"{', '.join(single)} need(s) --brokers 3")
         faults.sort(key=list(FAULTS).index)
     if os.geteuid() != 0:
         parser.error("needs root (network namespaces)")
