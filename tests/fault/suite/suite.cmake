@@ -20,6 +20,21 @@ foreach(fault_half
                        ENVIRONMENT "CONNECTD_BUILD_DIR=${PROJECT_BINARY_DIR}")
 endforeach()
 
+# The 3-broker faults (issue 49): A and B as 3-node KRaft clusters (scripts/kafka start --nodes 3,
+# RF 3, min.insync.replicas 2; C one node as above), a kill -9 of the node leading the most source
+# partitions on A and of the one leading the most target partitions on B, one node of B halted,
+# two of B halted (acks=all rejected: NOT_ENOUGH_REPLICAS), the target partitions' leaders moved
+# by a reassignment and a preferred election. Seven broker JVMs: about 4.5 min alone on the 2-core
+# machine (4 min 31 s with a build running beside it).
+add_test(NAME FaultSuite.ShortThreeBrokers
+         COMMAND ${PROJECT_SOURCE_DIR}/scripts/fault-suite --short --brokers 3 --only
+                 source-leader-kill9,target-leader-kill9,target-broker-down,target-min-isr,target-reassign)
+set_tests_properties(FaultSuite.ShortThreeBrokers PROPERTIES
+                     LABELS fault
+                     TIMEOUT ${fault_suite_timeout}
+                     COST 270
+                     ENVIRONMENT "CONNECTD_BUILD_DIR=${PROJECT_BINARY_DIR}")
+
 # The suite's checker (kafka_test_tool verify) against known losses, duplicates, reordering and
 # foreign records, on connectd dev-kafka (no JVM, seconds).
 add_test(NAME FaultSuite.VerifyCatchesLoss
