@@ -225,6 +225,20 @@ class Brokers:
         """{partition: (leader, [replicas], [isr])} of a topic (Kafka's TopicCommand)."""
         text = self.run_class("org.apache.kafka.tools.TopicCommand", "--bootstrap-server",
                               self.bootstrap[name], "--describe", "--topic", topic)
+        return self.parse_describe(name, topic, text)
+
+    def describe_async(self, name, topic, bootstrap=None):
+        """describe() started in the background (through `bootstrap` if given): a Popen whose
+        stdout parse_describe reads."""
+        return subprocess.Popen([os.path.join(REPO_ROOT, "scripts", "kafka"), "run-class",
+                                 "org.apache.kafka.tools.TopicCommand", "--bootstrap-server",
+                                 bootstrap or self.bootstrap[name], "--describe", "--topic",
+                                 topic],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                env=self.env)
+
+    @staticmethod
+    def parse_describe(name, topic, text):
         parts = {}
         for m in re.finditer(r"Partition: (\d+)\s+Leader: (-?\d+)\s+Replicas: ([\d,]*)\s+"
                              r"Isr: ([\d,]*)", text):
@@ -581,7 +595,22 @@ class Suite:
             for node in nodes:  # one after the other: each leaves the ISRs in its shutdown
                 self.brokers.kafka("halt-node", "fs-b", str(node))
             stopped = time.time()
+            # What B says meanwhile (a tool JVM, in the background: it takes seconds).
+            probe = self.brokers.describe_async(
+                "fs-b", self.plan["topic"],
+                self.brokers.kafka("node-bootstrap", "fs-b", str(self.plan["left"])).strip())
             time.sleep(p["outage"])  # the outage of acks=all: from the second node's exit
+            try:
+                text, _ = probe.communicate(timeout=5)
+                during = self.brokers.parse_describe("fs-b", self.plan["topic"], text)
+                isrs = sorted({tuple(isr) for _, _, isr in during.values()})
+                seen = f"ISR during the outage {' / '.join(','.join(map(str, i)) for i in isrs)}"
+            except (subprocess.TimeoutExpired, RuntimeError) as e:
+                probe.kill()
+                probe.wait()
+                seen = ("ISR during the outage unknown (TopicCommand not done in time)"
+                        if isinstance(e, subprocess.TimeoutExpired) else
+                        f"ISR during the outage unknown ({str(e)[:100]})")
             restarting = time.time()
             # Both at once: the first one back restores the quorum (2 of 3 voters).
             resumes = [subprocess.Popen([os.path.join(REPO_ROOT, "scripts", "kafka"),
@@ -595,8 +624,9 @@ class Suite:
             healed = time.time()
             return t, healed, (f"fs-b nodes {nodes[0]} and {nodes[1]} stopped in "
                                f"{stopped - t:.1f}s (node {self.plan['left']} alone, "
-                               f"{self.plan['rejected']}) for {restarting - stopped:.1f}s, both "
-                               f"serving again {healed - restarting:.1f}s after the restart")
+                               f"{self.plan['rejected']}; {seen}) for "
+                               f"{restarting - stopped:.1f}s, both serving again "
+                               f"{healed - restarting:.1f}s after the restart")
         if base == "target-reassign":
             remote = self.plan["topic"]
             before = self.plan["describe"]
@@ -663,7 +693,7 @@ class Suite:
         elif fault == "target-min-isr":
             nodes = sorted(rng.sample([1, 2, 3], 2))
             left = ({1, 2, 3} - set(nodes)).pop()
-            self.plan = {"nodes": nodes, "left": left,
+            self.plan = {"nodes": nodes, "left": left, "topic": remote,
                          "rejected": "acks=all rejected: 1 in sync, min.insync.replicas 2"}
         elif fault == "target-reassign":
             self.plan = {"topic": remote, "describe": self.brokers.describe("fs-b", remote)}
