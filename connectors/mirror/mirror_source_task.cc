@@ -42,7 +42,9 @@ void OnConsumerThrottle(rd_kafka_t*, const char*, int32_t, int throttle_time_ms,
 // `opaque`: the sdk::Sensor of the consumer's throttle times.
 void ConfigureConsumer(rd_kafka_conf_t* conf, void* opaque) {
   char err[256];
-  rd_kafka_conf_set(conf, "enable.partition.eof", "false", err, sizeof(err));
+  // The end of a partition says that every offset before it was delivered, records or not
+  // (compacted away, transaction markers): the task's position moves there (OnEndOfPartition).
+  rd_kafka_conf_set(conf, "enable.partition.eof", "true", err, sizeof(err));
   // An out-of-range position comes back as a consumer error (RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET)
   // instead of a quiet reset: the task applies the user's policy and counts the gap.
   rd_kafka_conf_set(conf, "auto.offset.reset", "error", err, sizeof(err));
@@ -224,29 +226,45 @@ MirrorSourceTask::PartitionMetrics MirrorSourceTask::MakeMetrics(const std::stri
   return m;
 }
 
+std::unique_ptr<MirrorSourceTask::PartitionErrors> MirrorSourceTask::MakeErrorSensors(
+    const PartitionInfo& info, int32_t partition, const std::string& prefix,
+    const std::string& whose) {
+  sdk::Metrics metrics = context().metrics();
+  const sdk::MetricTags tags = Tags(*info.remote_topic, partition);
+  auto gauge = [&](const std::string& name, const std::string& what) {
+    return metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
+                          {{name, sdk::Stat::kValue, what, sdk::RecordingLevel::kDebug}});
+  };
+  auto e = std::make_unique<PartitionErrors>();
+  e->code = gauge(prefix + "-error-code",
+                  whose +
+                      "'s error for the partition, 0 once it copies again (Kafka's or "
+                      "librdkafka's code; connectd)");
+  e->count = metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
+                            {{prefix + "-error-count", sdk::Stat::kCumulativeCount,
+                              "Errors " + whose + " reported for the partition (connectd)",
+                              sdk::RecordingLevel::kDebug}});
+  e->first_ms =
+      gauge(prefix + "-error-first-ms", "When the current error was first reported (connectd)");
+  e->last_ms =
+      gauge(prefix + "-error-last-ms", "When the current error was last reported (connectd)");
+  return e;
+}
+
 void MirrorSourceTask::RecordError(PartitionInfo& info, int32_t partition, int code, int64_t now) {
-  if (!info.errors) {
-    sdk::Metrics metrics = context().metrics();
-    const sdk::MetricTags tags = Tags(*info.remote_topic, partition);
-    auto gauge = [&](const char* name, const char* what) {
-      return metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
-                            {{name, sdk::Stat::kValue, what, sdk::RecordingLevel::kDebug}});
-    };
-    info.errors = std::make_unique<PartitionErrors>();
-    info.errors->code = gauge("fetch-error-code",
-                              "The consumer's error for the partition, 0 once records flow "
-                              "(Kafka's or librdkafka's code; connectd)");
-    info.errors->count =
-        metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
-                       {{"fetch-error-count", sdk::Stat::kCumulativeCount,
-                         "Errors the consumer reported for the partition (connectd)",
-                         sdk::RecordingLevel::kDebug}});
-    info.errors->first_ms =
-        gauge("fetch-error-first-ms", "When the current error was first reported (connectd)");
-    info.errors->last_ms =
-        gauge("fetch-error-last-ms", "When the current error was last reported (connectd)");
+  if (!info.errors) info.errors = MakeErrorSensors(info, partition, "fetch", "The consumer");
+  RecordErrorIn(*info.errors, code, now);
+}
+
+void MirrorSourceTask::RecordTargetError(PartitionInfo& info, int32_t partition, int code,
+                                         int64_t now) {
+  if (!info.target_errors) {
+    info.target_errors = MakeErrorSensors(info, partition, "produce", "The target");
   }
-  PartitionErrors& e = *info.errors;
+  RecordErrorIn(*info.target_errors, code, now);
+}
+
+void MirrorSourceTask::RecordErrorIn(PartitionErrors& e, int code, int64_t now) {
   if (code == 0) {
     e.code.record(0.0, now);
     e.active = false;
@@ -323,10 +341,25 @@ void MirrorSourceTask::RecordProgress(int64_t now) {
     } else {
       rd_kafka_get_watermark_offsets(consumer_.get(), tp.topic, tp.partition, &low, &high);
     }
-    // Before the first fetch the position is a logical one (beginning, end, stored+1 known).
-    RecordPosition(info, high, tp.offset >= 0 ? tp.offset : info.next_offset, now);
+    // Before the first fetch the position is a logical one (beginning, end, stored+1 known); at
+    // the end of a partition whose last offsets hold no record (compaction, transaction markers)
+    // the task's own position is past the consumer's last record.
+    RecordPosition(info, high, std::max<int64_t>(tp.offset, info.next_offset), now);
   }
   rd_kafka_topic_partition_list_destroy(positions);
+  // A partition taken from the consumer and not yet handed to the worker (hand_backs_) is
+  // copied by nobody for a moment: its position and end still tell the truth, so that one that
+  // stays there reads as records behind, never as caught up.
+  for (const auto& key : hand_backs_) {
+    PartitionInfo& info = partitions_.at(key);
+    if (!info.unassigned || info.copied_as_batches) continue;
+    int64_t low = -1, high = -1;
+    if (errored_queries++ < kErroredQueriesPerRound) {
+      rd_kafka_query_watermark_offsets(consumer_.get(), key.first.c_str(), key.second, &low, &high,
+                                       kErroredQueryTimeoutMs);
+    }
+    RecordPosition(info, high, info.next_offset, now);
+  }
 }
 
 void MirrorSourceTask::start(const sdk::Props& props) {
@@ -629,6 +662,9 @@ void MirrorSourceTask::batchCopyEvent(const sdk::BatchCopyEvent& event) {
         info.metrics.new_record_age.record(latency, now);
       }
       if (info.errors && info.errors->active) RecordError(info, event.partition, 0, now);
+      if (info.target_errors && info.target_errors->active) {
+        RecordTargetError(info, event.partition, 0, now);
+      }
       // A batch has no gap (the worker returns those that have): one exact run.
       if (offset_syncs_ && event.downstream_base >= 0 &&
           event.upstream_last - event.upstream_first + 1 == event.record_count) {
@@ -643,20 +679,7 @@ void MirrorSourceTask::batchCopyEvent(const sdk::BatchCopyEvent& event) {
       if (event.fetch_throttle_ms > 0) {
         consumer_throttle_.record(static_cast<double>(event.fetch_throttle_ms), now);
       }
-      if (event.error_code != 0) {
-        const bool first = !info.errors || !info.errors->active;
-        RecordError(info, event.partition, event.error_code, now);
-        if (first) {
-          Log(CONNECTD_LOG_WARN, "Cannot copy " + info.source_topic + "-" +
-                                     std::to_string(event.partition) + " as batches from " +
-                                     source_alias_ + ": Kafka error " +
-                                     std::to_string(event.error_code) +
-                                     " (counted as fetch-error-count until batches flow "
-                                     "again)");
-        }
-      } else if (info.errors && info.errors->active) {
-        RecordError(info, event.partition, 0, now);
-      }
+      RecordBatchCopyErrors(info, event, now);
       return;
     case sdk::BatchCopyEvent::Kind::kReturned: {
       info.copied_as_batches = false;
@@ -677,6 +700,46 @@ void MirrorSourceTask::batchCopyEvent(const sdk::BatchCopyEvent& event) {
       AssignAt(info.source_topic, event.partition, event.position);
       return;
     }
+  }
+}
+
+namespace {
+
+// "Broker: Not enough in-sync replicas (19)".
+std::string KafkaErrorText(int code) {
+  return std::string(rd_kafka_err2str(static_cast<rd_kafka_resp_err_t>(code))) + " (" +
+         std::to_string(code) + ")";
+}
+
+}  // namespace
+
+void MirrorSourceTask::RecordBatchCopyErrors(PartitionInfo& info, const sdk::BatchCopyEvent& event,
+                                             int64_t now) {
+  const bool by_side = event.source_error_code != 0 || event.target_error_code != 0;
+  const int source_code = by_side ? event.source_error_code : event.error_code;
+  const std::string tp = info.source_topic + "-" + std::to_string(event.partition);
+  if (source_code != 0) {
+    const bool first = !info.errors || !info.errors->active;
+    RecordError(info, event.partition, source_code, now);
+    if (first) {
+      Log(CONNECTD_LOG_WARN, "Cannot read " + tp + " on " + source_alias_ +
+                                 " as batches: " + KafkaErrorText(source_code) +
+                                 " (counted as fetch-error-count until batches flow again)");
+    }
+  } else if (info.errors && info.errors->active) {
+    RecordError(info, event.partition, 0, now);
+  }
+  if (event.target_error_code != 0) {
+    const bool first = !info.target_errors || !info.target_errors->active;
+    RecordTargetError(info, event.partition, event.target_error_code, now);
+    if (first) {
+      Log(CONNECTD_LOG_WARN, "Cannot write " + tp + "'s batches to " + *info.remote_topic + " on " +
+                                 target_alias_ + ": " + KafkaErrorText(event.target_error_code) +
+                                 " (counted as produce-error-count until the target "
+                                 "acknowledges them)");
+    }
+  } else if (info.target_errors && info.target_errors->active) {
+    RecordTargetError(info, event.partition, 0, now);
   }
 }
 
@@ -757,6 +820,14 @@ void MirrorSourceTask::OnConsumerError(const rd_kafka_message_t* message) {
   Log(CONNECTD_LOG_WARN, std::string("Failure during poll: ") + rd_kafka_message_errstr(message));
 }
 
+void MirrorSourceTask::OnEndOfPartition(const rd_kafka_message_t* message) {
+  if (message->rkt == nullptr || message->partition < 0) return;
+  auto it = partitions_.find({rd_kafka_topic_name(message->rkt), message->partition});
+  if (it == partitions_.end()) return;
+  // Every record before the end has been delivered (a partition's events come in order).
+  it->second.next_offset = std::max(it->second.next_offset, message->offset);
+}
+
 void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
   if (offset_syncs_) offset_syncs_->Poll();
   HandleResets(NowMs());
@@ -769,6 +840,11 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
   for (int n = 0; n < max_poll_records_ && !stopping_; ++n) {
     rd_kafka_message_t* message = rd_kafka_consumer_poll(consumer_.get(), n == 0 ? timeout : 0);
     if (message == nullptr) break;
+    if (message->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+      OnEndOfPartition(message);
+      rd_kafka_message_destroy(message);
+      continue;
+    }
     if (message->err) {
       OnConsumerError(message);
       rd_kafka_message_destroy(message);
@@ -784,7 +860,11 @@ void MirrorSourceTask::poll(sdk::SourceBatch& batch) {
     }
     PartitionInfo& info = *last_polled_;
     if (info.hand_back_at >= 0 && message->offset >= info.hand_back_at) {
-      // The worker copies batches from hand_back_at: this record is theirs.
+      // Records come in order: every record before hand_back_at has come, and the offsets
+      // between the last of them and hand_back_at hold none (compacted away, markers). Without
+      // this a compacted batch's tail kept the partition from being handed back, and it stalled
+      // (issue 49). The worker copies batches from hand_back_at: this record is theirs.
+      info.next_offset = std::max(info.next_offset, info.hand_back_at);
       if (!info.unassigned) Unassign(info.source_topic, message->partition);
       info.unassigned = true;
       rd_kafka_message_destroy(message);

@@ -48,6 +48,10 @@
 //   -first-ms, -last-ms                 (authorization, unknown topic, ...): Kafka's or
 //                                       librdkafka's error code, 0 once records flow again;
 //                                       made on the first error only
+//   produce-error-code, -count,         pass-through only: what the target answered the
+//   -first-ms, -last-ms                 partition's batches (not leader, not enough replicas,
+//                                       -195 unreachable), 0 once a batch is acknowledged;
+//                                       made on the first error only
 //
 // Pass-through (passthrough.enabled, default true; issue 31). At start the task hands every
 // partition with a concrete start offset to the worker to copy as record batches (plugin ABI
@@ -137,7 +141,8 @@ class MirrorSourceTask : public sdk::SourceTask {
     // entry whose end is past it (kMaxEndSamples at most; dropping the oldest keeps a bound).
     Fifo<std::pair<int64_t, int64_t>> end_samples;
     PartitionMetrics metrics;
-    std::unique_ptr<PartitionErrors> errors;
+    std::unique_ptr<PartitionErrors> errors;         // the source's (fetch-error-*)
+    std::unique_ptr<PartitionErrors> target_errors;  // pass-through's target (produce-error-*)
     // Pass-through: the worker copies the partition as batches (the consumer does not hold it).
     bool copied_as_batches = false;
     // Returned by the worker with an offset from which it could copy batches again: records are
@@ -148,10 +153,23 @@ class MirrorSourceTask : public sdk::SourceTask {
   PartitionMetrics MakeMetrics(const std::string& remote_topic, int32_t partition);
   sdk::MetricTags Tags(const std::string& remote_topic, int32_t partition) const;
   void RecordError(PartitionInfo& info, int32_t partition, int code, int64_t now);
+  // The target's error for the partition's batches (pass-through), 0 once one is acknowledged.
+  void RecordTargetError(PartitionInfo& info, int32_t partition, int code, int64_t now);
+  // One side's error sensors (`prefix`: fetch or produce), made on its first error.
+  std::unique_ptr<PartitionErrors> MakeErrorSensors(const PartitionInfo& info, int32_t partition,
+                                                    const std::string& prefix,
+                                                    const std::string& whose);
+  // Records `code` (0: the side works again) in `e`.
+  static void RecordErrorIn(PartitionErrors& e, int code, int64_t now);
+  // A pass-through progress event's errors, by the side that gave them (ABI 1.8; an older
+  // host's event has one error_code, counted as the source's as before).
+  void RecordBatchCopyErrors(PartitionInfo& info, const sdk::BatchCopyEvent& event, int64_t now);
   // Every second: each partition's end offset and position.
   void RecordProgress(int64_t now);
   PartitionInfo& Info(const std::string& topic, int32_t partition);
   void OnConsumerError(const rd_kafka_message_t* message);
+  // A partition's end reached: its position moves to the end, past offsets that hold no record.
+  void OnEndOfPartition(const rd_kafka_message_t* message);
   // Where partition `partition` of `topic` starts: its stored offset + 1, or where
   // auto.offset.reset says when there is none or it belongs to an earlier life of the topic.
   int64_t StartOffset(const std::string& topic, int32_t partition, PartitionInfo& info);

@@ -23,6 +23,16 @@ ConfigKey Key(std::string name, Type type, std::optional<std::string> default_va
   return key;
 }
 
+// connectd's own: the memory of the worker's batch pass-through (issue 49).
+ConfigKey PassthroughBufferMemoryKey() {
+  ConfigKey key = Key("passthrough.buffer.memory", Type::kLong, "134217728", Importance::kLow,
+                      "The bytes of fetched record batches all of the worker's batch "
+                      "pass-through copies may hold until the target acknowledged them; "
+                      "fetches wait beyond, as a producer waits for buffer.memory (connectd).");
+  key.validator = Validator::AtLeast(1 << 20);
+  return key;
+}
+
 // Java 4.4's WorkerConfig accepts INFO and DEBUG only (case-sensitive).
 ConfigKey MetricsRecordingLevel() {
   ConfigKey key = Key("metrics.recording.level", Type::kString, "INFO", Importance::kLow,
@@ -51,6 +61,7 @@ void DefineCommon(ConfigDef& def) {
                   "Interval at which to try committing offsets for tasks."))
       .Define(Key("offset.flush.timeout.ms", Type::kLong, "5000", I::kLow,
                   "How long to wait for offsets to be flushed before cancelling the attempt."))
+      .Define(PassthroughBufferMemoryKey())
       .Define(Key("plugin.path", Type::kList, std::nullopt, I::kLow,
                   "Comma-separated directories that contain plugins."))
       .Define(

@@ -39,6 +39,7 @@ class WorkerConfig {
   std::string bootstrap_servers() const;
   int64_t offset_flush_interval_ms() const { return parsed_.GetLong("offset.flush.interval.ms"); }
   int64_t offset_flush_timeout_ms() const { return parsed_.GetLong("offset.flush.timeout.ms"); }
+  int64_t passthrough_buffer_memory() const { return parsed_.GetLong("passthrough.buffer.memory"); }
   int64_t task_shutdown_graceful_timeout_ms() const {
     return parsed_.GetLong("task.shutdown.graceful.timeout.ms");
   }

@@ -146,8 +146,8 @@ void GroupMember::FindCoordinator(size_t bootstrap_index) {
           self->RetryLater([self, bootstrap_index] { self->FindCoordinator(bootstrap_index + 1); });
           return;
         }
-        if (r->error_code != kafka::protocol::kNone) {
-          if (r->error_code == kafka::protocol::kGroupAuthorizationFailed) {
+        if (r->error_code != kafka::protocol::Error::kNone) {
+          if (r->error_code == kafka::protocol::Error::kGroupAuthorizationFailed) {
             self->listener_->OnGroupError(absl::PermissionDeniedError(
                 "Not authorized to access group: " + self->config_.group_id));
           }
@@ -254,11 +254,11 @@ void GroupMember::Join() {
       [self = shared_from_this(), round](absl::StatusOr<kafka::protocol::JoinGroupResponse> r) {
         if (self->state_ == State::kStopped || round != self->round_) return;
         if (!r.ok()) return self->CoordinatorLost(r.status());
-        if (r->error_code == kafka::protocol::kMemberIdRequired) {
+        if (r->error_code == kafka::protocol::Error::kMemberIdRequired) {
           self->member_id_ = r->member_id;  // KIP-394: join again with the id
           return self->Join();
         }
-        if (r->error_code != kafka::protocol::kNone) {
+        if (r->error_code != kafka::protocol::Error::kNone) {
           if (!self->HandleGroupError(r->error_code, "JoinGroup")) {
             self->RetryLater([self] { self->Join(); });
           }
@@ -269,23 +269,24 @@ void GroupMember::Join() {
 }
 
 bool GroupMember::HandleGroupError(int16_t code, const char* request) {
-  using namespace kafka::protocol;  // NOLINT: error code names
-  switch (code) {
-    case kRebalanceInProgress:
+  using kafka::protocol::Error;
+  using kafka::protocol::ErrorName;
+  switch (static_cast<Error>(code)) {
+    case Error::kRebalanceInProgress:
       RejoinSoon();
       return true;
-    case kUnknownMemberId:
-    case kIllegalGeneration:
-    case kFencedInstanceId:
+    case Error::kUnknownMemberId:
+    case Error::kIllegalGeneration:
+    case Error::kFencedInstanceId:
       CONNECTD_LOG(kInfo, kLogger) << request << " failed with " << ErrorName(code)
                                    << "; resetting the member id and rejoining";
       member_id_.clear();
       generation_ = -1;
       RejoinSoon();
       return true;
-    case kNotCoordinator:
-    case kCoordinatorNotAvailable:
-    case kCoordinatorLoadInProgress:
+    case Error::kNotCoordinator:
+    case Error::kCoordinatorNotAvailable:
+    case Error::kCoordinatorLoadInProgress:
       CoordinatorLost(absl::UnavailableError(ErrorName(code)));
       return true;
     default: {
@@ -337,7 +338,7 @@ void GroupMember::Sync(kafka::protocol::SyncGroupRequest request) {
        generation](absl::StatusOr<kafka::protocol::SyncGroupResponse> r) {
         if (self->state_ == State::kStopped || round != self->round_) return;
         if (!r.ok()) return self->CoordinatorLost(r.status());
-        if (r->error_code != kafka::protocol::kNone) {
+        if (r->error_code != kafka::protocol::Error::kNone) {
           if (!self->HandleGroupError(r->error_code, "SyncGroup")) {
             self->RetryLater([self] { self->Join(); });
           }
@@ -386,8 +387,8 @@ void GroupMember::Heartbeat() {
       [self = shared_from_this(), round](absl::StatusOr<kafka::protocol::HeartbeatResponse> r) {
         if (self->state_ != State::kStable || round != self->round_) return;
         if (!r.ok()) return self->CoordinatorLost(r.status());
-        if (r->error_code != kafka::protocol::kNone) {
-          if (r->error_code == kafka::protocol::kRebalanceInProgress) {
+        if (r->error_code != kafka::protocol::Error::kNone) {
+          if (r->error_code == kafka::protocol::Error::kRebalanceInProgress) {
             CONNECTD_LOG(kInfo, kLogger) << "Rebalance started in group " << self->config_.group_id;
           }
           if (!self->HandleGroupError(r->error_code, "Heartbeat")) self->ScheduleHeartbeat();

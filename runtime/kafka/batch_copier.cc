@@ -32,56 +32,41 @@ constexpr int kMaxRequestsPerBroker = 5;
 constexpr size_t kMaxProduceRequestBytes = 8 << 20;
 // Free Fetch response buffers kept for the next responses (their pages stay mapped).
 constexpr size_t kFetchBufferCacheBytes = 32 << 20;
+// What a Fetch response holds besides its batches (headers, per-partition fields), at most.
+constexpr size_t kFetchResponseOverhead = 64 << 10;
 constexpr milliseconds kProgressInterval{1000};
 constexpr milliseconds kRetryBackoff{250};
 constexpr milliseconds kProduceRetryBackoff{100};
 constexpr milliseconds kConnectTimeout{10000};
 constexpr milliseconds kLoopWait{50};
 
-// Kafka's error codes the copier tells apart.
-constexpr int16_t kOffsetOutOfRange = 1;
-constexpr int16_t kCorruptMessage = 2;
-constexpr int16_t kUnknownTopicOrPartition = 3;
-constexpr int16_t kLeaderNotAvailable = 5;
-constexpr int16_t kDuplicateSequenceNumber = 46;
-constexpr int16_t kClusterAuthorizationFailed = 31;
+using kp::Error;
 // No broker answered: librdkafka's RD_KAFKA_RESP_ERR__TRANSPORT, as the record path reports it.
 constexpr int32_t kUnreachable = -195;
 
-// The leader moved or is not known yet: learn it again from Metadata.
-bool IsLeaderError(int16_t code) {
-  switch (code) {
-    case 3:
-    case 5:
-    case 6:
-    case 9:
-    case 56:
-    case 74:
-    case 75:
-    case 78:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// A produce error after which the same batches, sent again, succeed (a new leader, replicas
-// back in sync, a timeout): the target keeps one copy of each, by its sequence.
-bool IsRetriableProduceError(int16_t code) {
-  switch (code) {
-    case 7:
-    case 13:
-    case 19:
-    case 20:
-      return true;
-    default:
-      return IsLeaderError(code);
-  }
-}
-
 // The producer id's sequences are broken (out of order, forgotten, fenced): only a new
 // producer id goes on, from the acknowledged offsets.
-bool IsSequenceError(int16_t code) { return code == 45 || code == 47 || code == 59 || code == 90; }
+bool IsSequenceError(int16_t code) {
+  return code == Error::kOutOfOrderSequenceNumber || code == Error::kInvalidProducerEpoch ||
+         code == Error::kUnknownProducerId || code == Error::kProducerFenced;
+}
+
+// "NOT_LEADER_OR_FOLLOWER (6)": what a person reads in a log line or a returned partition's
+// reason.
+std::string Named(int32_t code) {
+  if (code == kUnreachable) return "no broker reachable (-195)";
+  return kp::ErrorName(static_cast<int16_t>(code)) + " (" + std::to_string(code) + ")";
+}
+
+// The size of the batch that `bytes` (a batch cut off by a fetch size limit) starts, when its
+// first 12 bytes (base offset, batch length) came.
+std::optional<size_t> CutBatchSize(std::string_view bytes) {
+  constexpr size_t kLengthEnd = 12;
+  if (bytes.size() < kLengthEnd) return std::nullopt;
+  uint32_t length = 0;
+  for (size_t i = 8; i < kLengthEnd; ++i) length = (length << 8) | static_cast<uint8_t>(bytes[i]);
+  return kLengthEnd + length;
+}
 
 struct Endpoint {
   std::string host;
@@ -123,6 +108,19 @@ std::string Get(const std::map<std::string, std::string>& p, const std::string& 
   return it == p.end() ? "" : it->second;
 }
 
+constexpr const char* kCodecNames[] = {"none", "gzip", "snappy", "lz4", "zstd"};
+
+// The codec (a batch's attribute bits 0-2) the target producer's compression.type (or
+// librdkafka's compression.codec) asks for; nullopt when the user set none of them.
+std::optional<int> WantedCodec(const std::map<std::string, std::string>& target) {
+  std::string name = Get(target, "compression.type");
+  if (name.empty()) name = Get(target, "compression.codec");
+  for (int codec = 0; codec < 5; ++codec) {
+    if (name == kCodecNames[codec]) return codec;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 // The copy's state and loop (the copier thread); connections' callbacks hand their results to
@@ -141,6 +139,7 @@ class BatchCopier::Loop {
     clusters_[kTarget].bootstrap = ParseBootstrap(Get(options.target, "bootstrap.servers"));
     clusters_[kTarget].client_id = Get(options.target, "client.id");
     read_committed_ = Get(options.source, "isolation.level") == "read_committed";
+    wanted_codec_ = WantedCodec(options.target);
   }
 
   void Add(std::vector<BatchCopyPartition> partitions) {
@@ -201,6 +200,9 @@ class BatchCopier::Loop {
     int64_t max_timestamp = -1;
     int64_t bytes = 0;      // as produced (set when first sent)
     int32_t sequence = -1;  // stamped with it when first sent; a retry keeps it
+    // The offset after this batch and the batches fetched after it that are not copied
+    // (transaction markers, aborted transactions): the position once it is acknowledged.
+    int64_t position_after = -1;
   };
   enum class State { kCopying, kReturning, kReturned };
   struct Partition {
@@ -219,7 +221,16 @@ class BatchCopier::Loop {
     // A produce of this partition failed: nothing more is sent until every request holding
     // its batches answered, then the unacknowledged ones are sent again, same sequences.
     bool failed = false;
-    int in_flight = 0;         // produce requests holding a batch of it
+    int in_flight = 0;  // produce requests holding a batch of it
+    // The connection (Node::connection_id) the batches in `sent` went to. Only that
+    // connection's answers come in the order the batches were sent, so nothing goes to another
+    // one (a new leader) until every batch in flight was answered: a new leader that got a
+    // later batch before the earlier ones reached it would refuse it out of order.
+    uint64_t sent_on = 0;
+    // A batch larger than the fetch size came cut off: the next fetch of the partition asks
+    // for this many bytes and puts the partition first (where Kafka returns a whole batch
+    // whatever the limits), instead of fetching the same cut-off bytes for ever.
+    size_t next_batch_bytes = 0;
     bool established = false;  // the target acknowledged a batch of this producer id
     Clock::time_point retry_at;
     std::deque<Queued> queued;
@@ -235,7 +246,9 @@ class BatchCopier::Loop {
     int cluster = 0;
     int32_t node = 0;
     uint64_t generation = 0;
-    std::vector<size_t> partitions;  // fetched or produced (kProduce: one batch each)
+    std::vector<size_t> partitions;     // fetched or produced (kProduce: one batch each)
+    std::vector<int64_t> batch_firsts;  // kProduce: the first offset of each partition's batch
+    size_t reserved = 0;                // kFetch: of fetch_buffers_, for its response
     absl::Status status;
     kp::BrokerConnection::ResponseFrame frame;  // when status is OK
     std::string_view body() const { return frame.body(); }
@@ -262,6 +275,9 @@ class BatchCopier::Loop {
   void RequestProducerId();
   void OnProducerId(std::string_view body);
   void SendFetches();
+  // Drops the queued batches of partitions that cannot be sent now (see batch_copier.h,
+  // Memory); they are fetched again.
+  void DropStuckQueues();
   void OnFetch(Completion& c);
   void TakeBatches(
       Partition& p, const std::shared_ptr<char[]>& frame, std::string_view records,
@@ -269,6 +285,10 @@ class BatchCopier::Loop {
   void SendProduces();
   void OnProduce(Completion& c);
   void Acked(size_t index, int64_t downstream_base);
+  // Offsets before `offset` that are not copied (a transaction marker, an aborted transaction)
+  // were passed: the position moves there once the batches fetched before them are
+  // acknowledged (a topic that ends in a marker is not one record behind for ever).
+  void SkippedUpTo(Partition& p, int64_t offset);
   // Partitions whose produce failed and whose requests all answered: their unacknowledged
   // batches go back to the head of the queue (same bytes, same sequences), or, for a
   // partition being returned, are dropped.
@@ -292,6 +312,7 @@ class BatchCopier::Loop {
   std::atomic<int64_t>* acked_counter_;
   std::atomic<int64_t>* resets_counter_;
   bool read_committed_ = false;
+  std::optional<int> wanted_codec_;  // the target producer's compression.type, when set
 
   std::mutex mu_;
   std::condition_variable cv_;
@@ -306,7 +327,11 @@ class BatchCopier::Loop {
   // Copier thread only. io_ outlives the connections (declared first, destroyed last).
   boost::asio::io_context io_;
   const std::shared_ptr<kp::FrameBufferPool> fetch_buffers_ =
-      std::make_shared<kp::FrameBufferPool>(kFetchBufferCacheBytes);
+      options_.fetch_buffers != nullptr
+          ? options_.fetch_buffers
+          : std::make_shared<kp::FrameBufferPool>(kFetchBufferCacheBytes);
+  size_t reserved_ = 0;        // of fetch_buffers_, for the fetches in flight
+  bool memory_waits_ = false;  // the last SendFetches found no room for a fetch
   Cluster clusters_[2];
   std::vector<Partition> partitions_;
   std::map<std::pair<std::string, int32_t>, size_t> by_source_;  // the partition being copied
@@ -356,6 +381,7 @@ void BatchCopier::Loop::Run() {
       }
       if (!resetting_) {
         if (!paused) SendFetches();
+        if (memory_waits_) DropStuckQueues();
         if (producer_id_ >= 0) SendProduces();
       }
       EmitReturns();
@@ -375,6 +401,8 @@ void BatchCopier::Loop::Run() {
   io_.stop();
   io_thread.join();
   for (Cluster& c : clusters_) c.nodes.clear();
+  fetch_buffers_->Unreserve(std::exchange(reserved_, 0));  // fetches never answered
+  fetch_buffers_->Forget(this);
 }
 
 void BatchCopier::Loop::ApplyAdds() {
@@ -601,18 +629,18 @@ void BatchCopier::Loop::OnMetadata(int cluster_index, std::string_view body) {
     const std::string& topic = cluster_index == kSource ? p.spec.source_topic : p.spec.target_topic;
     int32_t& leader = cluster_index == kSource ? p.source_leader : p.target_leader;
     auto found = leaders.find({topic, p.spec.partition});
-    int16_t code = kUnknownTopicOrPartition;
+    int16_t code = Code(Error::kUnknownTopicOrPartition);
     if (auto error = topic_errors.find(topic); error != topic_errors.end()) code = error->second;
     if (found != leaders.end() && found->second.second >= 0) {
       leader = found->second.second;
       if (cluster_index == kTarget) p.target_missing_since.reset();
       continue;
     }
-    if (found != leaders.end()) code = kLeaderNotAvailable;
+    if (found != leaders.end()) code = Code(Error::kLeaderNotAvailable);
     leader = -1;
     (cluster_index == kSource ? p.source_error : p.target_error) = code;
     complete = false;
-    if (cluster_index == kTarget && code == kUnknownTopicOrPartition) {
+    if (cluster_index == kTarget && code == Error::kUnknownTopicOrPartition) {
       if (!p.target_missing_since) p.target_missing_since = now;
       if (now - *p.target_missing_since >= options_.missing_target_topic_timeout) {
         Return(i, p.acked, code,
@@ -641,10 +669,9 @@ void BatchCopier::Loop::OnProducerId(std::string_view body) {
   absl::StatusOr<kp::InitProducerIdResponse> id = kp::InitProducerIdResponse::Decode(body);
   producer_id_not_before_ = Clock::now() + kRetryBackoff;
   if (!id.ok()) return;
-  if (id->error_code == kClusterAuthorizationFailed) {
-    ReturnAll(id->error_code,
-              "the target refuses the batch copier an idempotent producer id (error 31: "
-              "CLUSTER_AUTHORIZATION_FAILED)");
+  if (id->error_code == Error::kClusterAuthorizationFailed) {
+    ReturnAll(id->error_code, "the target refuses the batch copier an idempotent producer id: " +
+                                  Named(id->error_code));
     return;
   }
   if (id->error_code != 0) return;  // the coordinator is loading or moving: asked again
@@ -663,32 +690,77 @@ void BatchCopier::Loop::SendFetches() {
     by_leader[p.source_leader].push_back(i);
   }
   const Clock::time_point now = Clock::now();
+  memory_waits_ = false;
   for (auto& [leader, indexes] : by_leader) {
     Node* node = Ready(kSource, leader);
     if (node == nullptr || node->fetching || now < node->not_before) continue;
+    // The most the response may take, within the pool's bound: never less than one partition's
+    // share (Kafka may still return a first batch larger than that: KIP-74).
+    // Each partition returns at most its fetch size (KIP-74 aside), so the request needs no
+    // more than their sum.
+    size_t most = kFetchResponseOverhead;
+    for (size_t i : indexes) {
+      most += std::max<size_t>(static_cast<size_t>(options_.partition_fetch_bytes),
+                               partitions_[i].next_batch_bytes);
+    }
+    const size_t reserved = fetch_buffers_->Reserve(
+        this,
+        std::min(most, static_cast<size_t>(options_.fetch_max_bytes) + kFetchResponseOverhead),
+        static_cast<size_t>(options_.partition_fetch_bytes) + kFetchResponseOverhead);
+    if (reserved == 0) {
+      memory_waits_ = true;
+      continue;
+    }
+    reserved_ += reserved;
+    // A partition whose next batch came cut off goes first: Kafka returns the first batch of
+    // the first partition whole, whatever the size limits (KIP-74).
+    std::stable_partition(indexes.begin(), indexes.end(),
+                          [this](size_t i) { return partitions_[i].next_batch_bytes > 0; });
     kp::FetchRequest request;
     request.max_wait_ms = options_.fetch_max_wait_ms;
     request.min_bytes = options_.fetch_min_bytes;
-    request.max_bytes = options_.fetch_max_bytes;
+    request.max_bytes = static_cast<int32_t>(
+        std::min<size_t>(static_cast<size_t>(options_.fetch_max_bytes),
+                         reserved - std::min(reserved, kFetchResponseOverhead)));
     request.isolation_level = read_committed_ ? 1 : 0;
     std::map<std::string, size_t> topic_slots;
     for (size_t i : indexes) {
       Partition& p = partitions_[i];
       auto [slot, added] = topic_slots.try_emplace(p.spec.source_topic, request.topics.size());
       if (added) request.topics.push_back({p.spec.source_topic, {}});
+      const auto fetch_bytes = static_cast<int32_t>(std::max<size_t>(
+          static_cast<size_t>(options_.partition_fetch_bytes), p.next_batch_bytes));
       request.topics[slot->second].partitions.push_back(
-          {p.spec.partition, -1, p.fetch_offset, options_.partition_fetch_bytes});
+          {p.spec.partition, -1, p.fetch_offset, fetch_bytes});
       p.fetching = true;
     }
     node->fetching = true;
     Completion c{Completion::Kind::kFetch};
     c.generation = generation_;
     c.partitions = indexes;
+    c.reserved = reserved;
     Send(kSource, leader, kp::ApiKey::kFetch, kp::GatheredBody(request.Encode()), std::move(c));
   }
 }
 
+void BatchCopier::Loop::DropStuckQueues() {
+  for (Partition& p : partitions_) {
+    if (p.state != State::kCopying || p.queued.empty()) continue;
+    const bool stuck = p.target_leader < 0 || p.failed || p.target_error != 0;
+    if (!stuck) continue;
+    // Batches sent before keep their sequences: only those never sent go (from the back).
+    while (!p.queued.empty() && p.queued.back().sequence < 0) {
+      p.fetch_offset = p.queued.back().first;
+      p.queued_bytes -= p.queued.back().batch.size();
+      p.queued.pop_back();
+    }
+  }
+}
+
 void BatchCopier::Loop::OnFetch(Completion& c) {
+  // The response's buffer (c.frame) is held by now: the reservation made for it goes.
+  fetch_buffers_->Unreserve(c.reserved);
+  reserved_ -= c.reserved;
   Cluster& cluster = clusters_[kSource];
   if (auto node = cluster.nodes.find(c.node); node != cluster.nodes.end()) {
     node->second.fetching = false;
@@ -712,19 +784,18 @@ void BatchCopier::Loop::OnFetch(Completion& c) {
       Partition& p = partitions_[index];
       if (p.state != State::kCopying) continue;
       const int16_t code = fetched.error_code != 0 ? fetched.error_code : response->error_code;
-      if (code == kOffsetOutOfRange) {
+      if (code == Error::kOffsetOutOfRange) {
         Return(index, p.fetch_offset, code,
                "offset " + std::to_string(p.fetch_offset) + " is out of range on the source", -1);
         continue;
       }
-      if (IsLeaderError(code)) {
+      if (kp::IsRetriable(code)) {  // fetched again (from the new leader)
         p.source_error = code;
-        cluster.metadata_stale = true;
+        if (kp::InvalidatesMetadata(code)) cluster.metadata_stale = true;
         continue;
       }
       if (code != 0) {
-        Return(index, p.fetch_offset, code,
-               "the source answered a fetch with error " + std::to_string(code), -1);
+        Return(index, p.fetch_offset, code, "the source answered a fetch with " + Named(code), -1);
         continue;
       }
       p.source_error = 0;
@@ -756,6 +827,16 @@ void BatchCopier::Loop::TakeBatches(
     for (const auto& a : *aborted) list.push_back({a.producer_id, a.first_offset});
   }
   kp::ReadCommittedFilter filter(std::move(list));
+  if (split->batches.empty() && split->partial_bytes > 0) {
+    const std::optional<size_t> size = CutBatchSize(records);
+    p.next_batch_bytes = size ? *size : std::max<size_t>(p.next_batch_bytes, records.size()) * 2;
+    CONNECTD_LOG(kDebug, kLogger) << p.spec.source_topic << "-" << p.spec.partition
+                                  << ": the batch at offset " << p.fetch_offset << " came cut off ("
+                                  << records.size() << " bytes); fetched again for "
+                                  << p.next_batch_bytes << " bytes";
+    return;
+  }
+  if (!split->batches.empty()) p.next_batch_bytes = 0;
   for (std::string_view batch : split->batches) {
     absl::StatusOr<kp::RecordBatchHeader> h = kp::ParseRecordBatchHeader(batch);
     if (!h.ok()) {
@@ -765,6 +846,7 @@ void BatchCopier::Loop::TakeBatches(
     if (h->last_offset() < p.fetch_offset) continue;  // copied already
     if (!filter.Copy(*h, batch)) {                    // a marker or an aborted transaction
       p.fetch_offset = h->last_offset() + 1;
+      SkippedUpTo(p, p.fetch_offset);
       continue;
     }
     if (h->base_offset < p.fetch_offset) {
@@ -776,6 +858,16 @@ void BatchCopier::Loop::TakeBatches(
     }
     if (std::optional<std::string> why = kp::PassThroughObstacle(*h)) {
       Return(index, h->base_offset, 0, *why, h->log_append_time() ? -1 : h->last_offset() + 1);
+      return;
+    }
+    if (wanted_codec_ && h->compression() != *wanted_codec_ && h->compression() < 5) {
+      // The user's compression.type is honoured (cross-region bandwidth): the record path's
+      // producer compresses with it, for the rest of this copy.
+      Return(index, h->base_offset, 0,
+             std::string("the producer's compression.type is ") + kCodecNames[*wanted_codec_] +
+                 " and the source's batches are " + kCodecNames[h->compression()] +
+                 ": copied record by record, compressed by the producer",
+             -1);
       return;
     }
     // The batch's bytes, writable: the frame is this copier's alone.
@@ -815,6 +907,8 @@ void BatchCopier::Loop::SendProduces() {
       for (size_t i : indexes) {
         Partition& p = partitions_[i];
         if (!sendable(p)) continue;
+        // Batches in flight on an earlier leader's connection are answered first (sent_on).
+        if (!p.sent.empty() && p.sent_on != node->connection_id) continue;
         if (bytes > 0 && bytes + p.queued.front().batch.size() > kMaxProduceRequestBytes) break;
         Queued q = std::move(p.queued.front());
         p.queued.pop_front();
@@ -832,7 +926,9 @@ void BatchCopier::Loop::SendProduces() {
         // A view: a retry sends the same bytes again.
         request.topics[slot->second].partitions.push_back(
             {p.spec.partition, std::string_view(q.batch.data(), q.batch.size()), q.frame});
+        c.batch_firsts.push_back(q.first);
         p.sent.push_back(std::move(q));
+        p.sent_on = node->connection_id;
         ++p.in_flight;
         c.partitions.push_back(i);
       }
@@ -874,7 +970,8 @@ void BatchCopier::Loop::OnProduce(Completion& c) {
       answers[{topic.name, partition.partition}] = &partition;
     }
   }
-  for (size_t index : c.partitions) {
+  for (size_t k = 0; k < c.partitions.size(); ++k) {
+    const size_t index = c.partitions[k];
     Partition& p = partitions_[index];
     auto answer = answers.find({p.spec.target_topic, p.spec.partition});
     if (answer == answers.end()) {
@@ -883,24 +980,34 @@ void BatchCopier::Loop::OnProduce(Completion& c) {
     }
     const kp::ProduceResponse::Partition& a = *answer->second;
     if (p.failed) continue;  // after a failed batch, later ones of the partition fail too
-    if (a.error_code == 0 || a.error_code == kDuplicateSequenceNumber) {
-      Acked(index, a.error_code == 0 ? a.base_offset : -1);
+    if (p.sent.empty() || p.sent.front().first != c.batch_firsts[k]) {
+      // Never expected (one connection answers in order, sent_on): an answer that is not the
+      // oldest batch's is not trusted with an offset pair; what is in flight is sent again.
+      CONNECTD_LOG(kWarn, kLogger)
+          << "An answer for " << p.spec.target_topic << "-" << p.spec.partition << " batch at "
+          << c.batch_firsts[k] << " came out of order; sending the partition's batches again";
+      p.failed = true;
+      continue;
+    }
+    if (a.error_code == Error::kNone || a.error_code == Error::kDuplicateSequenceNumber) {
+      Acked(index, a.error_code == Error::kNone ? a.base_offset : -1);
       continue;
     }
     p.failed = true;
     p.target_error = a.error_code;
-    if (IsLeaderError(a.error_code)) cluster.metadata_stale = true;
+    if (kp::InvalidatesMetadata(a.error_code)) cluster.metadata_stale = true;
     if (IsSequenceError(a.error_code)) {
-      StartReset("the target answered error " + std::to_string(a.error_code) + " for " +
-                 p.spec.target_topic + "-" + std::to_string(p.spec.partition));
+      StartReset("the target answered " + Named(a.error_code) + " for " + p.spec.target_topic +
+                 "-" + std::to_string(p.spec.partition));
       continue;
     }
-    if (IsRetriableProduceError(a.error_code)) continue;  // sent again
+    // Sent again, same sequences (the target keeps one copy of each): a new leader, replicas
+    // back in sync, a timeout. A corrupt batch is the source's, never retried (below).
+    if (kp::IsRetriable(a.error_code) && a.error_code != Error::kCorruptMessage) continue;
     std::string why = "the target refused a batch of " + p.spec.target_topic + "-" +
-                      std::to_string(p.spec.partition) + " with error " +
-                      std::to_string(a.error_code);
+                      std::to_string(p.spec.partition) + " with " + Named(a.error_code);
     if (a.error_message) why += ": " + *a.error_message;
-    if (a.error_code == kCorruptMessage && !p.sent.empty()) {
+    if (a.error_code == Error::kCorruptMessage && !p.sent.empty()) {
       // The source's CRC was wrong (StampForProduce keeps it so): the record path reads that
       // batch (and its consumer says what is wrong with it); batches after it come back.
       Return(index, p.acked, a.error_code, why + " (the source batch fails its CRC)",
@@ -937,7 +1044,7 @@ void BatchCopier::Loop::Acked(size_t index, int64_t downstream_base) {
   Queued q = std::move(p.sent.front());
   p.sent.pop_front();
   p.established = true;
-  p.acked = q.last + 1;
+  p.acked = std::max(q.last + 1, q.position_after);
   p.target_error = 0;
   BatchCopyEvent event = EventOf(BatchCopyEvent::Kind::kAcked, index);
   event.upstream_first = q.first;
@@ -951,6 +1058,16 @@ void BatchCopier::Loop::Acked(size_t index, int64_t downstream_base) {
 }
 
 // ---- Returns, resets, progress ---------------------------------------------------------------
+
+void BatchCopier::Loop::SkippedUpTo(Partition& p, int64_t offset) {
+  if (!p.queued.empty()) {
+    p.queued.back().position_after = offset;
+  } else if (!p.sent.empty()) {
+    p.sent.back().position_after = offset;
+  } else {
+    p.acked = std::max(p.acked, offset);  // nothing before it waits for an acknowledgement
+  }
+}
 
 void BatchCopier::Loop::Return(size_t index, int64_t offset, int32_t code, std::string reason,
                                int64_t copy_again_at) {
@@ -1028,6 +1145,8 @@ void BatchCopier::Loop::EmitProgress() {
     BatchCopyEvent event = EventOf(BatchCopyEvent::Kind::kProgress, i);
     event.fetch_throttle_ms = std::exchange(p.fetch_throttle_ms, 0);
     event.error_code = p.source_error != 0 ? p.source_error : p.target_error;
+    event.source_error_code = p.source_error;
+    event.target_error_code = p.target_error;
     Emit(std::move(event));
   }
 }

@@ -32,6 +32,12 @@
 // producer id from the last acknowledged batch of every partition (batches the target may
 // have written without an acknowledgement are then written again: at least once, never lost).
 //
+// Memory: what a copier holds is its Fetch responses, each until every batch of it was
+// acknowledged or dropped. With a bounded pool (options.fetch_buffers) fetches wait for room;
+// while they wait, the queued batches of partitions that cannot be sent (no target leader, a
+// produce error being retried) are dropped and fetched again later, so that a stuck partition
+// does not hold the responses other partitions' batches came in.
+//
 // Threads: a copier thread (the loop; it never blocks on a request) and an I/O thread (the
 // broker connections' io_context). TakeEvents and SetPaused from any thread; Add and Stop from
 // the owner's thread.
@@ -52,6 +58,10 @@
 #include "absl/status/statusor.h"
 
 namespace connectd::kafka {
+
+namespace protocol {
+class FrameBufferPool;
+}
 
 struct BatchCopyPartition {
   std::string source_topic;
@@ -81,6 +91,10 @@ struct BatchCopyEvent {
   int64_t copy_again_at = -1;
   // kProgress: the longest fetch throttle (ms) the source asked for since the last kProgress.
   int32_t fetch_throttle_ms = 0;
+  // kProgress: error_code by the side that gave it (0: that side copies): the source's last
+  // fetch error and the target's last produce error.
+  int32_t source_error_code = 0;
+  int32_t target_error_code = 0;
 };
 
 struct BatchCopierOptions {
@@ -103,6 +117,11 @@ struct BatchCopierOptions {
   // Called (on the copier thread) with each produce throttle time the target asks for (a
   // client quota on the target client's client.id); may be null.
   std::function<void(int32_t throttle_ms)> on_produce_throttle;
+  // Where Fetch responses live, shared by the copiers of a worker (null: a pool of the
+  // copier's own, unbounded). A pool with a bound (FrameBufferPool::max_held_bytes, the
+  // worker's passthrough.buffer.memory) is the memory all of them may hold: a fetch is sent
+  // only once its response's most (fetch_max_bytes, or at least partition_fetch_bytes) fits.
+  std::shared_ptr<protocol::FrameBufferPool> fetch_buffers;
 };
 
 class BatchCopier {

@@ -232,6 +232,7 @@ absl::Status AbstractWorkerSourceTask::CopyBatches(const connectd_batch_copy_req
           std::string(plugin::View(request.source_client.items[i].value));
     }
     copier_options.target = options_.producer;
+    copier_options.fetch_buffers = options_.batch_copy_buffers;
     // The target's quota on the task's producer client id, published as the record path's
     // ThrottleCallback does (flow health names the quota with it).
     if (metrics::Sensor* throttle = producer_throttle_) {
@@ -287,7 +288,9 @@ absl::Status AbstractWorkerSourceTask::ServeBatchCopies() {
                                           e.error_code,
                                           {e.reason.data(), e.reason.size()},
                                           e.copy_again_at,
-                                          e.fetch_throttle_ms};
+                                          e.fetch_throttle_ms,
+                                          e.source_error_code,
+                                          e.target_error_code};
     if (absl::Status s = instance_->BatchCopyEvent(event); !s.ok()) return s;
     if (kind == CONNECTD_BATCH_COPY_ACKED) {
       records += e.record_count;

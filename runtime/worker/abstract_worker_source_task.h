@@ -71,6 +71,9 @@ struct SourceTaskOptions {
   std::shared_ptr<RecordPipeline> pipeline;
   // topic.creation.* (KIP-158); null: topics are left to the broker's auto-creation.
   std::shared_ptr<TopicCreation> topic_creation;
+  // The worker's memory for batch pass-through (passthrough.buffer.memory), shared by every
+  // task's copier; null: the copier's own, unbounded.
+  std::shared_ptr<kafka::protocol::FrameBufferPool> batch_copy_buffers;
 };
 
 class AbstractWorkerSourceTask : public WorkerTask, private plugin::SourceTaskContextHost {

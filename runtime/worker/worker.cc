@@ -1,5 +1,7 @@
 #include "runtime/worker/worker.h"
+
 #include "runtime/kafka/client_metrics.h"
+#include "runtime/kafka/protocol/frame_buffer_pool.h"
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -45,7 +47,12 @@ Worker::Worker(const config::WorkerConfig& config, const plugin::PluginRegistry&
       events_(events),
       worker_id_(std::move(worker_id)),
       metrics_(metrics),
-      metrics_group_(metrics, listener, worker_id_) {
+      metrics_group_(metrics, listener, worker_id_),
+      batch_copy_buffers_(std::make_shared<kafka::protocol::FrameBufferPool>(
+          /*max_cached_bytes=*/std::min<size_t>(
+              32 << 20, static_cast<size_t>(config.passthrough_buffer_memory()) / 4),
+          /*min_pooled_bytes=*/64 << 10,
+          /*max_held_bytes=*/static_cast<size_t>(config.passthrough_buffer_memory()))) {
   PublishCounts();
 }
 
@@ -196,6 +203,7 @@ absl::StatusOr<std::unique_ptr<WorkerTask>> Worker::BuildTask(
         config_.parsed().GetBool("topic.creation.enable"), *resolved_connector);
     if (!topic_creation.ok()) return topic_creation.status();
     options.topic_creation = *std::move(topic_creation);
+    options.batch_copy_buffers = batch_copy_buffers_;
     std::shared_ptr<ConnectorOffsetStore> offsets = offsets_(id.connector);
     if (exactly_once_) {
       absl::StatusOr<ExactlyOnceTaskOptions> eos =

@@ -142,6 +142,8 @@ class Worker {
   // connect-worker-metrics; every state report of the worker's connectors and tasks passes
   // through it to listener_. Declared before them: it outlives them.
   WorkerMetricsGroup metrics_group_;
+  // Fetch responses of every task's batch pass-through, bounded by passthrough.buffer.memory.
+  const std::shared_ptr<kafka::protocol::FrameBufferPool> batch_copy_buffers_;
 
   std::optional<ExactlyOnceHooks> exactly_once_;
   std::map<std::string, std::unique_ptr<WorkerConnector>> connectors_;

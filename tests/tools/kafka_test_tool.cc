@@ -32,6 +32,10 @@
 //   produce-tx BOOTSTRAP TOPIC COUNT PARTITIONS  like produce (timestamp now), in committed
 //                                                transactions of one record per partition, so
 //                                                every partition's offsets have gaps (markers)
+//   produce-keyed BOOTSTRAP TOPIC KEYS COUNT FIRST
+//                                                COUNT updates of KEYS keys to partition 0: key
+//                                                k<i % KEYS>, value v<FIRST + i> (a compacted
+//                                                topic's changelog)
 //   produce-from BOOTSTRAP TOPIC FIRST COUNT PARTITIONS
 //                                                like produce, for i in [FIRST, FIRST+COUNT)
 //                                                (distinct keys across batches), timestamp now
@@ -1145,6 +1149,20 @@ int main(int argc, char** argv) {
     }
     rd_kafka_destroy(rk);
     return 0;
+  }
+  if (command == "produce-keyed" && argc >= 7) {
+    const int keys = std::atoi(argv[4]), count = std::atoi(argv[5]), first = std::atoi(argv[6]);
+    if (keys <= 0) return Fail("KEYS must be positive");
+    std::vector<TestRecord> records;
+    for (int i = 0; i < count; ++i) {
+      TestRecord r;
+      r.key = "k" + std::to_string(i % keys);
+      r.value = "v" + std::to_string(first + i);
+      r.partition = 0;
+      records.push_back(std::move(r));
+    }
+    absl::Status s = connectd::testing::ProduceRecords(bootstrap, topic, records);
+    return s.ok() ? 0 : Fail(s.ToString());
   }
   if (command == "produce-from" && argc >= 7) {
     int first = std::atoi(argv[4]), count = std::atoi(argv[5]), partitions = std::atoi(argv[6]);

@@ -38,6 +38,8 @@
  *   1.7  Batch pass-through: host function source_task_copy_batches and the source task hook
  *        batch_copy_event (the host copies a task's source partitions as record batches);
  *        host function sensor_record_many (one value recorded many times at once).
+ *   1.8  connectd_batch_copy_event.source_error_code and target_error_code: a PROGRESS event
+ *        says which cluster gave its error.
  *
  * OWNERSHIP
  *   - `connectd_str` and `connectd_bytes` are views. A view handed to a callee is valid only for
@@ -75,7 +77,7 @@ extern "C" {
 #endif
 
 #define CONNECTD_PLUGIN_ABI_VERSION_MAJOR 1
-#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 7
+#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 8
 
 /* The minor version whose layout this translation unit sees. */
 #ifndef CONNECTD_PLUGIN_ABI_TARGET_MINOR
@@ -563,6 +565,14 @@ typedef struct connectd_batch_copy_event {
    * Kafka's fetch-throttle-time), 0 when none. The target's throttling of the produce requests
    * is the host's to publish (the task's producer-metrics). */
   int32_t fetch_throttle_ms;
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 8
+  /* PROGRESS: error_code split by the cluster that gave it: the source's (a fetch: not leader,
+   * unreachable, ...) and the target's (a produce: not leader, not enough replicas,
+   * unreachable, ...); 0 where that side copies. error_code keeps its 1.7 meaning (the
+   * source's if any, else the target's). */
+  int32_t source_error_code;
+  int32_t target_error_code;
+#endif
 } connectd_batch_copy_event;
 
 /* ------------------------------------------------------------------------------------------ */

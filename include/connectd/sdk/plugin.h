@@ -6,9 +6,9 @@
 //
 // expands to the exported C entry point and static descriptors built from each class's
 // kClassName, kVersion, configDef() (and a connector's TaskType). The list may mix connectors,
-// transformations and predicates (connectd/sdk/transformation.h) in any order. The trampolines below are the only code that
-// touches the C vtables: they turn every exception into a status code plus message, so no C++
-// exception ever crosses the ABI.
+// transformations and predicates (connectd/sdk/transformation.h) in any order. The trampolines
+// below are the only code that touches the C vtables: they turn every exception into a status code
+// plus message, so no C++ exception ever crosses the ABI.
 #pragma once
 
 #include <exception>
@@ -71,7 +71,8 @@ inline std::vector<TopicPartition> ToPartitions(const connectd_topic_partition* 
 
 inline OffsetMap ToOffsetMap(const connectd_topic_partition_offset* p, size_t n) {
   OffsetMap out;
-  for (size_t i = 0; i < n; ++i) out[{std::string(FromStr(p[i].topic)), p[i].partition}] = p[i].offset;
+  for (size_t i = 0; i < n; ++i)
+    out[{std::string(FromStr(p[i].topic)), p[i].partition}] = p[i].offset;
   return out;
 }
 
@@ -157,7 +158,13 @@ struct ConnectorTrampolines {
   }
 
   static constexpr connectd_connector_vtable kVtable = {
-      sizeof(connectd_connector_vtable), &Create, &Validate, &Start, &TaskConfigs, &Stop, &Destroy,
+      sizeof(connectd_connector_vtable),
+      &Create,
+      &Validate,
+      &Start,
+      &TaskConfigs,
+      &Stop,
+      &Destroy,
 #if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 1
       &AlterOffsets,
 #endif
@@ -239,14 +246,27 @@ struct SourceTaskTrampolines {
       event.reason = FromStr(e->reason);
       event.copy_again_at = e->copy_again_at;
       event.fetch_throttle_ms = e->fetch_throttle_ms;
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 8
+      if (e->struct_size >=
+          offsetof(connectd_batch_copy_event, target_error_code) + sizeof(e->target_error_code)) {
+        event.source_error_code = e->source_error_code;
+        event.target_error_code = e->target_error_code;
+      }
+#endif
       Self(p)->batchCopyEvent(event);
     });
   }
 #endif
 
   static constexpr connectd_source_task_vtable kVtable = {
-      sizeof(connectd_source_task_vtable), &Create, &Start, &Poll, &Commit, &CommitRecord,
-      &Stop, &Destroy,
+      sizeof(connectd_source_task_vtable),
+      &Create,
+      &Start,
+      &Poll,
+      &Commit,
+      &CommitRecord,
+      &Stop,
+      &Destroy,
 #if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 7
       &BatchCopy,
 #endif
@@ -305,9 +325,16 @@ struct SinkTaskTrampolines {
     internal::GuardNoThrow("SinkTask destructor", [&] { delete Self(p); });
   }
 
-  static constexpr connectd_sink_task_vtable kVtable = {
-      sizeof(connectd_sink_task_vtable), &Create, &Start, &Open, &Close, &Put, &PreCommit, &Flush,
-      &Stop, &Destroy};
+  static constexpr connectd_sink_task_vtable kVtable = {sizeof(connectd_sink_task_vtable),
+                                                        &Create,
+                                                        &Start,
+                                                        &Open,
+                                                        &Close,
+                                                        &Put,
+                                                        &PreCommit,
+                                                        &Flush,
+                                                        &Stop,
+                                                        &Destroy};
 };
 
 template <typename T>
@@ -336,17 +363,17 @@ struct TransformationTrampolines {
       internal::ToAbi(*result, writer, headers, abi);
       const connectd_status status = Host().record_out_set(out, &abi);
       if (status != CONNECTD_STATUS_OK) {
-        throw ConnectException(std::string(T::kClassName) +
-                                   " returned a record whose data does not match its schema",
-                               status);
+        throw ConnectException(
+            std::string(T::kClassName) + " returned a record whose data does not match its schema",
+            status);
       }
     });
   }
   static void Destroy(connectd_transformation_plugin_ptr* p) {
     internal::GuardNoThrow("Transformation destructor", [&] { delete Self(p); });
   }
-  static constexpr connectd_transformation_vtable kVtable = {
-      sizeof(connectd_transformation_vtable), &Create, &Configure, &Apply, &Destroy};
+  static constexpr connectd_transformation_vtable kVtable = {sizeof(connectd_transformation_vtable),
+                                                             &Create, &Configure, &Apply, &Destroy};
 };
 
 template <typename T>
@@ -366,14 +393,14 @@ struct PredicateTrampolines {
   static connectd_status Test(connectd_predicate_plugin_ptr* p,
                               const connectd_connect_record* record, int32_t* result,
                               connectd_error_host_ptr* error) {
-    return internal::Guard(
-        error, [&] { *result = Self(p)->test(internal::FromAbi(*record)) ? 1 : 0; });
+    return internal::Guard(error,
+                           [&] { *result = Self(p)->test(internal::FromAbi(*record)) ? 1 : 0; });
   }
   static void Destroy(connectd_predicate_plugin_ptr* p) {
     internal::GuardNoThrow("Predicate destructor", [&] { delete Self(p); });
   }
-  static constexpr connectd_predicate_vtable kVtable = {
-      sizeof(connectd_predicate_vtable), &Create, &Configure, &Test, &Destroy};
+  static constexpr connectd_predicate_vtable kVtable = {sizeof(connectd_predicate_vtable), &Create,
+                                                        &Configure, &Test, &Destroy};
 };
 
 namespace internal {
@@ -391,8 +418,9 @@ const std::vector<connectd_config_key>& ConfigKeysOf() {
 
 template <typename C>
 const connectd_connector_descriptor* Describe() {
-  static_assert(std::is_base_of_v<Connector, C>, "a connector derives from SourceConnector or "
-                                                 "SinkConnector");
+  static_assert(std::is_base_of_v<Connector, C>,
+                "a connector derives from SourceConnector or "
+                "SinkConnector");
   static const connectd_connector_descriptor descriptor = [] {
     const std::vector<connectd_config_key>& keys = ConfigKeysOf<C>();
     connectd_connector_descriptor d{};
@@ -446,8 +474,8 @@ struct PluginClasses {
     } else if constexpr (std::is_base_of_v<Transformation, T>) {
       static_assert(CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 5 || sizeof(T) == 0,
                     "transformations need ABI 1.5");
-      transformations.push_back(
-          DescribeStage<T, connectd_transformation_descriptor>(&TransformationTrampolines<T>::kVtable));
+      transformations.push_back(DescribeStage<T, connectd_transformation_descriptor>(
+          &TransformationTrampolines<T>::kVtable));
     } else {
       static_assert(std::is_base_of_v<Predicate, T>,
                     "CONNECTD_PLUGIN lists connectors, transformations and predicates");
@@ -506,8 +534,8 @@ const connectd_plugin_descriptor* PluginEntry(const connectd_host_api* host,
 }  // namespace connectd::sdk
 
 // Exports the plugin's entry point. Use once per shared object, in one .cc file.
-#define CONNECTD_PLUGIN(name, version, ...)                                                     \
-  extern "C" CONNECTD_PLUGIN_EXPORT const connectd_plugin_descriptor* connectd_plugin_entry(    \
-      const connectd_host_api* host, connectd_error_host_ptr* error) {                          \
-    return ::connectd::sdk::internal::PluginEntry<__VA_ARGS__>(host, error, name, version);     \
+#define CONNECTD_PLUGIN(name, version, ...)                                                  \
+  extern "C" CONNECTD_PLUGIN_EXPORT const connectd_plugin_descriptor* connectd_plugin_entry( \
+      const connectd_host_api* host, connectd_error_host_ptr* error) {                       \
+    return ::connectd::sdk::internal::PluginEntry<__VA_ARGS__>(host, error, name, version);  \
   }

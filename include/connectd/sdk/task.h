@@ -55,6 +55,9 @@ struct BatchCopyEvent {
   std::string_view reason;
   int64_t copy_again_at = -1;
   int32_t fetch_throttle_ms = 0;
+  // ABI 1.8 (an older host leaves them 0 and puts either side's error in error_code).
+  int32_t source_error_code = 0;
+  int32_t target_error_code = 0;
 };
 
 // True if the host offers the 1.7 batch pass-through.
@@ -103,7 +106,8 @@ class SourceTaskContext {
                        ToStr(p.offset_prefix), ToStr(p.offset_suffix)});
     }
     const connectd_batch_copy_request request{sizeof(connectd_batch_copy_request),
-                                              {client.data(), client.size()}, items.data(),
+                                              {client.data(), client.size()},
+                                              items.data(),
                                               items.size()};
     auto explain = [](void* opaque, connectd_str message) {
       static_cast<std::string*>(opaque)->assign(FromStr(message));
@@ -152,7 +156,9 @@ class SinkTaskContext {
   void offset(const TopicPartition& tp, int64_t offset) {
     Host().sink_task_seek(context_, {ToStr(tp.topic), tp.partition}, offset);
   }
-  void pause(const TopicPartition& tp) { Host().sink_task_pause(context_, {ToStr(tp.topic), tp.partition}); }
+  void pause(const TopicPartition& tp) {
+    Host().sink_task_pause(context_, {ToStr(tp.topic), tp.partition});
+  }
   void resume(const TopicPartition& tp) {
     Host().sink_task_resume(context_, {ToStr(tp.topic), tp.partition});
   }

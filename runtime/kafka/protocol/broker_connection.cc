@@ -313,13 +313,13 @@ void BrokerConnection::NegotiateVersions(int16_t version, std::function<void(abs
       [this, done = std::move(done)](absl::StatusOr<std::string> body, int16_t v) mutable {
         if (!body.ok()) return done(body.status());
         absl::StatusOr<ApiVersionsResponse> response = ApiVersionsResponse::Decode(*body, v);
-        if (v > 0 && (!response.ok() || response->error_code == kUnsupportedVersion)) {
+        if (v > 0 && (!response.ok() || response->error_code == Error::kUnsupportedVersion)) {
           // A broker that does not know version v answers (Kafka: in version 0) listing, if
           // anything, the versions of ApiVersions it knows: ask again in the highest of them, or
           // in version 0, as Java's NetworkClient does.
           absl::StatusOr<ApiVersionsResponse> v0 = ApiVersionsResponse::Decode(*body, 0);
           const ApiVersionsResponse* refused = nullptr;
-          if (v0.ok() && v0->error_code == kUnsupportedVersion) {
+          if (v0.ok() && v0->error_code == Error::kUnsupportedVersion) {
             refused = &*v0;
           } else if (response.ok()) {
             refused = &*response;
@@ -333,7 +333,7 @@ void BrokerConnection::NegotiateVersions(int16_t version, std::function<void(abs
           }
         }
         if (!response.ok()) return done(response.status());
-        if (response->error_code != kNone) {
+        if (response->error_code != Error::kNone) {
           return done(absl::FailedPreconditionError("ApiVersions v" + std::to_string(v) +
                                                     " failed: " + ErrorName(response->error_code)));
         }
@@ -403,7 +403,7 @@ void BrokerConnection::Handshake(std::shared_ptr<SaslExchange> exchange,
                 absl::StatusOr<SaslHandshakeResponse> response =
                     SaslHandshakeResponse::Decode(*body, v);
                 if (!response.ok()) return done(response.status());
-                if (response->error_code != kNone) {
+                if (response->error_code != Error::kNone) {
                   std::string offered;
                   for (const std::string& m : response->mechanisms) {
                     offered += (offered.empty() ? "" : ", ") + m;
@@ -430,7 +430,7 @@ void BrokerConnection::SaslRounds(std::shared_ptr<SaslExchange> exchange, std::s
                 absl::StatusOr<SaslAuthenticateResponse> response =
                     SaslAuthenticateResponse::Decode(*body, v);
                 if (!response.ok()) return done(response.status());
-                if (response->error_code != kNone) {
+                if (response->error_code != Error::kNone) {
                   return done(absl::UnauthenticatedError(
                       "SASL authentication failed: " +
                       response->error_message.value_or(ErrorName(response->error_code))));

@@ -14,10 +14,18 @@
 // request takes the smallest cached buffer that holds it, and over the limit the smallest cached
 // buffers are freed first. Buffers outlive the pool safely (freed then).
 //
-// Thread-safety: Get() and the buffers' release on any thread.
+// A pool may also bound what its users hold (issue 49: a worker's pass-through memory): the
+// buffers handed out and not yet released, plus the reservations made for responses still to
+// come, stay within `max_held_bytes`. A reader reserves the most a response may take before it
+// asks for one (Reserve), and gives the reservation back once the response's buffer is its own
+// (Unreserve); a request that cannot reserve waits.
+//
+// Thread-safety: every member function and the buffers' release on any thread.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -28,21 +36,49 @@ class FrameBufferPool : public std::enable_shared_from_this<FrameBufferPool> {
  public:
   // Keeps at most `max_cached_bytes` of free buffers; frames below `min_pooled_bytes` are
   // allocated as usual (malloc serves small ones from memory already mapped).
-  explicit FrameBufferPool(size_t max_cached_bytes, size_t min_pooled_bytes = 64 << 10);
+  // `max_held_bytes` bounds held_bytes() (0: no bound).
+  explicit FrameBufferPool(size_t max_cached_bytes, size_t min_pooled_bytes = 64 << 10,
+                           size_t max_held_bytes = 0);
 
-  // At least `size` bytes, uninitialised. REQUIRES: the pool is owned by a shared_ptr.
+  // At least `size` bytes, uninitialised; held until its last reference goes. Never refused
+  // (the bound is kept by Reserve). REQUIRES: the pool is owned by a shared_ptr.
   std::shared_ptr<char[]> Get(size_t size);
 
+  // Reserves up to `wanted` bytes of the bound for `who` (any address that names the caller):
+  // the bytes granted, at least `at_least` (or the whole bound, if smaller), or 0 when fewer
+  // are free (nothing reserved). Callers refused are served first come, first served: while
+  // one waits, no later caller is granted anything, so a busy caller cannot starve another. A
+  // waiting caller asks again at least every kWaiterPatience or loses its place.
+  // Without a bound, `wanted`.
+  size_t Reserve(const void* who, size_t wanted, size_t at_least);
+  // Gives back `bytes` of an earlier Reserve.
+  void Unreserve(size_t bytes);
+  // `who` waits no more (it stops): callers behind it move up.
+  void Forget(const void* who);
+
+  static constexpr std::chrono::milliseconds kWaiterPatience{1000};
+
   size_t cached_bytes() const;
+  // Buffers handed out and not released (their capacities) plus reservations.
+  size_t held_bytes() const;
+  size_t max_held_bytes() const { return max_held_bytes_; }
 
   // The capacity a request of `size` gets when nothing cached holds it.
   static size_t RoundUp(size_t size);
 
  private:
   void Release(char* buffer, size_t capacity);
+  void Unhold(size_t capacity);
 
   const size_t max_cached_bytes_;
   const size_t min_pooled_bytes_;
+  const size_t max_held_bytes_;
+  size_t held_bytes_ = 0;  // guarded by mu_
+  struct Waiter {
+    const void* who;
+    std::chrono::steady_clock::time_point asked;
+  };
+  std::deque<Waiter> waiters_;  // refused callers, first come first; guarded by mu_
   mutable std::mutex mu_;
   std::multimap<size_t, std::unique_ptr<char[]>> free_;  // by capacity; guarded by mu_
   size_t cached_bytes_ = 0;                              // guarded by mu_

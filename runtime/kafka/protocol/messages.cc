@@ -18,49 +18,37 @@ absl::StatusOr<T> Done(const WireReader& r, T value) {
 
 ApiRange SupportedVersions(ApiKey key) {
   switch (key) {
-    case ApiKey::kApiVersions: return {0, 3, 3};
-    case ApiKey::kFindCoordinator: return {1, 3, 3};
-    case ApiKey::kJoinGroup: return {2, 9, 6};
-    case ApiKey::kSyncGroup: return {0, 5, 4};
-    case ApiKey::kHeartbeat: return {0, 4, 4};
-    case ApiKey::kLeaveGroup: return {0, 5, 4};
-    case ApiKey::kSaslHandshake: return {0, 1, kNeverFlexible};
-    case ApiKey::kSaslAuthenticate: return {0, 2, 2};
+    case ApiKey::kApiVersions:
+      return {0, 3, 3};
+    case ApiKey::kFindCoordinator:
+      return {1, 3, 3};
+    case ApiKey::kJoinGroup:
+      return {2, 9, 6};
+    case ApiKey::kSyncGroup:
+      return {0, 5, 4};
+    case ApiKey::kHeartbeat:
+      return {0, 4, 4};
+    case ApiKey::kLeaveGroup:
+      return {0, 5, 4};
+    case ApiKey::kSaslHandshake:
+      return {0, 1, kNeverFlexible};
+    case ApiKey::kSaslAuthenticate:
+      return {0, 2, 2};
     // Pass-through's data path (data_messages.h): one version each.
-    case ApiKey::kProduce: return {9, 9, 9};
-    case ApiKey::kFetch: return {12, 12, 12};
-    case ApiKey::kMetadata: return {12, 12, 9};
-    case ApiKey::kInitProducerId: return {4, 4, 2};
+    case ApiKey::kProduce:
+      return {9, 9, 9};
+    case ApiKey::kFetch:
+      return {12, 12, 12};
+    case ApiKey::kMetadata:
+      return {12, 12, 9};
+    case ApiKey::kInitProducerId:
+      return {4, 4, 2};
   }
   return {0, -1, kNeverFlexible};  // an API connectd does not speak: no version
 }
 
-std::string ErrorName(int16_t code) {
-  switch (code) {
-    case kNone: return "NONE";
-    case kCoordinatorLoadInProgress: return "COORDINATOR_LOAD_IN_PROGRESS";
-    case kCoordinatorNotAvailable: return "COORDINATOR_NOT_AVAILABLE";
-    case kNotCoordinator: return "NOT_COORDINATOR";
-    case kIllegalGeneration: return "ILLEGAL_GENERATION";
-    case kInconsistentGroupProtocol: return "INCONSISTENT_GROUP_PROTOCOL";
-    case kUnknownMemberId: return "UNKNOWN_MEMBER_ID";
-    case kInvalidSessionTimeout: return "INVALID_SESSION_TIMEOUT";
-    case kRebalanceInProgress: return "REBALANCE_IN_PROGRESS";
-    case kGroupAuthorizationFailed: return "GROUP_AUTHORIZATION_FAILED";
-    case kUnsupportedSaslMechanism: return "UNSUPPORTED_SASL_MECHANISM";
-    case kIllegalSaslState: return "ILLEGAL_SASL_STATE";
-    case kUnsupportedVersion: return "UNSUPPORTED_VERSION";
-    case kSaslAuthenticationFailed: return "SASL_AUTHENTICATION_FAILED";
-    case kMemberIdRequired: return "MEMBER_ID_REQUIRED";
-    case kGroupMaxSizeReached: return "GROUP_MAX_SIZE_REACHED";
-    case kFencedInstanceId: return "FENCED_INSTANCE_ID";
-  }
-  return "UNKNOWN(" + std::to_string(code) + ")";
-}
-
 std::string EncodeRequestFrame(ApiKey key, int16_t version, int32_t correlation_id,
-                               const std::optional<std::string>& client_id,
-                               std::string_view body) {
+                               const std::optional<std::string>& client_id, std::string_view body) {
   std::string out = EncodeRequestHead(key, version, correlation_id, client_id, body.size());
   out.append(body);
   return out;

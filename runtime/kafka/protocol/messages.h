@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/kafka/protocol/errors.h"
 
 namespace connectd::kafka::protocol {
 
@@ -47,29 +48,6 @@ ApiRange SupportedVersions(ApiKey key);
 inline bool IsFlexible(ApiKey key, int16_t version) {
   return version >= SupportedVersions(key).first_flexible;
 }
-
-// Kafka error codes connectd acts on by name.
-enum ErrorCode : int16_t {
-  kNone = 0,
-  kCoordinatorLoadInProgress = 14,
-  kCoordinatorNotAvailable = 15,
-  kNotCoordinator = 16,
-  kIllegalGeneration = 22,
-  kInconsistentGroupProtocol = 23,
-  kUnknownMemberId = 25,
-  kInvalidSessionTimeout = 26,
-  kRebalanceInProgress = 27,
-  kGroupAuthorizationFailed = 30,
-  kUnsupportedVersion = 35,
-  kUnsupportedSaslMechanism = 33,
-  kIllegalSaslState = 34,
-  kSaslAuthenticationFailed = 58,
-  kMemberIdRequired = 79,
-  kFencedInstanceId = 82,
-  kGroupMaxSizeReached = 81,
-};
-// Kafka's name for an error code (e.g. "REBALANCE_IN_PROGRESS"), or "UNKNOWN(<code>)".
-std::string ErrorName(int16_t code);
 
 // A size-prefixed request frame: header v1 (v2 for flexible versions) and `body`.
 std::string EncodeRequestFrame(ApiKey key, int16_t version, int32_t correlation_id,

@@ -75,6 +75,12 @@ PartitionFacts ToPartitionFacts(const MirrorPartitionMetrics& p,
     out.error_first_ms = Whole(p, "fetch-error-first-ms");
     out.error_last_ms = Whole(p, "fetch-error-last-ms");
   }
+  if (const int64_t target_code = Whole(p, "produce-error-code").value_or(0); target_code != 0) {
+    out.target_error = rd_kafka_err2str(static_cast<rd_kafka_resp_err_t>(target_code));
+    out.target_error_count = Whole(p, "produce-error-count").value_or(0);
+    out.target_error_first_ms = Whole(p, "produce-error-first-ms");
+    out.target_error_last_ms = Whole(p, "produce-error-last-ms");
+  }
   return out;
 }
 
@@ -134,7 +140,13 @@ struct FlowHealth::TopicGauges {
   metrics::Sensor* unreadable = nullptr;
 };
 
+struct FlowHealth::PositionSeen {
+  int64_t position = 0;
+  int64_t since_ms = 0;  // when the position was first seen at this value
+};
+
 struct FlowHealth::Flow {
+  std::map<std::pair<std::string, int>, PositionSeen> positions_seen;  // remote topic-partition
   std::string source;
   std::string target;
   std::map<std::string, std::vector<std::string>> names;  // role -> connector names
@@ -611,6 +623,18 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
   }
   const MetricsAccount& account = Account(flow, std::move(sources));
   f.partitions = account.partitions;
+  // Since when each partition's position has stood still (with records behind it).
+  std::map<std::pair<std::string, int>, PositionSeen> seen;
+  for (PartitionFacts& p : f.partitions) {
+    if (!p.position) continue;
+    const std::pair<std::string, int> key{p.topic, p.partition};
+    PositionSeen now{*p.position, now_ms};
+    auto it = flow.positions_seen.find(key);
+    if (it != flow.positions_seen.end() && it->second.position == *p.position) now = it->second;
+    if (p.RecordsBehind().value_or(0) > 0) p.position_still_since_ms = now.since_ms;
+    seen.emplace(key, now);
+  }
+  flow.positions_seen = std::move(seen);
   f.remote_topics = account.remote_topics;
   f.metric_latency_ms = account.latency_max;
   f.metric_record_age_ms = account.age_max;

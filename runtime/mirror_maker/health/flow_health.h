@@ -105,6 +105,7 @@ class FlowHealth : public FlowHealthView {
   std::string WorkerId() const override;
 
  private:
+  struct PositionSeen;
   struct Flow;
   struct TopicGauges;
   struct Peers;

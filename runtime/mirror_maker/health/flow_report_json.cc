@@ -174,6 +174,16 @@ void WriteReport(Writer& w, const FlowReport& r) {
     w.Int64(p.error_count);
     OptionalInt(w, "error_first_ms", p.error_first_ms);
     OptionalInt(w, "error_last_ms", p.error_last_ms);
+    Key(w, "target_error");
+    if (p.target_error.empty()) {
+      w.Null();
+    } else {
+      String(w, p.target_error);
+    }
+    Key(w, "target_error_count");
+    w.Int64(p.target_error_count);
+    OptionalInt(w, "target_error_first_ms", p.target_error_first_ms);
+    OptionalInt(w, "target_error_last_ms", p.target_error_last_ms);
     w.EndObject();
   }
   w.EndArray();

@@ -500,6 +500,70 @@ std::optional<Outcome> StalledPartitions(RuleContext& c) {
                                      " partition(s) cannot be read (", absl::StrJoin(topics, ", "),
                                      ")"));
   }
+  // Pass-through partitions whose batches the target does not take: the side to look at is B.
+  std::map<std::string, std::vector<const PartitionFacts*>> by_target_error;
+  for (const PartitionFacts& p : facts.partitions) {
+    if (!p.target_error.empty()) by_target_error[p.target_error].push_back(&p);
+  }
+  if (!by_target_error.empty()) {
+    std::set<std::string> topics;
+    size_t count_partitions = 0;
+    for (const auto& [error, partitions] : by_target_error) {
+      int64_t count = 0, first = INT64_MAX, last = 0;
+      for (const PartitionFacts* p : partitions) {
+        topics.insert(p->topic);
+        count += p->target_error_count;
+        first = std::min(first, p->target_error_first_ms.value_or(now_ms));
+        last = std::max(last, p->target_error_last_ms.value_or(0));
+      }
+      count_partitions += partitions.size();
+      r.evidence.push_back(
+          absl::StrCat("cannot write ", PartitionList(partitions), " to ", facts.target, ": ",
+                       error, " (", count, " time(s), first ", Seconds(now_ms - first),
+                       " ago, last ", Seconds(now_ms - last), " ago; nothing acknowledged since)"));
+    }
+    next_steps.push_back(absl::StrCat(
+        "Check topic(s) ", absl::StrJoin(topics, ", "), " on cluster ", facts.target,
+        ": their partition leaders and in-sync replicas (kafka-topics.sh --describe "
+        "--under-min-isr-partitions) and the brokers holding them; the batches are sent again "
+        "and the partitions resume by themselves"));
+    summaries.push_back(absl::StrCat(count_partitions, " of ", r.partition_count,
+                                     " partition(s) cannot be written on ", facts.target, " (",
+                                     absl::StrJoin(topics, ", "), ")"));
+  }
+  // Partitions that copy nothing though records wait and nobody reports an error: a stall of
+  // the copy itself (a hand-over between the copy paths that stopped, a task that lost the
+  // partition). A running MirrorSource only: a paused one stops them on purpose (rule 4).
+  const int64_t still_ms = 3 * t.stale_ms;
+  bool source_halted = false;
+  for (const UnitFacts* unit : UnitsOf(facts, "source")) {
+    source_halted = source_halted || unit->state == "PAUSED" || unit->state == "STOPPED";
+  }
+  std::vector<const PartitionFacts*> still;
+  for (const PartitionFacts& p : facts.partitions) {
+    if (source_halted || !p.error.empty() || !p.target_error.empty()) continue;
+    if (p.position_still_since_ms && now_ms - *p.position_still_since_ms >= still_ms) {
+      still.push_back(&p);
+    }
+  }
+  if (!still.empty()) {
+    std::set<std::string> topics;
+    for (const PartitionFacts* p : still) {
+      topics.insert(p->source_topic);
+      r.evidence.push_back(absl::StrCat(
+          p->source_topic, "-", p->partition, ": position ", *p->position, " has not moved for ",
+          Seconds(now_ms - *p->position_still_since_ms), " with ", p->RecordsBehind().value_or(0),
+          " record(s) behind the source's end, and no error is reported"));
+    }
+    next_steps.push_back(absl::StrCat(
+        "Read the MirrorSource task's log for ", absl::StrJoin(topics, ", "),
+        " (the last \"Copying ...\" line of each partition says which path copies it) and "
+        "restart the task if they do not move again; this is a defect of the copy, please "
+        "report it with that log"));
+    summaries.push_back(absl::StrCat(still.size(), " of ", r.partition_count,
+                                     " partition(s) copy nothing though records wait (",
+                                     absl::StrJoin(topics, ", "), ")"));
+  }
   // Remote topics the connector cannot create (or grow) on the target: their records wait.
   if (!facts.remote_topics.empty()) {
     std::set<std::string> denied_create, denied_alter, other;

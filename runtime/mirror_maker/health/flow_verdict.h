@@ -163,6 +163,16 @@ struct PartitionFacts {
   int64_t error_count = 0;
   std::optional<int64_t> error_first_ms;
   std::optional<int64_t> error_last_ms;
+  // Pass-through: the target's answer to the partition's batches until one is acknowledged
+  // (not leader, not enough replicas, unreachable; empty: none). Its records wait on B's side.
+  std::string target_error;
+  int64_t target_error_count = 0;
+  std::optional<int64_t> target_error_first_ms;
+  std::optional<int64_t> target_error_last_ms;
+  // Since when the position has not moved while records are behind it (nullopt: it moves, or
+  // nothing is behind). A partition that copies nothing for long is stalled whatever its path
+  // says (issue 49: a hand-over between pass-through and the record path that stopped).
+  std::optional<int64_t> position_still_since_ms;
   // end_offset - position when both are known.
   std::optional<int64_t> RecordsBehind() const;
 };

@@ -32,11 +32,15 @@ std::string Tag(const metrics::Tags& tags, const std::string& key) {
 
 namespace {
 
-constexpr std::array<std::string_view, 11> kPartitionMetrics = {"fetch-error-code",
+constexpr std::array<std::string_view, 15> kPartitionMetrics = {"fetch-error-code",
                                                                 "fetch-error-count",
                                                                 "fetch-error-first-ms",
                                                                 "fetch-error-last-ms",
                                                                 "oldest-unreplicated-age-ms",
+                                                                "produce-error-code",
+                                                                "produce-error-count",
+                                                                "produce-error-first-ms",
+                                                                "produce-error-last-ms",
                                                                 "record-age-ms-max",
                                                                 "replication-latency-ms-max",
                                                                 "skipped-offset-count",

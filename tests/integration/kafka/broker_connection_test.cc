@@ -97,27 +97,28 @@ TEST_F(BrokerConnectionTest, JoinsSyncsHeartbeatsAndLeavesAConnectGroup) {
     auto coordinator = Call<FindCoordinatorResponse>(*bootstrap, ApiKey::kFindCoordinator,
                                                      FindCoordinatorRequest{group, 0});
     ASSERT_TRUE(coordinator.ok()) << coordinator.status();
-    if (coordinator->error_code == kNone) {
+    if (coordinator->error_code == Error::kNone) {
       EXPECT_EQ(coordinator->port, port_);
       connection = Connected(coordinator->host, static_cast<uint16_t>(coordinator->port));
       // KIP-394: the first join without a member id is answered with one to use.
       first = Call<JoinGroupResponse>(*connection, ApiKey::kJoinGroup, join);
       ASSERT_TRUE(first.ok()) << first.status();
-      if (first->error_code != kNotCoordinator && first->error_code != kCoordinatorNotAvailable &&
-          first->error_code != kCoordinatorLoadInProgress) {
+      if (first->error_code != Error::kNotCoordinator &&
+          first->error_code != Error::kCoordinatorNotAvailable &&
+          first->error_code != Error::kCoordinatorLoadInProgress) {
         break;
       }
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   ASSERT_TRUE(first.ok()) << first.status();
-  ASSERT_EQ(first->error_code, kMemberIdRequired) << ErrorName(first->error_code);
+  ASSERT_EQ(first->error_code, Error::kMemberIdRequired) << ErrorName(first->error_code);
   ASSERT_FALSE(first->member_id.empty());
   EXPECT_EQ(first->member_id.rfind("connectd-test-", 0), 0u) << first->member_id;
   join.member_id = first->member_id;
   auto joined = Call<JoinGroupResponse>(*connection, ApiKey::kJoinGroup, join);
   ASSERT_TRUE(joined.ok()) << joined.status();
-  ASSERT_EQ(joined->error_code, kNone) << ErrorName(joined->error_code);
+  ASSERT_EQ(joined->error_code, Error::kNone) << ErrorName(joined->error_code);
   EXPECT_EQ(joined->leader, join.member_id);
   EXPECT_EQ(joined->protocol_type, "connect");
   EXPECT_EQ(joined->protocol_name, "sessioned");
@@ -133,31 +134,31 @@ TEST_F(BrokerConnectionTest, JoinsSyncsHeartbeatsAndLeavesAConnectGroup) {
   sync.assignments = {{join.member_id, std::string("assignment\0bytes", 16)}};
   auto synced = Call<SyncGroupResponse>(*connection, ApiKey::kSyncGroup, sync);
   ASSERT_TRUE(synced.ok()) << synced.status();
-  ASSERT_EQ(synced->error_code, kNone) << ErrorName(synced->error_code);
+  ASSERT_EQ(synced->error_code, Error::kNone) << ErrorName(synced->error_code);
   EXPECT_EQ(synced->assignment, std::string("assignment\0bytes", 16));
 
   auto beat = Call<HeartbeatResponse>(
       *connection, ApiKey::kHeartbeat,
       HeartbeatRequest{group, joined->generation_id, join.member_id, std::nullopt});
   ASSERT_TRUE(beat.ok()) << beat.status();
-  EXPECT_EQ(beat->error_code, kNone);
+  EXPECT_EQ(beat->error_code, Error::kNone);
   auto stale = Call<HeartbeatResponse>(
       *connection, ApiKey::kHeartbeat,
       HeartbeatRequest{group, joined->generation_id + 5, join.member_id, std::nullopt});
   ASSERT_TRUE(stale.ok());
-  EXPECT_EQ(stale->error_code, kIllegalGeneration);
+  EXPECT_EQ(stale->error_code, Error::kIllegalGeneration);
 
   auto left =
       Call<LeaveGroupResponse>(*connection, ApiKey::kLeaveGroup,
                                LeaveGroupRequest{group, join.member_id, std::nullopt, "test done"});
   ASSERT_TRUE(left.ok()) << left.status();
-  EXPECT_EQ(left->error_code, kNone);
-  EXPECT_EQ(left->member_error_code, kNone);
+  EXPECT_EQ(left->error_code, Error::kNone);
+  EXPECT_EQ(left->member_error_code, Error::kNone);
   auto gone = Call<HeartbeatResponse>(
       *connection, ApiKey::kHeartbeat,
       HeartbeatRequest{group, joined->generation_id, join.member_id, std::nullopt});
   ASSERT_TRUE(gone.ok());
-  EXPECT_EQ(gone->error_code, kUnknownMemberId);
+  EXPECT_EQ(gone->error_code, Error::kUnknownMemberId);
 }
 
 TEST_F(BrokerConnectionTest, FailuresAreStatuses) {
@@ -182,7 +183,7 @@ TEST_F(BrokerConnectionTest, FailuresAreStatuses) {
   auto closed = pending.get_future().get();
   // Either the answer arrived before the close or the request was cancelled: never lost.
   if (closed.ok()) {
-    EXPECT_NE(closed->error_code, kNone);
+    EXPECT_NE(closed->error_code, Error::kNone);
   } else {
     EXPECT_EQ(closed.status().code(), absl::StatusCode::kCancelled);
   }

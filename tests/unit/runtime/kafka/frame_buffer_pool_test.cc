@@ -70,5 +70,58 @@ TEST(FrameBufferPoolTest, ABufferMayOutliveItsPool) {
   buffer.reset();  // freed, not returned (ASan checks the memory)
 }
 
+TEST(FrameBufferPoolTest, ABoundedPoolGrantsWhatFitsAndWaitsBeyond) {
+  auto pool = std::make_shared<FrameBufferPool>(8 << 20, 64 << 10, /*max_held_bytes=*/10 << 20);
+  int me = 0;
+  EXPECT_EQ(pool->Reserve(&me, 6 << 20, 1 << 20), size_t{6} << 20);
+  // 4 MiB left: granted in part, as long as the least asked for fits.
+  EXPECT_EQ(pool->Reserve(&me, 6 << 20, 1 << 20), size_t{4} << 20);
+  EXPECT_EQ(pool->Reserve(&me, 6 << 20, 1 << 20), 0u) << "full: the fetch waits";
+  pool->Forget(&me);
+  EXPECT_EQ(pool->held_bytes(), size_t{10} << 20);
+  // A response arrives: its buffer is held, then its reservation goes.
+  std::shared_ptr<char[]> response = pool->Get(3 << 20);
+  pool->Unreserve(6 << 20);
+  EXPECT_EQ(pool->held_bytes(), (size_t{4} << 20) + FrameBufferPool::RoundUp(3 << 20));
+  std::shared_ptr<char[]> small = pool->Get(1000);  // not pooled, still held
+  EXPECT_EQ(pool->held_bytes(), (size_t{4} << 20) + FrameBufferPool::RoundUp(3 << 20) + 1000);
+  small.reset();
+  response.reset();  // acknowledged: back in the cache, no longer held
+  pool->Unreserve(4 << 20);
+  EXPECT_EQ(pool->held_bytes(), 0u);
+  EXPECT_EQ(pool->Reserve(&me, 20 << 20, 1 << 20), size_t{10} << 20);
+}
+
+// A copier that was refused is served before one that asks later (no starvation, issue 49:
+// four copiers of 50 MiB fetches on a 128 MiB bound left one of them without a fetch).
+TEST(FrameBufferPoolTest, ARefusedCallerIsServedFirst) {
+  auto pool = std::make_shared<FrameBufferPool>(8 << 20, 64 << 10, /*max_held_bytes=*/4 << 20);
+  int busy = 0, waiting = 0, gone = 0;
+  ASSERT_EQ(pool->Reserve(&busy, 3 << 20, 1 << 20), size_t{3} << 20);
+  EXPECT_EQ(pool->Reserve(&waiting, 2 << 20, 2 << 20), 0u);  // 1 MiB free: refused, queued
+  pool->Unreserve(3 << 20);
+  EXPECT_EQ(pool->Reserve(&busy, 3 << 20, 1 << 20), 0u) << "the waiting caller comes first";
+  EXPECT_EQ(pool->Reserve(&waiting, 2 << 20, 2 << 20), size_t{2} << 20);
+  EXPECT_EQ(pool->Reserve(&busy, 3 << 20, 1 << 20), size_t{2} << 20);
+  pool->Unreserve(4 << 20);
+  // A caller that stops while queued does not block the others.
+  ASSERT_EQ(pool->Reserve(&busy, 4 << 20, 1 << 20), size_t{4} << 20);
+  EXPECT_EQ(pool->Reserve(&gone, 1 << 20, 1 << 20), 0u);
+  pool->Forget(&gone);
+  pool->Unreserve(4 << 20);
+  EXPECT_EQ(pool->Reserve(&waiting, 1 << 20, 1 << 20), size_t{1} << 20);
+  // A bound smaller than the least asked for is granted whole.
+  auto tiny = std::make_shared<FrameBufferPool>(0, 64 << 10, /*max_held_bytes=*/1 << 20);
+  EXPECT_EQ(tiny->Reserve(&busy, 2 << 20, 2 << 20), size_t{1} << 20);
+}
+
+TEST(FrameBufferPoolTest, AnUnboundedPoolGrantsEverything) {
+  auto pool = std::make_shared<FrameBufferPool>(8 << 20);
+  int me = 0;
+  EXPECT_EQ(pool->Reserve(&me, size_t{1} << 33, 1), size_t{1} << 33);
+  pool->Unreserve(size_t{1} << 33);
+  EXPECT_EQ(pool->held_bytes(), 0u);
+}
+
 }  // namespace
 }  // namespace connectd::kafka::protocol

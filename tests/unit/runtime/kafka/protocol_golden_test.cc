@@ -112,7 +112,8 @@ TEST_F(ProtocolGoldenTest, JoinGroup) {
     ASSERT_TRUE(response.ok()) << response.status();
     EXPECT_EQ(response->throttle_time_ms, 5);
     EXPECT_EQ(response->generation_id, 7);
-    EXPECT_EQ(response->protocol_type, v >= 7 ? std::optional<std::string>("connect") : std::nullopt);
+    EXPECT_EQ(response->protocol_type,
+              v >= 7 ? std::optional<std::string>("connect") : std::nullopt);
     EXPECT_EQ(response->protocol_name, "sessioned");
     EXPECT_EQ(response->leader, "connect-1-abc");
     EXPECT_EQ(response->member_id, "connect-2-def");
@@ -148,7 +149,7 @@ TEST_F(ProtocolGoldenTest, Heartbeat) {
     EXPECT_EQ(Hex(request.Encode(v)), Hex(Golden("HeartbeatRequest", v))) << "v" << v;
     auto response = HeartbeatResponse::Decode(Golden("HeartbeatResponse", v), v);
     ASSERT_TRUE(response.ok()) << response.status();
-    EXPECT_EQ(response->error_code, kRebalanceInProgress);
+    EXPECT_EQ(response->error_code, Error::kRebalanceInProgress);
     EXPECT_EQ(response->throttle_time_ms, v >= 1 ? 1 : 0);
   }
 }
@@ -161,7 +162,7 @@ TEST_F(ProtocolGoldenTest, LeaveGroup) {
     auto response = LeaveGroupResponse::Decode(Golden("LeaveGroupResponse", v), v);
     ASSERT_TRUE(response.ok()) << response.status();
     EXPECT_EQ(response->throttle_time_ms, v >= 1 ? 4 : 0);
-    EXPECT_EQ(response->member_error_code, v >= 3 ? kUnknownMemberId : 0);
+    EXPECT_EQ(response->member_error_code, v >= 3 ? Code(Error::kUnknownMemberId) : 0);
   }
 }
 
@@ -191,8 +192,8 @@ TEST_F(ProtocolGoldenTest, RequestHeadersAreV1ThenV2ForFlexibleVersions) {
     ASSERT_EQ(frame.size(), 4 + header.size() + 4);
     EXPECT_EQ(Hex(frame.substr(4, header.size())), Hex(header)) << "v" << v;
     EXPECT_EQ(frame.substr(4 + header.size()), "BODY");
-    EXPECT_EQ(frame.substr(0, 4), std::string("\x00\x00\x00", 3) +
-                                      static_cast<char>(header.size() + 4));
+    EXPECT_EQ(frame.substr(0, 4),
+              std::string("\x00\x00\x00", 3) + static_cast<char>(header.size() + 4));
   }
 }
 

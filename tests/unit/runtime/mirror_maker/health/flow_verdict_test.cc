@@ -685,6 +685,45 @@ TEST(FlowVerdictTest, StalledPartitionsNamesTopicsErrorAndGrantWhileHeartbeatsAr
                         "was written 7.0 s ago"));
 }
 
+// Pass-through: the target's answers to a partition's batches are the target's, never "cannot
+// read ... on A" (issue 49: the doctor sent the operator to the source during target faults).
+TEST(FlowVerdictTest, TargetErrorsOfCopiedBatchesNameTheTarget) {
+  FlowFacts f = Healthy();
+  f.partitions = {Partition("orders", 0, 100, 40), Partition("orders", 1, 90, 90)};
+  f.partitions[0].target_error = "Broker: Not enough in-sync replicas";
+  f.partitions[0].target_error_count = 7;
+  f.partitions[0].target_error_first_ms = kNow - 12'000;
+  f.partitions[0].target_error_last_ms = kNow - 1'000;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledPartitions);
+  EXPECT_THAT(r.summary, HasSubstr("1 of 2 partition(s) cannot be written on B (A.orders)"));
+  const std::string evidence = absl::StrJoin(r.evidence, "\n");
+  EXPECT_THAT(evidence, HasSubstr("cannot write orders-0 to B: Broker: Not enough in-sync "
+                                  "replicas (7 time(s), first 12.0 s ago, last 1.0 s ago"));
+  EXPECT_THAT(evidence, Not(HasSubstr("cannot read")));
+  EXPECT_THAT(r.next_step, HasSubstr("on cluster B"));
+  EXPECT_THAT(r.next_step, Not(HasSubstr("cluster A")));
+}
+
+// A partition whose position stands still while records wait, with no error anywhere, is a
+// stall of the copy: never HEALTHY (issue 49). Moving again, or paused on purpose, it is not.
+TEST(FlowVerdictTest, APartitionThatCopiesNothingWhileRecordsWaitIsStalled) {
+  FlowFacts f = Healthy();
+  f.partitions = {Partition("pt-compact", 0, 2000, 240), Partition("orders", 0, 10, 10)};
+  f.partitions[0].position_still_since_ms = kNow - 45'000;
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledPartitions);
+  EXPECT_THAT(r.summary, HasSubstr("1 of 2 partition(s) copy nothing though records wait"));
+  EXPECT_THAT(absl::StrJoin(r.evidence, "\n"),
+              HasSubstr("pt-compact-0: position 240 has not moved for 45.0 s with 1760 record(s) "
+                        "behind"));
+  f.partitions[0].position_still_since_ms = kNow - 5'000;  // a moment: not yet
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kHealthy);
+  f.partitions[0].position_still_since_ms = kNow - 45'000;
+  Find(f, "mm2-source", -1).state = "PAUSED";
+  EXPECT_NE(Evaluate(f, kNow).verdict, Verdict::kStalledPartitions);
+}
+
 TEST(FlowVerdictTest, OtherPartitionErrorsPointAtTheTopic) {
   FlowFacts f = Healthy();
   f.partitions = {Partition("orders", 0, 10, 10)};
