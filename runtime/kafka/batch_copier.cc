@@ -236,7 +236,7 @@ class BatchCopier::Loop {
     std::deque<Queued> queued;
     size_t queued_bytes = 0;
     std::deque<Queued> sent;  // in flight, oldest first (without their bytes)
-    std::optional<Clock::time_point> target_missing_since;
+    std::optional<Clock::time_point> missing_since[2];  // by cluster: the topic unknown there
     int32_t return_code = 0;
     std::string return_reason;
     int64_t copy_again_at = -1;
@@ -633,19 +633,23 @@ void BatchCopier::Loop::OnMetadata(int cluster_index, std::string_view body) {
     if (auto error = topic_errors.find(topic); error != topic_errors.end()) code = error->second;
     if (found != leaders.end() && found->second.second >= 0) {
       leader = found->second.second;
-      if (cluster_index == kTarget) p.target_missing_since.reset();
+      p.missing_since[cluster_index].reset();
       continue;
     }
     if (found != leaders.end()) code = Code(Error::kLeaderNotAvailable);
     leader = -1;
     (cluster_index == kSource ? p.source_error : p.target_error) = code;
     complete = false;
-    if (cluster_index == kTarget && code == Error::kUnknownTopicOrPartition) {
-      if (!p.target_missing_since) p.target_missing_since = now;
-      if (now - *p.target_missing_since >= options_.missing_target_topic_timeout) {
+    if (code == Error::kUnknownTopicOrPartition) {
+      // A target topic not made yet, or a source topic deleted: the record path's turn (it
+      // waits for the remote topic, or ends the partition as the connector's topic refresh
+      // says), not a retry for ever.
+      std::optional<Clock::time_point>& since = p.missing_since[cluster_index];
+      if (!since) since = now;
+      if (now - *since >= options_.missing_topic_timeout) {
         Return(i, p.acked, code,
-               "the target has no partition " + std::to_string(p.spec.partition) + " of " +
-                   p.spec.target_topic,
+               "the " + cluster.name + " has no partition " + std::to_string(p.spec.partition) +
+                   " of " + topic,
                -1);
       }
     }

@@ -112,8 +112,9 @@ struct BatchCopierOptions {
   int32_t partition_fetch_bytes = 1 << 20;
   // Fetched batches a partition may hold before they are produced; fetching it pauses beyond.
   size_t max_queued_bytes_per_partition = 8 << 20;
-  // How long a target topic may be missing before its partitions go back to the record path.
-  std::chrono::milliseconds missing_target_topic_timeout{60000};
+  // How long a topic may be unknown to its cluster (a target topic not made yet, a deleted
+  // source topic) before its partitions go back to the record path.
+  std::chrono::milliseconds missing_topic_timeout{60000};
   // Called (on the copier thread) with each produce throttle time the target asks for (a
   // client quota on the target client's client.id); may be null.
   std::function<void(int32_t throttle_ms)> on_produce_throttle;

@@ -90,6 +90,33 @@ absl::Status CreateTopic(const std::string& bootstrap, const std::string& topic,
   return absl::OkStatus();
 }
 
+absl::Status DeleteTopic(const std::string& bootstrap, const std::string& topic) {
+  CONNECTD_ASSIGN_OR_RETURN(ConfPtr conf, MakeConf({{"bootstrap.servers", bootstrap}}));
+  CONNECTD_ASSIGN_OR_RETURN(RdKafkaPtr admin, MakeClient(RD_KAFKA_PRODUCER, std::move(conf)));
+  char errstr[512];
+  rd_kafka_DeleteTopic_t* deleted = rd_kafka_DeleteTopic_new(topic.c_str());
+  rd_kafka_queue_t* queue = rd_kafka_queue_new(admin.get());
+  rd_kafka_AdminOptions_t* options = rd_kafka_AdminOptions_new(admin.get(), RD_KAFKA_ADMIN_OP_ANY);
+  rd_kafka_AdminOptions_set_operation_timeout(options, 30000, errstr, sizeof(errstr));
+  rd_kafka_DeleteTopics(admin.get(), &deleted, 1, options, queue);
+  std::unique_ptr<rd_kafka_event_t, AdminResultDeleter> event(rd_kafka_queue_poll(queue, 60000));
+  rd_kafka_AdminOptions_destroy(options);
+  rd_kafka_DeleteTopic_destroy(deleted);
+  rd_kafka_queue_destroy(queue);
+  if (!event) return absl::DeadlineExceededError("DeleteTopics got no answer in 60 s");
+  if (rd_kafka_event_error(event.get())) {
+    return kafka::ToStatus(rd_kafka_event_error(event.get()), "DeleteTopics");
+  }
+  size_t count = 0;
+  const rd_kafka_topic_result_t** results =
+      rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(event.get()), &count);
+  for (size_t i = 0; i < count; ++i) {
+    CONNECTD_RETURN_IF_ERROR(kafka::ToStatus(rd_kafka_topic_result_error(results[i]),
+                                             absl::StrCat("deleting topic ", topic)));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ProduceRecords(const std::string& bootstrap, const std::string& topic,
                             const std::vector<TestRecord>& records) {
   DeliveryTally tally;

@@ -27,6 +27,8 @@ struct TestRecord {
 // Creates `topic` through the Admin API and waits for the result.
 absl::Status CreateTopic(const std::string& bootstrap, const std::string& topic, int partitions,
                          const std::map<std::string, std::string>& configs = {});
+// Deletes `topic` through the Admin API and waits for the result.
+absl::Status DeleteTopic(const std::string& bootstrap, const std::string& topic);
 
 // Produces every record (acks=all, idempotent) and returns once all are acknowledged.
 absl::Status ProduceRecords(const std::string& bootstrap, const std::string& topic,

@@ -133,12 +133,24 @@ bool LooksUnreachable(const std::string& error) {
   return false;
 }
 
-// `leg`'s cluster is unreachable: its consumer's unresolved error says so, and nothing arrived
-// on the leg for `patience_ms` (a passing disconnect is no outage).
+// `leg`'s cluster is unreachable: its consumer's unresolved error says so, every broker of it
+// is down (one broker of three down is not the cluster: its partitions get new leaders), and
+// nothing arrived on the leg for `patience_ms` (a passing disconnect is no outage).
 bool Unreachable(const LegFacts& leg, int64_t now_ms, int64_t patience_ms) {
-  if (!leg.error || !LooksUnreachable(leg.error->message)) return false;
+  if (!leg.error || !LooksUnreachable(leg.error->message) || !leg.all_brokers_down) return false;
   const int64_t since = leg.last_arrival_ms.value_or(leg.watching_since_ms);
   return since > 0 && now_ms - since > patience_ms;
+}
+
+// A broker of `cluster` does not answer while the others do (not every broker is down): the
+// partitions it led, `topic`'s among them, wait for Kafka to elect new leaders.
+std::string ABrokerIsGone(const std::string& cluster, const std::string& topic) {
+  return absl::StrCat(
+      "A broker of ", cluster, " does not answer (the error above) while the rest of ", cluster,
+      " does: the partitions it led, ", topic, "'s among them, wait for ", cluster,
+      " to elect new leaders (within its brokers' session timeout). If it lasts, bring that "
+      "broker back and check the partitions' replicas (kafka-topics.sh --describe "
+      "--unavailable-partitions); restarting connectd's tasks does not help");
 }
 
 // Errors first (oldest first), then the most records behind, then the oldest unreplicated
@@ -776,6 +788,8 @@ std::optional<Outcome> StalledLeg(RuleContext& c) {
       next = absl::StrCat("MirrorHeartbeatConnector ", facts.connectors.at("heartbeat"),
                           " has no task: check emit.heartbeats.enabled and "
                           "emit.heartbeats.interval.seconds");
+    } else if (facts.emit.error && LooksUnreachable(facts.emit.error->message)) {
+      next = ABrokerIsGone(facts.emit.cluster, facts.emit.topic);
     } else if (facts.emit.error) {
       next = absl::StrCat("Cluster ", facts.emit.cluster, " does not serve ", facts.emit.topic,
                           ": check that its brokers are up and reachable from connectd "
@@ -798,6 +812,8 @@ std::optional<Outcome> StalledLeg(RuleContext& c) {
       next = absl::StrCat("Create a MirrorSourceConnector for ", flow);
     } else if (const UnitFacts* down = NotRunning(facts, "source")) {
       next = NextStepForState(*down);
+    } else if (facts.replication.error && LooksUnreachable(facts.replication.error->message)) {
+      next = ABrokerIsGone(facts.target, facts.replication.topic);
     } else if (facts.replication.error) {
       next = LooksLikeAuthorization(facts.replication.error->message)
                  ? absl::StrCat("Reading ", facts.replication.topic, " on ", facts.target,

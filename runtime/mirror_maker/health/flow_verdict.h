@@ -131,6 +131,9 @@ struct LegFacts {
   std::optional<int64_t> skew_seen_ms;  // last arrival of a heartbeat stamped in the future
   int64_t skew_ms = 0;                  // how far in the future (timestamp - arrival)
   std::optional<ClientError> error;     // the consumer's last error, while unresolved
+  // Every broker of the cluster is down for the consumer (librdkafka's _ALL_BROKERS_DOWN since
+  // the last heartbeat read): the cluster, not one broker, is unreachable.
+  bool all_brokers_down = false;
 };
 
 enum class MetricsState { kNotExpected, kPresent, kAbsent, kOwnerUnreachable };

@@ -74,6 +74,7 @@ void HeartbeatLeg::OnError(rd_kafka_t*, int err, const char* reason, void* opaqu
   self->pending_error_ =
       absl::StrCat(rd_kafka_err2name(static_cast<rd_kafka_resp_err_t>(err)), ": ", reason);
   self->has_pending_error_ = true;
+  if (err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) self->pending_all_down_ = true;
 }
 
 void HeartbeatLeg::Poll(int64_t now_ms, int64_t skew_tolerance_ms) {
@@ -84,10 +85,15 @@ void HeartbeatLeg::Poll(int64_t now_ms, int64_t skew_tolerance_ms) {
       facts_.error = ClientError{pending_error_, now_ms};
       has_pending_error_ = false;
     }
+    if (pending_all_down_) {
+      facts_.all_brokers_down = true;
+      pending_all_down_ = false;
+    }
     if (!message) break;
     if (message->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
       caught_up_ = true;
       facts_.error.reset();  // the partition answers
+      facts_.all_brokers_down = false;
       continue;
     }
     if (message->err) {
@@ -97,6 +103,7 @@ void HeartbeatLeg::Poll(int64_t now_ms, int64_t skew_tolerance_ms) {
       continue;
     }
     facts_.error.reset();
+    facts_.all_brokers_down = false;
     OnMessage(*message, now_ms, skew_tolerance_ms);
   }
   while (!facts_.latency_history.empty() &&

@@ -61,6 +61,7 @@ class HeartbeatLeg {
   kafka::RdKafkaPtr consumer_;
   bool caught_up_ = false;
   bool has_pending_error_ = false;  // OnError (inside Poll) -> facts_.error
+  bool pending_all_down_ = false;   // OnError saw _ALL_BROKERS_DOWN
   std::string pending_error_;
   LegFacts facts_;
 };

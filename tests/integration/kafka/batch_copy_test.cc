@@ -388,7 +388,7 @@ std::unique_ptr<BatchCopier> MakeCopier(
   for (auto& [k, v] : source_extra) options.source[k] = v;
   options.target = {{"bootstrap.servers", to}};
   options.request_timeout = std::chrono::milliseconds(10000);
-  options.missing_target_topic_timeout = missing_target;
+  options.missing_topic_timeout = missing_target;
   absl::StatusOr<std::unique_ptr<BatchCopier>> copier = BatchCopier::Create(std::move(options));
   EXPECT_TRUE(copier.ok()) << copier.status();
   return copier.ok() ? *std::move(copier) : nullptr;
@@ -510,6 +510,27 @@ TEST_F(BatchCopyTest, CopierReturnsWhatNeedsRecords) {
       EXPECT_NE(e.reason.find("LogAppendTime"), std::string::npos) << e.reason;
     }
   }
+
+  // A source topic deleted while it is copied: its partition goes back to the record path
+  // (which ends it as the connector's topic refresh says), not retried for ever.
+  const std::string doomed = testing::UniqueName("copier-deleted-source");
+  ASSERT_TRUE(testing::CreateTopic(*a, doomed, 1).ok());
+  ASSERT_TRUE(testing::ProduceRecords(*a, doomed, {records.begin(), records.begin() + 50}).ok());
+  std::unique_ptr<BatchCopier> deleted = MakeCopier(*a, *b, {}, std::chrono::seconds(2));
+  const std::string deleted_target = testing::UniqueName("copier-deleted-target");
+  ASSERT_TRUE(testing::CreateTopic(*b, deleted_target, 1).ok());
+  deleted->Add({{doomed, 0, deleted_target, 0}});
+  run = Collect(*deleted, [](const CopierRun& r) { return r.acked_records >= 50; });
+  ASSERT_EQ(run.acked_records, 50);
+  ASSERT_TRUE(testing::DeleteTopic(*a, doomed).ok());
+  run = Collect(*deleted, [](const CopierRun& r) { return !r.returned.empty(); });
+  deleted->Stop(std::chrono::seconds(1));
+  ASSERT_EQ(run.returned.size(), 1u);
+  EXPECT_EQ(run.returned[0].error_code, 3);
+  EXPECT_EQ(run.returned[0].position, 50);
+  EXPECT_NE(run.returned[0].reason.find("the source has no partition 0 of " + doomed),
+            std::string::npos)
+      << run.returned[0].reason;
 
   // A target topic that never appears: the partition is returned with Kafka's code 3.
   std::unique_ptr<BatchCopier> missing = MakeCopier(*a, *b, {}, std::chrono::seconds(2));

@@ -247,6 +247,7 @@ TEST(FlowVerdictTest, AnUnreachableSourceIsNamedWhenTasksRun) {
   FlowFacts f = Healthy();
   f.emit.last_arrival_ms = kNow - 30'000;
   f.emit.error = ClientError{"_TRANSPORT: 127.0.0.1:9092: Connection refused", kNow - 1000};
+  f.emit.all_brokers_down = true;
   f.replication.last_arrival_ms = kNow - 30'000;
   FlowReport r = Evaluate(f, kNow);
   EXPECT_EQ(r.verdict, Verdict::kClusterUnreachable);
@@ -257,6 +258,24 @@ TEST(FlowVerdictTest, AnUnreachableSourceIsNamedWhenTasksRun) {
   r = Evaluate(f, kNow);
   EXPECT_EQ(r.verdict, Verdict::kStalledEmitLeg);
   EXPECT_THAT(r.next_step, HasSubstr("Cluster A"));
+}
+
+// One broker of three down (issue 49): its partitions wait for new leaders while the rest of
+// the cluster answers. The doctor names a broker, never the whole cluster.
+TEST(FlowVerdictTest, OneBrokerDownIsNotTheWholeCluster) {
+  FlowFacts f = Healthy();
+  f.replication.last_arrival_ms = kNow - 15'000;
+  f.replication.error = ClientError{
+      "_TRANSPORT: 127.0.0.1:9094/3: Connect to ipv4#127.0.0.1:9094 failed: Connection refused",
+      kNow - 500};
+  FlowReport r = Evaluate(f, kNow);
+  EXPECT_EQ(r.verdict, Verdict::kStalledReplicationLeg);
+  EXPECT_THAT(r.summary, Not(HasSubstr("cannot be reached")));
+  EXPECT_THAT(r.next_step, HasSubstr("A broker of B does not answer"));
+  EXPECT_THAT(r.next_step, HasSubstr("elect new leaders"));
+  // Every broker down: the cluster.
+  f.replication.all_brokers_down = true;
+  EXPECT_EQ(Evaluate(f, kNow).verdict, Verdict::kClusterUnreachable);
 }
 
 TEST(FlowVerdictTest, UnmonitoredWithoutAHeartbeatConnector) {
@@ -322,6 +341,7 @@ TEST(FlowVerdictTest, StalledReplicationLegNamesTheTargetWhenUnreachable) {
   FlowFacts f = Healthy();
   f.replication.last_arrival_ms = kNow - 15'000;
   f.replication.error = ClientError{"_ALL_BROKERS_DOWN: 1/1 brokers are down", kNow};
+  f.replication.all_brokers_down = true;
   FlowReport r = Evaluate(f, kNow);
   EXPECT_EQ(r.verdict, Verdict::kClusterUnreachable);
   EXPECT_THAT(r.summary, HasSubstr("cluster B"));
@@ -415,6 +435,7 @@ TEST(FlowVerdictTest, ClusterUnreachableIsNamedBeforeLagMetricsAbsenceAndStalls)
       "_TRANSPORT: 127.0.0.1:9093/1: Connect to ipv4#127.0.0.1:9093 failed: "
       "Connection refused",
       kNow - 800};
+  f.replication.all_brokers_down = true;
   Find(f, "mm2-source", 1).metrics = MetricsState::kAbsent;
   FlowReport r = Evaluate(f, kNow);
   EXPECT_EQ(r.verdict, Verdict::kClusterUnreachable);
