@@ -1,6 +1,7 @@
 #include "tests/common/kafka_test_clients.h"
 
 #include <atomic>
+#include <functional>
 
 #include "absl/strings/str_cat.h"
 #include "runtime/common/status_macros.h"
@@ -55,12 +56,38 @@ TestRecord ToTestRecord(const rd_kafka_message_t* message) {
   return record;
 }
 
+// Runs one topic Admin API call (`issue` puts it on the queue) and waits for its result: the
+// call's error, else the first topic's error (`results` reads them from the event).
+absl::Status RunTopicAdmin(
+    const std::string& bootstrap, const char* call, const std::string& what,
+    const std::function<void(rd_kafka_t*, rd_kafka_AdminOptions_t*, rd_kafka_queue_t*)>& issue,
+    const std::function<const rd_kafka_topic_result_t**(rd_kafka_event_t*, size_t*)>& results) {
+  CONNECTD_ASSIGN_OR_RETURN(ConfPtr conf, MakeConf({{"bootstrap.servers", bootstrap}}));
+  CONNECTD_ASSIGN_OR_RETURN(RdKafkaPtr admin, MakeClient(RD_KAFKA_PRODUCER, std::move(conf)));
+  char errstr[512];
+  rd_kafka_queue_t* queue = rd_kafka_queue_new(admin.get());
+  rd_kafka_AdminOptions_t* options = rd_kafka_AdminOptions_new(admin.get(), RD_KAFKA_ADMIN_OP_ANY);
+  rd_kafka_AdminOptions_set_operation_timeout(options, 30000, errstr, sizeof(errstr));
+  issue(admin.get(), options, queue);
+  std::unique_ptr<rd_kafka_event_t, AdminResultDeleter> event(rd_kafka_queue_poll(queue, 60000));
+  rd_kafka_AdminOptions_destroy(options);
+  rd_kafka_queue_destroy(queue);
+  if (!event) return absl::DeadlineExceededError(absl::StrCat(call, " got no answer in 60 s"));
+  if (rd_kafka_event_error(event.get())) {
+    return kafka::ToStatus(rd_kafka_event_error(event.get()), call);
+  }
+  size_t count = 0;
+  const rd_kafka_topic_result_t** topics = results(event.get(), &count);
+  for (size_t i = 0; i < count; ++i) {
+    CONNECTD_RETURN_IF_ERROR(kafka::ToStatus(rd_kafka_topic_result_error(topics[i]), what));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status CreateTopic(const std::string& bootstrap, const std::string& topic, int partitions,
                          const std::map<std::string, std::string>& configs) {
-  CONNECTD_ASSIGN_OR_RETURN(ConfPtr conf, MakeConf({{"bootstrap.servers", bootstrap}}));
-  CONNECTD_ASSIGN_OR_RETURN(RdKafkaPtr admin, MakeClient(RD_KAFKA_PRODUCER, std::move(conf)));
   char errstr[512];
   rd_kafka_NewTopic_t* new_topic =
       rd_kafka_NewTopic_new(topic.c_str(), partitions, 1, errstr, sizeof(errstr));
@@ -68,53 +95,32 @@ absl::Status CreateTopic(const std::string& bootstrap, const std::string& topic,
   for (const auto& [key, value] : configs) {
     rd_kafka_NewTopic_set_config(new_topic, key.c_str(), value.c_str());
   }
-  rd_kafka_queue_t* queue = rd_kafka_queue_new(admin.get());
-  rd_kafka_AdminOptions_t* options = rd_kafka_AdminOptions_new(admin.get(), RD_KAFKA_ADMIN_OP_ANY);
-  rd_kafka_AdminOptions_set_operation_timeout(options, 30000, errstr, sizeof(errstr));
-  rd_kafka_CreateTopics(admin.get(), &new_topic, 1, options, queue);
-  std::unique_ptr<rd_kafka_event_t, AdminResultDeleter> event(rd_kafka_queue_poll(queue, 60000));
-  rd_kafka_AdminOptions_destroy(options);
+  absl::Status status = RunTopicAdmin(
+      bootstrap, "CreateTopics", "creating topic " + topic,
+      [&](rd_kafka_t* admin, rd_kafka_AdminOptions_t* options, rd_kafka_queue_t* queue) {
+        rd_kafka_CreateTopics(admin, &new_topic, 1, options, queue);
+      },
+      [](rd_kafka_event_t* event, size_t* count) {
+        return rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(event),
+                                                   count);
+      });
   rd_kafka_NewTopic_destroy(new_topic);
-  rd_kafka_queue_destroy(queue);
-  if (!event) return absl::DeadlineExceededError("CreateTopics got no answer in 60 s");
-  if (rd_kafka_event_error(event.get())) {
-    return kafka::ToStatus(rd_kafka_event_error(event.get()), "CreateTopics");
-  }
-  size_t count = 0;
-  const rd_kafka_topic_result_t** results =
-      rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(event.get()), &count);
-  for (size_t i = 0; i < count; ++i) {
-    CONNECTD_RETURN_IF_ERROR(kafka::ToStatus(rd_kafka_topic_result_error(results[i]),
-                                             absl::StrCat("creating topic ", topic)));
-  }
-  return absl::OkStatus();
+  return status;
 }
 
 absl::Status DeleteTopic(const std::string& bootstrap, const std::string& topic) {
-  CONNECTD_ASSIGN_OR_RETURN(ConfPtr conf, MakeConf({{"bootstrap.servers", bootstrap}}));
-  CONNECTD_ASSIGN_OR_RETURN(RdKafkaPtr admin, MakeClient(RD_KAFKA_PRODUCER, std::move(conf)));
-  char errstr[512];
   rd_kafka_DeleteTopic_t* deleted = rd_kafka_DeleteTopic_new(topic.c_str());
-  rd_kafka_queue_t* queue = rd_kafka_queue_new(admin.get());
-  rd_kafka_AdminOptions_t* options = rd_kafka_AdminOptions_new(admin.get(), RD_KAFKA_ADMIN_OP_ANY);
-  rd_kafka_AdminOptions_set_operation_timeout(options, 30000, errstr, sizeof(errstr));
-  rd_kafka_DeleteTopics(admin.get(), &deleted, 1, options, queue);
-  std::unique_ptr<rd_kafka_event_t, AdminResultDeleter> event(rd_kafka_queue_poll(queue, 60000));
-  rd_kafka_AdminOptions_destroy(options);
+  absl::Status status = RunTopicAdmin(
+      bootstrap, "DeleteTopics", "deleting topic " + topic,
+      [&](rd_kafka_t* admin, rd_kafka_AdminOptions_t* options, rd_kafka_queue_t* queue) {
+        rd_kafka_DeleteTopics(admin, &deleted, 1, options, queue);
+      },
+      [](rd_kafka_event_t* event, size_t* count) {
+        return rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(event),
+                                                   count);
+      });
   rd_kafka_DeleteTopic_destroy(deleted);
-  rd_kafka_queue_destroy(queue);
-  if (!event) return absl::DeadlineExceededError("DeleteTopics got no answer in 60 s");
-  if (rd_kafka_event_error(event.get())) {
-    return kafka::ToStatus(rd_kafka_event_error(event.get()), "DeleteTopics");
-  }
-  size_t count = 0;
-  const rd_kafka_topic_result_t** results =
-      rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(event.get()), &count);
-  for (size_t i = 0; i < count; ++i) {
-    CONNECTD_RETURN_IF_ERROR(kafka::ToStatus(rd_kafka_topic_result_error(results[i]),
-                                             absl::StrCat("deleting topic ", topic)));
-  }
-  return absl::OkStatus();
+  return status;
 }
 
 absl::Status ProduceRecords(const std::string& bootstrap, const std::string& topic,

@@ -142,6 +142,23 @@ bool Unreachable(const LegFacts& leg, int64_t now_ms, int64_t patience_ms) {
   return since > 0 && now_ms - since > patience_ms;
 }
 
+enum class Side { kSource, kTarget };
+
+// "N time(s), first X ago, last Y ago" of the partitions' errors of one side.
+std::string ErrorTimes(const std::vector<const PartitionFacts*>& partitions, Side side,
+                       int64_t now_ms) {
+  int64_t count = 0, first = INT64_MAX, last = 0;
+  for (const PartitionFacts* p : partitions) {
+    const bool source = side == Side::kSource;
+    count += source ? p->error_count : p->target_error_count;
+    first =
+        std::min(first, (source ? p->error_first_ms : p->target_error_first_ms).value_or(now_ms));
+    last = std::max(last, (source ? p->error_last_ms : p->target_error_last_ms).value_or(0));
+  }
+  return absl::StrCat(count, " time(s), first ", Seconds(now_ms - first), " ago, last ",
+                      Seconds(now_ms - last), " ago");
+}
+
 // A broker of `cluster` does not answer while the others do (not every broker is down): the
 // partitions it led, `topic`'s among them, wait for Kafka to elect new leaders.
 std::string ABrokerIsGone(const std::string& cluster, const std::string& topic) {
@@ -483,17 +500,10 @@ std::optional<Outcome> StalledPartitions(RuleContext& c) {
   if (!by_error.empty()) {
     std::set<std::string> topics;
     for (const auto& [error, partitions] : by_error) {
-      int64_t count = 0, first = INT64_MAX, last = 0;
-      for (const PartitionFacts* p : partitions) {
-        topics.insert(p->source_topic);
-        count += p->error_count;
-        first = std::min(first, p->error_first_ms.value_or(now_ms));
-        last = std::max(last, p->error_last_ms.value_or(0));
-      }
-      r.evidence.push_back(absl::StrCat("cannot read ", PartitionList(partitions), " on ",
-                                        facts.source, ": ", error, " (", count, " time(s), first ",
-                                        Seconds(now_ms - first), " ago, last ",
-                                        Seconds(now_ms - last), " ago; nothing read since)"));
+      for (const PartitionFacts* p : partitions) topics.insert(p->source_topic);
+      r.evidence.push_back(absl::StrCat(
+          "cannot read ", PartitionList(partitions), " on ", facts.source, ": ", error, " (",
+          ErrorTimes(partitions, Side::kSource, now_ms), "; nothing read since)"));
     }
     if (authorization) {
       next_steps.push_back(
@@ -521,18 +531,11 @@ std::optional<Outcome> StalledPartitions(RuleContext& c) {
     std::set<std::string> topics;
     size_t count_partitions = 0;
     for (const auto& [error, partitions] : by_target_error) {
-      int64_t count = 0, first = INT64_MAX, last = 0;
-      for (const PartitionFacts* p : partitions) {
-        topics.insert(p->topic);
-        count += p->target_error_count;
-        first = std::min(first, p->target_error_first_ms.value_or(now_ms));
-        last = std::max(last, p->target_error_last_ms.value_or(0));
-      }
+      for (const PartitionFacts* p : partitions) topics.insert(p->topic);
       count_partitions += partitions.size();
-      r.evidence.push_back(
-          absl::StrCat("cannot write ", PartitionList(partitions), " to ", facts.target, ": ",
-                       error, " (", count, " time(s), first ", Seconds(now_ms - first),
-                       " ago, last ", Seconds(now_ms - last), " ago; nothing acknowledged since)"));
+      r.evidence.push_back(absl::StrCat(
+          "cannot write ", PartitionList(partitions), " to ", facts.target, ": ", error, " (",
+          ErrorTimes(partitions, Side::kTarget, now_ms), "; nothing acknowledged since)"));
     }
     next_steps.push_back(absl::StrCat(
         "Check topic(s) ", absl::StrJoin(topics, ", "), " on cluster ", facts.target,
