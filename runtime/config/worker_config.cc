@@ -25,7 +25,7 @@ ConfigKey Key(std::string name, Type type, std::optional<std::string> default_va
 
 // connectd's own: the memory of the worker's batch pass-through (issue 49).
 ConfigKey PassthroughBufferMemoryKey() {
-  ConfigKey key = Key("passthrough.buffer.memory", Type::kLong, "134217728", Importance::kLow,
+  ConfigKey key = Key("passthrough.buffer.memory", Type::kLong, "67108864", Importance::kLow,
                       "The bytes of fetched record batches all of the worker's batch "
                       "pass-through copies may hold until the target acknowledged them; "
                       "fetches wait beyond, as a producer waits for buffer.memory (connectd).");
