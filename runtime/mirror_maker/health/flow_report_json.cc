@@ -164,26 +164,23 @@ void WriteReport(Writer& w, const FlowReport& r) {
     OptionalInt(w, "position", p.position);
     OptionalInt(w, "records_behind", p.RecordsBehind());
     OptionalInt(w, "oldest_unreplicated_age_ms", p.oldest_unreplicated_age_ms);
-    Key(w, "error");
-    if (p.error.empty()) {
-      w.Null();
-    } else {
-      String(w, p.error);
+    // The source's error ("error*") and, for batches, the target's ("target_error*").
+    for (const bool target : {false, true}) {
+      const std::string prefix = target ? "target_error" : "error";
+      const std::string& error = target ? p.target_error : p.error;
+      Key(w, prefix.c_str());
+      if (error.empty()) {
+        w.Null();
+      } else {
+        String(w, error);
+      }
+      Key(w, (prefix + "_count").c_str());
+      w.Int64(target ? p.target_error_count : p.error_count);
+      OptionalInt(w, (prefix + "_first_ms").c_str(),
+                  target ? p.target_error_first_ms : p.error_first_ms);
+      OptionalInt(w, (prefix + "_last_ms").c_str(),
+                  target ? p.target_error_last_ms : p.error_last_ms);
     }
-    Key(w, "error_count");
-    w.Int64(p.error_count);
-    OptionalInt(w, "error_first_ms", p.error_first_ms);
-    OptionalInt(w, "error_last_ms", p.error_last_ms);
-    Key(w, "target_error");
-    if (p.target_error.empty()) {
-      w.Null();
-    } else {
-      String(w, p.target_error);
-    }
-    Key(w, "target_error_count");
-    w.Int64(p.target_error_count);
-    OptionalInt(w, "target_error_first_ms", p.target_error_first_ms);
-    OptionalInt(w, "target_error_last_ms", p.target_error_last_ms);
     w.EndObject();
   }
   w.EndArray();

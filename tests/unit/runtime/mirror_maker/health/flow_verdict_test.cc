@@ -861,6 +861,9 @@ TEST(FlowReportJsonTest, WorstPartitionsWithTheirOffsetsAndErrors) {
   f.partitions[0].error_count = 3;
   f.partitions[0].error_first_ms = kNow - 1000;
   f.partitions[0].error_last_ms = kNow - 500;
+  f.partitions[0].target_error = "Broker: Not enough in-sync replicas";
+  f.partitions[0].target_error_count = 2;
+  f.partitions[0].target_error_last_ms = kNow - 200;
   rapidjson::Document doc;
   std::string json = FlowReportsJson({Evaluate(f, kNow)}, "w1:8083", kNow);
   doc.Parse(json.c_str());
@@ -881,6 +884,11 @@ TEST(FlowReportJsonTest, WorstPartitionsWithTheirOffsetsAndErrors) {
   EXPECT_STREQ(worst["error"].GetString(), "Broker: Topic authorization failed");
   EXPECT_EQ(worst["error_count"].GetInt64(), 3);
   EXPECT_EQ(worst["error_first_ms"].GetInt64(), kNow - 1000);
+  // Pass-through's target side, beside it (issue 49).
+  EXPECT_STREQ(worst["target_error"].GetString(), "Broker: Not enough in-sync replicas");
+  EXPECT_EQ(worst["target_error_count"].GetInt64(), 2);
+  EXPECT_TRUE(worst["target_error_first_ms"].IsNull());
+  EXPECT_EQ(worst["target_error_last_ms"].GetInt64(), kNow - 200);
 }
 
 TEST(MirrorTaskMetricsTest, GroupsMirrorSourceSeriesPerPartitionAndRoundTrips) {
