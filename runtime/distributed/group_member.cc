@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 
 #include "runtime/common/logging.h"
+#include "runtime/kafka/client/bootstrap.h"
 
 namespace connectd::distributed {
 
@@ -19,38 +20,11 @@ constexpr char kLogger[] = "org.apache.kafka.connect.runtime.distributed.WorkerC
 }  // namespace
 
 absl::Status GroupMemberConfig::SetBootstrap(const std::string& bootstrap_servers) {
+  absl::StatusOr<std::vector<kafka::client::BrokerAddress>> parsed =
+      kafka::client::ParseBootstrapServers(bootstrap_servers);
+  if (!parsed.ok()) return parsed.status();
   bootstrap.clear();
-  size_t start = 0;
-  while (start <= bootstrap_servers.size()) {
-    size_t comma = bootstrap_servers.find(',', start);
-    std::string item = bootstrap_servers.substr(
-        start, comma == std::string::npos ? std::string::npos : comma - start);
-    start = comma == std::string::npos ? bootstrap_servers.size() + 1 : comma + 1;
-    size_t b = item.find_first_not_of(" \t");
-    size_t e = item.find_last_not_of(" \t");
-    if (b == std::string::npos) continue;
-    item = item.substr(b, e - b + 1);
-    size_t scheme = item.find("://");
-    if (scheme != std::string::npos) item = item.substr(scheme + 3);
-    size_t colon = item.rfind(':');
-    int port = 0;
-    if (colon != std::string::npos && colon + 1 < item.size()) {
-      try {
-        port = std::stoi(item.substr(colon + 1));
-      } catch (...) {
-        port = 0;
-      }
-    }
-    if (colon == std::string::npos || colon == 0 || port <= 0 || port > 65535) {
-      return absl::InvalidArgumentError("Invalid url in bootstrap.servers: " + item);
-    }
-    std::string host = item.substr(0, colon);
-    if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
-      host = host.substr(1, host.size() - 2);
-    }
-    bootstrap.emplace_back(host, static_cast<uint16_t>(port));
-  }
-  if (bootstrap.empty()) return absl::InvalidArgumentError("bootstrap.servers is empty");
+  for (auto& address : *parsed) bootstrap.emplace_back(std::move(address.host), address.port);
   return absl::OkStatus();
 }
 

@@ -51,7 +51,7 @@ struct GroupMemberConfig {
   std::chrono::milliseconds retry_backoff{100};
   std::chrono::milliseconds max_retry_backoff{2000};
 
-  // "host:port,host:port" as bootstrap.servers has it; kInvalidArgument naming the bad entry.
+  // bootstrap.servers by kafka/client/bootstrap.h's rule; kInvalidArgument naming the bad entry.
   absl::Status SetBootstrap(const std::string& bootstrap_servers);
 };
 

@@ -7,12 +7,15 @@
 #include <span>
 #include <utility>
 
+#include <variant>
+
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
 #include "absl/strings/numbers.h"
 #include "runtime/common/logging.h"
-#include "runtime/kafka/protocol/broker_connection.h"
+#include "runtime/kafka/client/bootstrap.h"
+#include "runtime/kafka/client/broker_link.h"
 #include "runtime/kafka/protocol/data_messages.h"
 #include "runtime/kafka/protocol/record_batch.h"
 
@@ -68,44 +71,18 @@ std::optional<size_t> CutBatchSize(std::string_view bytes) {
   return kLengthEnd + length;
 }
 
-struct Endpoint {
-  std::string host;
-  uint16_t port = 0;
-};
-
-// bootstrap.servers: "host:port,[v6]:port,SASL_SSL://host:port".
-std::vector<Endpoint> ParseBootstrap(const std::string& list) {
-  std::vector<Endpoint> out;
-  size_t start = 0;
-  while (start <= list.size()) {
-    size_t comma = list.find(',', start);
-    std::string item =
-        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    if (size_t scheme = item.find("://"); scheme != std::string::npos) item.erase(0, scheme + 3);
-    const size_t colon = item.rfind(':');
-    if (item.empty() || colon == std::string::npos) continue;
-    std::string host = item.substr(0, colon);
-    if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
-      host = host.substr(1, host.size() - 2);
-    }
-    int port = 0;
-    try {
-      port = std::stoi(item.substr(colon + 1));
-    } catch (...) {
-      continue;
-    }
-    if (port <= 0 || port > 65535) continue;
-    out.push_back({host, static_cast<uint16_t>(port)});
-  }
-  return out;
-}
+using client::BrokerAddress;
 
 std::string Get(const std::map<std::string, std::string>& p, const std::string& key) {
   auto it = p.find(key);
   return it == p.end() ? "" : it->second;
+}
+
+// The cluster's bootstrap servers (Create() refused a list that does not parse).
+std::vector<BrokerAddress> Bootstrap(const std::map<std::string, std::string>& properties) {
+  absl::StatusOr<std::vector<BrokerAddress>> servers =
+      client::ParseBootstrapServers(Get(properties, "bootstrap.servers"));
+  return servers.ok() ? *std::move(servers) : std::vector<BrokerAddress>{};
 }
 
 constexpr const char* kCodecNames[] = {"none", "gzip", "snappy", "lz4", "zstd"};
@@ -132,12 +109,19 @@ class BatchCopier::Loop {
       : options_(options), acked_counter_(acked), resets_counter_(resets) {
     clusters_[kSource].name = "source";
     clusters_[kSource].security = std::move(source);
-    clusters_[kSource].bootstrap = ParseBootstrap(Get(options.source, "bootstrap.servers"));
-    clusters_[kSource].client_id = Get(options.source, "client.id");
+    clusters_[kSource].bootstrap = Bootstrap(options.source);
     clusters_[kTarget].name = "target";
     clusters_[kTarget].security = std::move(target);
-    clusters_[kTarget].bootstrap = ParseBootstrap(Get(options.target, "bootstrap.servers"));
-    clusters_[kTarget].client_id = Get(options.target, "client.id");
+    clusters_[kTarget].bootstrap = Bootstrap(options.target);
+    for (int side : {kSource, kTarget}) {
+      Cluster& c = clusters_[side];
+      c.links = side == kSource ? options.source_links : options.target_links;
+      if (c.links) continue;
+      std::string client_id = Get(side == kSource ? options.source : options.target, "client.id");
+      c.links = client::MakeBrokerConnectionLinks(
+          io_, {c.security, client_id.empty() ? "connectd-batch-copier" : client_id,
+                options.request_timeout, side == kSource ? fetch_buffers_ : nullptr});
+    }
     read_committed_ = Get(options.source, "isolation.level") == "read_committed";
     wanted_codec_ = WantedCodec(options.target);
   }
@@ -168,7 +152,7 @@ class BatchCopier::Loop {
   static constexpr int kTarget = 1;
 
   struct Node {
-    std::shared_ptr<kp::BrokerConnection> connection;
+    std::shared_ptr<client::BrokerLink> connection;
     uint64_t connection_id = 0;  // distinct for every connection made to the node
     bool ready = false;
     Clock::time_point connecting_since;
@@ -179,11 +163,11 @@ class BatchCopier::Loop {
   struct Cluster {
     std::string name;
     kp::SecurityConfig security;
-    std::vector<Endpoint> bootstrap;
+    std::vector<BrokerAddress> bootstrap;
     size_t next_bootstrap = 0;
-    std::string client_id;
-    std::map<int32_t, Endpoint> brokers;  // node id -> endpoint (from Metadata)
-    std::map<int32_t, Node> nodes;        // node id (negative: a bootstrap server)
+    client::BrokerLinkFactory links;
+    std::map<int32_t, BrokerAddress> brokers;  // node id -> address (from Metadata)
+    std::map<int32_t, Node> nodes;             // node id (negative: a bootstrap server)
     bool metadata_stale = true;
     bool metadata_in_flight = false;
     Clock::time_point metadata_not_before;
@@ -250,8 +234,10 @@ class BatchCopier::Loop {
     std::vector<int64_t> batch_firsts;  // kProduce: the first offset of each partition's batch
     size_t reserved = 0;                // kFetch: of fetch_buffers_, for its response
     absl::Status status;
-    kp::BrokerConnection::ResponseFrame frame;  // when status is OK
-    std::string_view body() const { return frame.body(); }
+    // When status is OK: the response of `kind`.
+    std::variant<std::monostate, kp::MetadataResponse, kp::InitProducerIdResponse,
+                 client::FetchedData, kp::ProduceResponse>
+        response;
     uint64_t connection = 0;  // the Node::connection_id of the connection that answered
   };
   // Whether `c` came from the node's current connection (not one already closed and replaced).
@@ -267,13 +253,17 @@ class BatchCopier::Loop {
   // The ready connection to `node`, or null (one is being made, or waits for its backoff).
   Node* Ready(int cluster, int32_t node);
   void Fail(int cluster, int32_t node, const absl::Status& status);
-  void Send(int cluster, int32_t node, kp::ApiKey key, kp::GatheredBody body, Completion c);
+  // The link to `node` (ready), with `c` addressed to it, and a callback that hands the
+  // response to the loop as `c`.
+  template <typename T>
+  std::pair<client::BrokerLink*, client::BrokerLink::Done<T>> Address(int cluster, int32_t node,
+                                                                      Completion c);
   // A connected broker of the cluster, if any.
   std::optional<int32_t> AnyReadyNode(int cluster) const;
   void RequestMetadata(int cluster);
-  void OnMetadata(int cluster, std::string_view body);
+  void OnMetadata(int cluster, const kp::MetadataResponse& metadata);
   void RequestProducerId();
-  void OnProducerId(std::string_view body);
+  void OnProducerId(const kp::InitProducerIdResponse& id);
   void SendFetches();
   // Drops the queued batches of partitions that cannot be sent now (see batch_copier.h,
   // Memory); they are fetched again.
@@ -332,6 +322,9 @@ class BatchCopier::Loop {
           : std::make_shared<kp::FrameBufferPool>(kFetchBufferCacheBytes);
   size_t reserved_ = 0;        // of fetch_buffers_, for the fetches in flight
   bool memory_waits_ = false;  // the last SendFetches found no room for a fetch
+  // The source leader whose fetch found no room: it asks first next time, so that the leaders
+  // that come before it never take all the room (one copier's leaders take turns).
+  std::optional<int32_t> memory_turn_;
   Cluster clusters_[2];
   std::vector<Partition> partitions_;
   std::map<std::pair<std::string, int32_t>, size_t> by_source_;  // the partition being copied
@@ -456,14 +449,14 @@ void BatchCopier::Loop::Handle(Completion c) {
         cluster.metadata_not_before = Clock::now() + kRetryBackoff;
         return FailIfCurrent(c, c.status);
       }
-      return OnMetadata(c.cluster, c.body());
+      return OnMetadata(c.cluster, std::get<kp::MetadataResponse>(c.response));
     case Completion::Kind::kInitProducerId:
       producer_id_in_flight_ = false;
       if (!c.status.ok()) {
         producer_id_not_before_ = Clock::now() + kRetryBackoff;
         return FailIfCurrent(c, c.status);
       }
-      return OnProducerId(c.body());
+      return OnProducerId(std::get<kp::InitProducerIdResponse>(c.response));
     case Completion::Kind::kFetch:
       return OnFetch(c);
     case Completion::Kind::kProduce:
@@ -493,23 +486,16 @@ BatchCopier::Loop::Node* BatchCopier::Loop::Ready(int cluster_index, int32_t nod
     return nullptr;
   }
   if (now < node.not_before) return nullptr;
-  Endpoint endpoint;
+  client::LinkSpec spec{cluster.name, node_id, {}};
   if (node_id >= 0) {
     auto broker = cluster.brokers.find(node_id);
     if (broker == cluster.brokers.end()) return nullptr;
-    endpoint = broker->second;
+    spec.address = broker->second;
   } else {
     if (cluster.bootstrap.empty()) return nullptr;
-    endpoint = cluster.bootstrap[static_cast<size_t>(-node_id - 1) % cluster.bootstrap.size()];
+    spec.address = cluster.bootstrap[static_cast<size_t>(-node_id - 1) % cluster.bootstrap.size()];
   }
-  kp::BrokerConnection::Options options;
-  options.host = endpoint.host;
-  options.port = endpoint.port;
-  options.security = cluster.security;
-  options.client_id = cluster.client_id.empty() ? "connectd-batch-copier" : cluster.client_id;
-  options.request_timeout = options_.request_timeout;
-  if (cluster_index == kSource) options.frame_buffers = fetch_buffers_;
-  node.connection = kp::BrokerConnection::Create(io_, options);
+  node.connection = cluster.links(spec);
   node.connecting_since = now;
   node.connection_id = ++connections_made_;
   const uint64_t connection = node.connection_id;
@@ -548,26 +534,23 @@ void BatchCopier::Loop::Fail(int cluster_index, int32_t node_id, const absl::Sta
   }
 }
 
-void BatchCopier::Loop::Send(int cluster_index, int32_t node_id, kp::ApiKey key,
-                             kp::GatheredBody body, Completion c) {
+template <typename T>
+std::pair<client::BrokerLink*, client::BrokerLink::Done<T>> BatchCopier::Loop::Address(
+    int cluster_index, int32_t node_id, Completion c) {
   Node& node = clusters_[cluster_index].nodes[node_id];
   c.cluster = cluster_index;
   c.node = node_id;
   c.connection = node.connection_id;
-  // The body is encoded in the one version data_messages.h speaks (the connection's only one).
-  node.connection->SendGathered(
-      key, [body = std::move(body)](int16_t) mutable { return std::move(body); },
-      [this, c = std::move(c)](absl::StatusOr<kp::BrokerConnection::ResponseFrame> response,
-                               int16_t) mutable {
-        if (response.ok()) {
-          c.frame = *std::move(response);
-        } else {
-          c.status = response.status();
-        }
-        std::lock_guard lock(mu_);
-        completions_.push_back(std::move(c));
-        cv_.notify_all();
-      });
+  return {node.connection.get(), [this, c = std::move(c)](absl::StatusOr<T> response) mutable {
+            if (response.ok()) {
+              c.response = *std::move(response);
+            } else {
+              c.status = response.status();
+            }
+            std::lock_guard lock(mu_);
+            completions_.push_back(std::move(c));
+            cv_.notify_all();
+          }};
 }
 
 // ---- Metadata and the producer id ------------------------------------------------------------
@@ -595,27 +578,25 @@ void BatchCopier::Loop::RequestMetadata(int cluster_index) {
   }
   kp::MetadataRequest request{{topics.begin(), topics.end()}};
   cluster.metadata_in_flight = true;
-  Send(cluster_index, *via, kp::ApiKey::kMetadata, kp::GatheredBody(request.Encode()),
-       Completion{Completion::Kind::kMetadata});
+  auto [link, done] =
+      Address<kp::MetadataResponse>(cluster_index, *via, Completion{Completion::Kind::kMetadata});
+  link->Metadata(request, std::move(done));
 }
 
-void BatchCopier::Loop::OnMetadata(int cluster_index, std::string_view body) {
+void BatchCopier::Loop::OnMetadata(int cluster_index, const kp::MetadataResponse& metadata) {
   Cluster& cluster = clusters_[cluster_index];
-  absl::StatusOr<kp::MetadataResponse> metadata = kp::MetadataResponse::Decode(body);
   cluster.metadata_not_before = Clock::now() + kRetryBackoff;
-  if (!metadata.ok()) return;
-  for (const auto& broker : metadata->brokers) {
-    Endpoint endpoint{broker.host, static_cast<uint16_t>(broker.port)};
+  for (const auto& broker : metadata.brokers) {
+    BrokerAddress address{broker.host, static_cast<uint16_t>(broker.port)};
     auto known = cluster.brokers.find(broker.node_id);
-    if (known != cluster.brokers.end() &&
-        (known->second.host != endpoint.host || known->second.port != endpoint.port)) {
+    if (known != cluster.brokers.end() && known->second != address) {
       Fail(cluster_index, broker.node_id, absl::UnavailableError("the broker moved"));
     }
-    cluster.brokers[broker.node_id] = endpoint;
+    cluster.brokers[broker.node_id] = address;
   }
   std::map<std::pair<std::string, int32_t>, std::pair<int16_t, int32_t>> leaders;  // code, leader
   std::map<std::string, int16_t> topic_errors;
-  for (const auto& topic : metadata->topics) {
+  for (const auto& topic : metadata.topics) {
     if (topic.error_code != 0) topic_errors[topic.name] = topic.error_code;
     for (const auto& partition : topic.partitions) {
       leaders[{topic.name, partition.partition}] = {partition.error_code, partition.leader_id};
@@ -664,15 +645,14 @@ void BatchCopier::Loop::RequestProducerId() {
     return;
   }
   producer_id_in_flight_ = true;
-  Send(kTarget, *via, kp::ApiKey::kInitProducerId,
-       kp::GatheredBody(kp::InitProducerIdRequest{}.Encode()),
-       Completion{Completion::Kind::kInitProducerId});
+  auto [link, done] = Address<kp::InitProducerIdResponse>(
+      kTarget, *via, Completion{Completion::Kind::kInitProducerId});
+  link->InitProducerId(kp::InitProducerIdRequest{}, std::move(done));
 }
 
-void BatchCopier::Loop::OnProducerId(std::string_view body) {
-  absl::StatusOr<kp::InitProducerIdResponse> id = kp::InitProducerIdResponse::Decode(body);
+void BatchCopier::Loop::OnProducerId(const kp::InitProducerIdResponse& id_response) {
+  const kp::InitProducerIdResponse* id = &id_response;
   producer_id_not_before_ = Clock::now() + kRetryBackoff;
-  if (!id.ok()) return;
   if (id->error_code == Error::kClusterAuthorizationFailed) {
     ReturnAll(id->error_code, "the target refuses the batch copier an idempotent producer id: " +
                                   Named(id->error_code));
@@ -695,7 +675,17 @@ void BatchCopier::Loop::SendFetches() {
   }
   const Clock::time_point now = Clock::now();
   memory_waits_ = false;
-  for (auto& [leader, indexes] : by_leader) {
+  std::vector<std::pair<const int32_t, std::vector<size_t>>*> order;
+  for (auto& entry : by_leader) order.push_back(&entry);
+  if (memory_turn_) {
+    std::rotate(order.begin(),
+                std::find_if(order.begin(), order.end(),
+                             [this](auto* entry) { return entry->first == *memory_turn_; }),
+                order.end());
+  }
+  for (auto* entry : order) {
+    const int32_t leader = entry->first;
+    std::vector<size_t>& indexes = entry->second;
     Node* node = Ready(kSource, leader);
     if (node == nullptr || node->fetching || now < node->not_before) continue;
     // The most the response may take, within the pool's bound: never less than one partition's
@@ -713,8 +703,10 @@ void BatchCopier::Loop::SendFetches() {
         static_cast<size_t>(options_.partition_fetch_bytes) + kFetchResponseOverhead);
     if (reserved == 0) {
       memory_waits_ = true;
-      continue;
+      memory_turn_ = leader;
+      break;  // no leader after it takes its turn
     }
+    if (memory_turn_ == leader) memory_turn_.reset();
     reserved_ += reserved;
     // A partition whose next batch came cut off goes first: Kafka returns the first batch of
     // the first partition whole, whatever the size limits (KIP-74).
@@ -743,7 +735,8 @@ void BatchCopier::Loop::SendFetches() {
     c.generation = generation_;
     c.partitions = indexes;
     c.reserved = reserved;
-    Send(kSource, leader, kp::ApiKey::kFetch, kp::GatheredBody(request.Encode()), std::move(c));
+    auto [link, done] = Address<client::FetchedData>(kSource, leader, std::move(c));
+    link->Fetch(request, std::move(done));
   }
 }
 
@@ -762,7 +755,8 @@ void BatchCopier::Loop::DropStuckQueues() {
 }
 
 void BatchCopier::Loop::OnFetch(Completion& c) {
-  // The response's buffer (c.frame) is held by now: the reservation made for it goes.
+  // The response's buffer (its FetchedData's frame) is held by now: the reservation made for it
+  // goes.
   fetch_buffers_->Unreserve(c.reserved);
   reserved_ -= c.reserved;
   Cluster& cluster = clusters_[kSource];
@@ -772,8 +766,8 @@ void BatchCopier::Loop::OnFetch(Completion& c) {
   for (size_t i : c.partitions) partitions_[i].fetching = false;
   if (!c.status.ok()) return FailIfCurrent(c, c.status);
   if (c.generation != generation_ || resetting_) return;  // refetched from the acked offsets
-  absl::StatusOr<kp::FetchResponse> response = kp::FetchResponse::Decode(c.body());
-  if (!response.ok()) return FailIfCurrent(c, response.status());
+  client::FetchedData& fetched_data = std::get<client::FetchedData>(c.response);
+  const kp::FetchResponse* response = &fetched_data.response;
   if (response->throttle_time_ms > 0) {
     cluster.nodes[c.node].not_before = Clock::now() + milliseconds(response->throttle_time_ms);
     for (size_t i : c.partitions) {
@@ -805,7 +799,7 @@ void BatchCopier::Loop::OnFetch(Completion& c) {
       p.source_error = 0;
       p.end_offset = read_committed_ ? fetched.last_stable_offset : fetched.high_watermark;
       if (fetched.records && !fetched.records->empty()) {
-        TakeBatches(p, c.frame.bytes, *fetched.records, fetched.aborted_transactions);
+        TakeBatches(p, fetched_data.frame, *fetched.records, fetched.aborted_transactions);
       }
     }
   }
@@ -939,7 +933,8 @@ void BatchCopier::Loop::SendProduces() {
       if (c.partitions.empty()) break;
       ++node->produces;
       ++produces_in_flight_;
-      Send(kTarget, leader, kp::ApiKey::kProduce, request.EncodeGathered(), std::move(c));
+      auto [link, done] = Address<kp::ProduceResponse>(kTarget, leader, std::move(c));
+      link->Produce(request, std::move(done));
     }
   }
 }
@@ -952,18 +947,16 @@ void BatchCopier::Loop::OnProduce(Completion& c) {
   }
   if (c.generation != generation_) return;
   for (size_t index : c.partitions) --partitions_[index].in_flight;
-  absl::StatusOr<kp::ProduceResponse> response =
-      c.status.ok() ? kp::ProduceResponse::Decode(c.body())
-                    : absl::StatusOr<kp::ProduceResponse>(c.status);
-  if (!response.ok()) {
+  if (!c.status.ok()) {
     // Written or not, nobody knows: sent again with the same sequences, the target keeps one.
-    FailIfCurrent(c, response.status());
+    FailIfCurrent(c, c.status);
     for (size_t index : c.partitions) {
       partitions_[index].failed = true;
       partitions_[index].target_error = kUnreachable;
     }
     return;
   }
+  const kp::ProduceResponse* response = &std::get<kp::ProduceResponse>(c.response);
   if (response->throttle_time_ms > 0) {
     cluster.nodes[c.node].not_before = Clock::now() + milliseconds(response->throttle_time_ms);
     if (options_.on_produce_throttle) options_.on_produce_throttle(response->throttle_time_ms);
@@ -1205,9 +1198,11 @@ absl::StatusOr<std::unique_ptr<BatchCopier>> BatchCopier::Create(BatchCopierOpti
   if (absl::Status fetch = TakeSourceFetchSettings(options); !fetch.ok()) return fetch;
   for (const auto* side : {&options.source, &options.target}) {
     const char* name = side == &options.source ? "source" : "target";
-    if (ParseBootstrap(Get(*side, "bootstrap.servers")).empty()) {
+    absl::StatusOr<std::vector<BrokerAddress>> bootstrap =
+        client::ParseBootstrapServers(Get(*side, "bootstrap.servers"));
+    if (!bootstrap.ok()) {
       return absl::InvalidArgumentError(std::string("the ") + name +
-                                        " cluster's bootstrap.servers names no host:port");
+                                        " cluster: " + std::string(bootstrap.status().message()));
     }
   }
   absl::StatusOr<kp::SecurityConfig> source = kp::SecurityConfig::FromProperties(options.source);

@@ -56,6 +56,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/kafka/client/broker_link.h"
 
 namespace connectd::kafka {
 
@@ -123,6 +124,10 @@ struct BatchCopierOptions {
   // worker's passthrough.buffer.memory) is the memory all of them may hold: a fetch is sent
   // only once its response's most (fetch_max_bytes, or at least partition_fetch_bytes) fits.
   std::shared_ptr<protocol::FrameBufferPool> fetch_buffers;
+  // How the copier reaches each cluster's brokers (null: BrokerConnections made from `source`'s
+  // and `target`'s properties). Tests put a fake cluster here.
+  client::BrokerLinkFactory source_links;
+  client::BrokerLinkFactory target_links;
 };
 
 class BatchCopier {
