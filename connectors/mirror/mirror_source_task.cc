@@ -171,6 +171,11 @@ MirrorSourceTask::PartitionMetrics MirrorSourceTask::MakeMetrics(const std::stri
       metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
                      {{"skipped-offset-count", sdk::Stat::kCumulativeSum,
                        "Source offsets deleted before they were replicated (connectd)"}});
+  m.truncated_offsets = metrics.sensor(
+      kMetricsDomain, kMetricsGroup, tags,
+      {{"source-truncated-offset-count", sdk::Stat::kCumulativeSum,
+        "Offsets copied to the target that the source lost afterwards: its leader's log was "
+        "truncated below them (an unclean leader election) (connectd)"}});
   m.recreations =
       metrics.sensor(kMetricsDomain, kMetricsGroup, tags,
                      {{"source-topic-recreated-count", sdk::Stat::kCumulativeCount,
@@ -692,6 +697,18 @@ void MirrorSourceTask::batchCopyEvent(const sdk::BatchCopyEvent& event) {
                                  std::to_string(event.partition) +
                                  " record by record from offset " + std::to_string(event.position) +
                                  ": " + std::string(event.reason) + again);
+      if (event.truncated_offsets > 0) {
+        info.metrics.truncated_offsets.record(static_cast<double>(event.truncated_offsets), now);
+        const std::string tp = info.source_topic + "-" + std::to_string(event.partition);
+        Log(CONNECTD_LOG_WARN,
+            "Source truncation on " + tp + " of " + source_alias_ + ": offsets [" +
+                std::to_string(event.position) + ", " +
+                std::to_string(event.position + event.truncated_offsets) + ") were copied to " +
+                *info.remote_topic + " on " + target_alias_ + " and are not on " + source_alias_ +
+                " any more (an unclean leader election truncated its log); " + target_alias_ +
+                " keeps them (source-truncated-offset-count), the source's new records from " +
+                "offset " + std::to_string(event.position) + " follow");
+      }
       if (stopping_) return;  // the task's last acknowledgements: nothing to copy any more
       if (event.copy_again_at > event.position && passthrough_enabled_) {
         info.hand_back_at = event.copy_again_at;

@@ -105,6 +105,7 @@ class MirrorSourceTask : public sdk::SourceTask {
     sdk::Sensor bytes;                    // at poll: value bytes
     sdk::Sensor record_age;               // at poll: now - source timestamp
     sdk::Sensor skipped_offsets;          // offsets lost to resets (connectd's own)
+    sdk::Sensor truncated_offsets;        // copied offsets the source lost (connectd's own)
     sdk::Sensor recreations;              // stored offsets of a re-created topic (connectd's own)
     sdk::Sensor end_offset;               // every second (connectd's own)
     sdk::Sensor position;                 // every second (connectd's own)

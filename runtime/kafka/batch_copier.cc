@@ -194,6 +194,11 @@ class BatchCopier::Loop {
     State state = State::kCopying;
     int32_t source_leader = -1;
     int32_t target_leader = -1;
+    // KIP-320: the source leader's epoch (Metadata), sent with each fetch so that a deposed
+    // leader, or one that does not know its epoch yet, refuses it; and the leader epoch of the
+    // last batch fetched, by which the leader tells a log that lost what was fetched.
+    int32_t source_leader_epoch = -1;
+    int32_t last_fetched_epoch = -1;
     int64_t fetch_offset = 0;  // the next offset to fetch
     int64_t acked = 0;         // the next offset after the last acknowledged batch
     int64_t end_offset = -1;
@@ -223,6 +228,8 @@ class BatchCopier::Loop {
     std::optional<Clock::time_point> missing_since[2];  // by cluster: the topic unknown there
     int32_t return_code = 0;
     std::string return_reason;
+    // The position the kReturned event names when it is before `acked` (a truncated source).
+    int64_t return_position = -1;
     int64_t copy_again_at = -1;
   };
   struct Completion {
@@ -286,6 +293,10 @@ class BatchCopier::Loop {
   // Stops copying `index` once what is before `offset` is acknowledged.
   void Return(size_t index, int64_t offset, int32_t code, std::string reason,
               int64_t copy_again_at);
+  // The source leader's log ends the last fetched epoch before what was fetched (an unclean
+  // election lost records): the partition goes back to the record path at the log's end for
+  // that epoch, naming the offsets that were copied and are no longer on the source.
+  void Truncated(size_t index, const kp::FetchResponse::EpochEndOffset& diverging);
   void ReturnAll(int32_t code, const std::string& reason);
   // Sending stops until the requests in flight are answered, then Reset().
   void StartReset(const std::string& why);
@@ -594,12 +605,12 @@ void BatchCopier::Loop::OnMetadata(int cluster_index, const kp::MetadataResponse
     }
     cluster.brokers[broker.node_id] = address;
   }
-  std::map<std::pair<std::string, int32_t>, std::pair<int16_t, int32_t>> leaders;  // code, leader
+  std::map<std::pair<std::string, int32_t>, const kp::MetadataResponse::Partition*> leaders;
   std::map<std::string, int16_t> topic_errors;
   for (const auto& topic : metadata.topics) {
     if (topic.error_code != 0) topic_errors[topic.name] = topic.error_code;
     for (const auto& partition : topic.partitions) {
-      leaders[{topic.name, partition.partition}] = {partition.error_code, partition.leader_id};
+      leaders[{topic.name, partition.partition}] = &partition;
     }
   }
   bool complete = true;
@@ -612,8 +623,9 @@ void BatchCopier::Loop::OnMetadata(int cluster_index, const kp::MetadataResponse
     auto found = leaders.find({topic, p.spec.partition});
     int16_t code = Code(Error::kUnknownTopicOrPartition);
     if (auto error = topic_errors.find(topic); error != topic_errors.end()) code = error->second;
-    if (found != leaders.end() && found->second.second >= 0) {
-      leader = found->second.second;
+    if (found != leaders.end() && found->second->leader_id >= 0) {
+      leader = found->second->leader_id;
+      if (cluster_index == kSource) p.source_leader_epoch = found->second->leader_epoch;
       p.missing_since[cluster_index].reset();
       continue;
     }
@@ -726,8 +738,9 @@ void BatchCopier::Loop::SendFetches() {
       if (added) request.topics.push_back({p.spec.source_topic, {}});
       const auto fetch_bytes = static_cast<int32_t>(std::max<size_t>(
           static_cast<size_t>(options_.partition_fetch_bytes), p.next_batch_bytes));
-      request.topics[slot->second].partitions.push_back(
-          {p.spec.partition, -1, p.fetch_offset, fetch_bytes});
+      request.topics[slot->second].partitions.push_back({p.spec.partition, p.source_leader_epoch,
+                                                         p.fetch_offset, fetch_bytes,
+                                                         p.last_fetched_epoch});
       p.fetching = true;
     }
     node->fetching = true;
@@ -796,6 +809,10 @@ void BatchCopier::Loop::OnFetch(Completion& c) {
         Return(index, p.fetch_offset, code, "the source answered a fetch with " + Named(code), -1);
         continue;
       }
+      if (fetched.diverging_epoch) {
+        Truncated(index, *fetched.diverging_epoch);
+        continue;
+      }
       p.source_error = 0;
       p.end_offset = read_committed_ ? fetched.last_stable_offset : fetched.high_watermark;
       if (fetched.records && !fetched.records->empty()) {
@@ -842,7 +859,8 @@ void BatchCopier::Loop::TakeBatches(
       return;
     }
     if (h->last_offset() < p.fetch_offset) continue;  // copied already
-    if (!filter.Copy(*h, batch)) {                    // a marker or an aborted transaction
+    p.last_fetched_epoch = h->partition_leader_epoch;
+    if (!filter.Copy(*h, batch)) {  // a marker or an aborted transaction
       p.fetch_offset = h->last_offset() + 1;
       SkippedUpTo(p, p.fetch_offset);
       continue;
@@ -1084,6 +1102,25 @@ void BatchCopier::Loop::Return(size_t index, int64_t offset, int32_t code, std::
   p.fetch_offset = offset;
 }
 
+void BatchCopier::Loop::Truncated(size_t index,
+                                  const kp::FetchResponse::EpochEndOffset& diverging) {
+  Partition& p = partitions_[index];
+  if (p.state != State::kCopying) return;
+  const int64_t at = std::min(diverging.end_offset, p.fetch_offset);
+  const int64_t copied_end = std::max(p.acked, p.fetch_offset);
+  Return(index, at, 0,
+         "the source truncated " + p.spec.source_topic + "-" + std::to_string(p.spec.partition) +
+             " at offset " + std::to_string(at) + " (its leader's log ends leader epoch " +
+             std::to_string(diverging.epoch) + " there; fetched up to leader epoch " +
+             std::to_string(p.last_fetched_epoch) + "): offsets [" + std::to_string(at) + ", " +
+             std::to_string(copied_end) +
+             ") were fetched before and are not on the source any more (an unclean leader "
+             "election); what the target holds of them stays, the source's new records from " +
+             std::to_string(at) + " follow",
+         at + 1);
+  p.return_position = at;
+}
+
 void BatchCopier::Loop::ReturnAll(int32_t code, const std::string& reason) {
   for (size_t i = 0; i < partitions_.size(); ++i) {
     Return(i, partitions_[i].acked, code, reason, -1);
@@ -1128,6 +1165,10 @@ void BatchCopier::Loop::EmitReturns() {
     }
     p.state = State::kReturned;
     BatchCopyEvent event = EventOf(BatchCopyEvent::Kind::kReturned, i);
+    if (p.return_position >= 0 && p.return_position < event.position) {
+      event.truncated_offsets = event.position - p.return_position;
+      event.position = p.return_position;
+    }
     event.error_code = p.return_code;
     event.reason = p.return_reason;
     event.copy_again_at = p.copy_again_at;

@@ -25,7 +25,12 @@
 //              position), an offset out of range, a refused batch (too large, not authorized,
 //              invalid, corrupt) or a failure that will not pass (authentication) return it; every
 //              batch before it was acknowledged first. `copy_again_at` says from where batches
-//              could be copied again (-1: not in this copier's life).
+//              could be copied again (-1: not in this copier's life). A source whose leader's
+//              log lost what was copied (an unclean election: KIP-320's diverging epoch,
+//              found with each fetch's last fetched epoch) returns it too, `position` at the
+//              truncation and `truncated_offsets` the copied offsets the source no longer has.
+// Fetches name the source leader's epoch (KIP-320): a deposed leader refuses them
+// (FENCED_LEADER_EPOCH) and the copier asks Metadata for the new one.
 // Leader changes, unreachable brokers, throttling and retriable produce errors are the copier's
 // own: it refreshes metadata and retries. A produce error that leaves the producer's sequences
 // in doubt stops sending, waits for the requests in flight, then starts over with a new
@@ -96,6 +101,9 @@ struct BatchCopyEvent {
   // fetch error and the target's last produce error.
   int32_t source_error_code = 0;
   int32_t target_error_code = 0;
+  // kReturned: offsets from `position` on that the target holds and the source lost since
+  // (its leader's log was truncated below them: KIP-320), 0 otherwise.
+  int64_t truncated_offsets = 0;
 };
 
 struct BatchCopierOptions {

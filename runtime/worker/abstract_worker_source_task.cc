@@ -290,7 +290,8 @@ absl::Status AbstractWorkerSourceTask::ServeBatchCopies() {
                                           e.copy_again_at,
                                           e.fetch_throttle_ms,
                                           e.source_error_code,
-                                          e.target_error_code};
+                                          e.target_error_code,
+                                          e.truncated_offsets};
     if (absl::Status s = instance_->BatchCopyEvent(event); !s.ok()) return s;
     if (kind == CONNECTD_BATCH_COPY_ACKED) {
       records += e.record_count;

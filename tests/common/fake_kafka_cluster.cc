@@ -232,8 +232,33 @@ class FakeKafkaCluster::Impl : public std::enable_shared_from_this<Impl> {
           p->fetch_faults.pop_front();
           continue;
         }
+        if (wanted.current_leader_epoch >= 0 && wanted.current_leader_epoch != p->leader_epoch) {
+          fetched.error_code =
+              Code(wanted.current_leader_epoch < p->leader_epoch ? Error::kFencedLeaderEpoch
+                                                                 : Error::kUnknownLeaderEpoch);
+          ++fetch_errors_[fetched.error_code];
+          continue;
+        }
         fetched.high_watermark = fetched.last_stable_offset = p->end;
         fetched.log_start_offset = p->log_start;
+        if (wanted.last_fetched_epoch >= 0) {
+          // KIP-320: where the log ends the fetcher's last epoch (its largest epoch up to it).
+          kp::FetchResponse::EpochEndOffset epoch_end{-1, p->end};
+          for (const std::string& batch : p->batches) {
+            absl::StatusOr<kp::RecordBatchHeader> h = kp::ParseRecordBatchHeader(batch);
+            if (!h.ok()) continue;
+            if (h->partition_leader_epoch > wanted.last_fetched_epoch) {
+              epoch_end.end_offset = h->base_offset;
+              break;
+            }
+            epoch_end.epoch = h->partition_leader_epoch;
+          }
+          if (epoch_end.end_offset < wanted.fetch_offset ||
+              epoch_end.epoch < wanted.last_fetched_epoch) {
+            fetched.diverging_epoch = epoch_end;
+            continue;
+          }
+        }
         if (wanted.fetch_offset < p->log_start || wanted.fetch_offset > p->end) {
           fetched.error_code = Code(Error::kOffsetOutOfRange);
           continue;
@@ -265,7 +290,7 @@ class FakeKafkaCluster::Impl : public std::enable_shared_from_this<Impl> {
     for (auto& topic : out.response.topics) {
       for (auto& fetched : topic.partitions) {
         const std::string& records = data[k++];
-        if (fetched.error_code != 0) continue;
+        if (fetched.error_code != 0 || fetched.diverging_epoch) continue;
         std::memcpy(out.frame.get() + at, records.data(), records.size());
         fetched.records = std::string_view(out.frame.get() + at, records.size());
         at += records.size();
@@ -422,6 +447,7 @@ class FakeKafkaCluster::Impl : public std::enable_shared_from_this<Impl> {
   int32_t produce_throttle_ms_ = 0;
   int32_t fetch_throttle_ms_ = 0;
   int64_t produce_requests_ = 0;
+  std::map<int16_t, int64_t> fetch_errors_;  // the leader epoch refusals, by code
   int64_t producer_ids_issued_ = 0;
 };
 
@@ -527,6 +553,24 @@ void FakeKafkaCluster::DeleteRecordsBefore(const std::string& topic, int32_t par
     absl::StatusOr<kp::RecordBatchHeader> h = kp::ParseRecordBatchHeader(batch);
     return h.ok() && h->last_offset() < offset;
   });
+}
+
+void FakeKafkaCluster::Truncate(const std::string& topic, int32_t partition, int64_t offset) {
+  std::lock_guard lock(impl_->mu_);
+  Impl::Partition* p = impl_->Find(topic, partition);
+  if (p == nullptr) return;
+  std::erase_if(p->batches, [offset](const std::string& batch) {
+    absl::StatusOr<kp::RecordBatchHeader> h = kp::ParseRecordBatchHeader(batch);
+    return h.ok() && h->base_offset >= offset;
+  });
+  p->end = std::min(p->end, offset);
+  ++p->leader_epoch;
+}
+
+int64_t FakeKafkaCluster::fetch_errors(int16_t code) const {
+  std::lock_guard lock(impl_->mu_);
+  auto it = impl_->fetch_errors_.find(code);
+  return it == impl_->fetch_errors_.end() ? 0 : it->second;
 }
 
 void FakeKafkaCluster::SetLeader(const std::string& topic, int32_t partition, int32_t node) {

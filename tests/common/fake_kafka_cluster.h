@@ -4,7 +4,11 @@
 // copier's only way to brokers), for unit tests of every error path of the data path without a
 // broker. It keeps partition logs of v2 batches and answers Metadata, InitProducerId, Fetch and
 // Produce as a Kafka 4.x broker does where the copier can tell:
-//   - only a partition's leader serves it (else NOT_LEADER_OR_FOLLOWER); offsets outside the log
+//   - only a partition's leader serves it (else NOT_LEADER_OR_FOLLOWER), and only to a fetcher
+//     that names its leader epoch (KIP-320: FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH); a fetcher
+//     whose last fetched epoch the log ends before its offset gets a DivergingEpoch (a log
+//     truncated by an unclean election, Truncate()); every batch carries the leader epoch it was
+//     written in; offsets outside the log
 //     are OFFSET_OUT_OF_RANGE; a Fetch returns whole batches within the partition's and the
 //     request's limits, the first batch of the response whole whatever its size (KIP-74), a later
 //     partition's oversized batch cut off;
@@ -53,7 +57,11 @@ class FakeKafkaCluster {
   int64_t Append(const std::string& topic, int32_t partition, std::string batch);
   // Removes the log's head up to `offset` (retention): fetches below it are out of range.
   void DeleteRecordsBefore(const std::string& topic, int32_t partition, int64_t offset);
-  // -1: no leader (an election): Metadata says LEADER_NOT_AVAILABLE.
+  // An unclean leader election: the log loses its batches from `offset` on (a batch boundary)
+  // and the partition a new leader epoch.
+  void Truncate(const std::string& topic, int32_t partition, int64_t offset);
+  // A new leader and leader epoch; -1: no leader (an election): Metadata says
+  // LEADER_NOT_AVAILABLE. The same node again bumps the epoch only.
   void SetLeader(const std::string& topic, int32_t partition, int32_t node);
   // read_committed: the transaction of `producer_id` from `first_offset` was aborted.
   void AddAbortedTransaction(const std::string& topic, int32_t partition, int64_t producer_id,
@@ -79,6 +87,8 @@ class FakeKafkaCluster {
   // ---- what happened ----
   int64_t produce_requests() const;
   int64_t producer_ids_issued() const;
+  // Fetches refused for their leader epoch, by code.
+  int64_t fetch_errors(int16_t code) const;
 
   // The cluster's state and thread, shared with the links it made.
   class Impl;

@@ -40,6 +40,8 @@
  *        host function sensor_record_many (one value recorded many times at once).
  *   1.8  connectd_batch_copy_event.source_error_code and target_error_code: a PROGRESS event
  *        says which cluster gave its error.
+ *   1.9  connectd_batch_copy_event.truncated_offsets: a RETURNED event says how many offsets
+ *        the target holds that the source lost afterwards (an unclean leader election).
  *
  * OWNERSHIP
  *   - `connectd_str` and `connectd_bytes` are views. A view handed to a callee is valid only for
@@ -77,7 +79,7 @@ extern "C" {
 #endif
 
 #define CONNECTD_PLUGIN_ABI_VERSION_MAJOR 1
-#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 8
+#define CONNECTD_PLUGIN_ABI_VERSION_MINOR 9
 
 /* The minor version whose layout this translation unit sees. */
 #ifndef CONNECTD_PLUGIN_ABI_TARGET_MINOR
@@ -572,6 +574,13 @@ typedef struct connectd_batch_copy_event {
    * source's if any, else the target's). */
   int32_t source_error_code;
   int32_t target_error_code;
+#endif
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 9
+  /* RETURNED: how many offsets from `position` on were copied to the target and are not on the
+   * source any more: the source leader's log was truncated below what had been copied (an
+   * unclean leader election; KIP-320's diverging epoch). The source's new records at those
+   * offsets follow from `position`. 0 otherwise. */
+  int64_t truncated_offsets;
 #endif
 } connectd_batch_copy_event;
 

@@ -253,6 +253,12 @@ struct SourceTaskTrampolines {
         event.target_error_code = e->target_error_code;
       }
 #endif
+#if CONNECTD_PLUGIN_ABI_TARGET_MINOR >= 9
+      if (e->struct_size >=
+          offsetof(connectd_batch_copy_event, truncated_offsets) + sizeof(e->truncated_offsets)) {
+        event.truncated_offsets = e->truncated_offsets;
+      }
+#endif
       Self(p)->batchCopyEvent(event);
     });
   }

@@ -58,6 +58,8 @@ struct BatchCopyEvent {
   // ABI 1.8 (an older host leaves them 0 and puts either side's error in error_code).
   int32_t source_error_code = 0;
   int32_t target_error_code = 0;
+  // ABI 1.9 (an older host leaves it 0).
+  int64_t truncated_offsets = 0;
 };
 
 // True if the host offers the 1.7 batch pass-through.

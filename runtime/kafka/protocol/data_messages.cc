@@ -83,7 +83,7 @@ std::string FetchRequest::Encode() const {
     w.CompactString(t.name).CompactArrayLength(static_cast<int32_t>(t.partitions.size()));
     for (const Partition& p : t.partitions) {
       w.Int32(p.partition).Int32(p.current_leader_epoch).Int64(p.fetch_offset);
-      w.Int32(-1).Int64(-1);  // last fetched epoch, log start offset: a follower's
+      w.Int32(p.last_fetched_epoch).Int64(-1);  // log start offset: a follower's
       w.Int32(p.partition_max_bytes).EmptyTaggedFields();
     }
     w.EmptyTaggedFields();
@@ -93,6 +93,36 @@ std::string FetchRequest::Encode() const {
   w.EmptyTaggedFields();
   return w.Take();
 }
+
+namespace {
+
+// A fetched partition's tagged fields: 0 DivergingEpoch, 1 CurrentLeader (others skipped).
+void ReadPartitionTags(WireReader& r, FetchResponse::Partition& p) {
+  const uint32_t count = r.UnsignedVarint();
+  for (uint32_t i = 0; i < count && r.ok(); ++i) {
+    const uint32_t tag = r.UnsignedVarint();
+    const uint32_t size = r.UnsignedVarint();
+    const size_t before = r.remaining();
+    if (tag == 0) {
+      FetchResponse::EpochEndOffset diverging;
+      diverging.epoch = r.Int32();
+      diverging.end_offset = r.Int64();
+      r.SkipTaggedFields();
+      p.diverging_epoch = diverging;
+    } else if (tag == 1) {
+      FetchResponse::LeaderIdAndEpoch leader;
+      leader.leader_id = r.Int32();
+      leader.leader_epoch = r.Int32();
+      r.SkipTaggedFields();
+      p.current_leader = leader;
+    } else {
+      for (uint32_t k = 0; k < size && r.ok(); ++k) r.Int8();
+    }
+    if (r.ok() && before - r.remaining() != size) r.Fail("fetch partition tagged field size");
+  }
+}
+
+}  // namespace
 
 absl::StatusOr<FetchResponse> FetchResponse::Decode(std::string_view body) {
   WireReader r(body);
@@ -124,7 +154,7 @@ absl::StatusOr<FetchResponse> FetchResponse::Decode(std::string_view body) {
       }
       p.preferred_read_replica = r.Int32();
       p.records = r.CompactNullableBytesView();
-      r.SkipTaggedFields();  // diverging epoch, current leader, snapshot id
+      ReadPartitionTags(r, p);
     }
     r.SkipTaggedFields();
   }

@@ -6,8 +6,8 @@
 // broker accepts (Fetch 4-18, Produce 3-13, Metadata 0-13, InitProducerId 0-6 in 4.4). Field
 // layouts follow Kafka's message definitions; bytes are checked against kafka-clients 4.4.0's
 // generated classes (tests/golden/protocol/data_messages.tsv). All four are flexible (KIP-482):
-// their tagged fields are written empty and skipped when read (Fetch's CurrentLeader among
-// them: a leader change is learnt from Metadata).
+// their tagged fields are written empty and skipped when read, but for a fetched partition's
+// DivergingEpoch and CurrentLeader (KIP-320, KIP-595: a truncated log and a new leader).
 //
 // Record data stays bytes: a Fetch response's records are views into the response body (valid
 // while it lives), a Produce request views the batches it is given (record_batch.h) and is
@@ -72,9 +72,12 @@ struct MetadataResponse {
 struct FetchRequest {
   struct Partition {
     int32_t partition = 0;
-    int32_t current_leader_epoch = -1;
+    int32_t current_leader_epoch = -1;  // the leader epoch Metadata gave (KIP-320 fencing)
     int64_t fetch_offset = 0;
     int32_t partition_max_bytes = 1048576;
+    // The leader epoch of the last batch fetched (-1: none): the leader answers with a
+    // DivergingEpoch when its log has no such epoch up to fetch_offset (truncated).
+    int32_t last_fetched_epoch = -1;
   };
   struct Topic {
     std::string name;
@@ -91,6 +94,17 @@ struct FetchResponse {
   struct AbortedTransaction {
     int64_t producer_id = 0;
     int64_t first_offset = 0;
+    bool operator==(const AbortedTransaction&) const = default;
+  };
+  // The leader's log ends epoch `epoch` at `end_offset`: what was fetched from there on under
+  // a later-lost epoch is not in it any more.
+  struct EpochEndOffset {
+    int32_t epoch = -1;
+    int64_t end_offset = -1;
+  };
+  struct LeaderIdAndEpoch {
+    int32_t leader_id = -1;
+    int32_t leader_epoch = -1;
   };
   struct Partition {
     int32_t partition = 0;
@@ -101,6 +115,8 @@ struct FetchResponse {
     std::optional<std::vector<AbortedTransaction>> aborted_transactions;
     int32_t preferred_read_replica = -1;
     std::optional<std::string_view> records;  // a view into the decoded body
+    std::optional<EpochEndOffset> diverging_epoch;
+    std::optional<LeaderIdAndEpoch> current_leader;
   };
   struct Topic {
     std::string name;

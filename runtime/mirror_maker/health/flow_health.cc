@@ -640,6 +640,7 @@ FlowFacts FlowHealth::BuildFacts(Flow& flow, int64_t now_ms) {
   f.metric_record_age_ms = account.age_max;
   f.skipped_offsets = account.skipped;
   f.topic_recreations = account.recreations;
+  f.truncated_offsets = account.truncated;
 
   for (UnitFacts unit : flow.units) {
     const bool is_local = self.empty() || unit.worker_id == self;
@@ -743,6 +744,7 @@ const FlowHealth::MetricsAccount& FlowHealth::Account(
       take("record-age-ms-max", &a.age_max);
       a.skipped += p.values.Finite("skipped-offset-count").value_or(0);
       a.recreations += p.values.Finite("source-topic-recreated-count").value_or(0);
+      a.truncated += p.values.Finite("source-truncated-offset-count").value_or(0);
     }
   }
   return a;

@@ -120,6 +120,7 @@ class FlowHealth : public FlowHealthView {
     std::optional<double> age_max;      // record-age-ms-max
     double skipped = 0;                 // skipped-offset-count, summed
     double recreations = 0;             // source-topic-recreated-count, summed
+    double truncated = 0;               // source-truncated-offset-count, summed
   };
 
   void Run();

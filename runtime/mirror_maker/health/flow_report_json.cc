@@ -135,6 +135,8 @@ void WriteReport(Writer& w, const FlowReport& r) {
   w.Double(r.skipped_offsets);
   Key(w, "topic_recreations");
   w.Double(r.topic_recreations);
+  Key(w, "truncated_offsets");
+  w.Double(r.truncated_offsets);
   OptionalDouble(w, "producer_throttle_ms", r.producer_throttle_ms);
   OptionalDouble(w, "consumer_throttle_ms", r.consumer_throttle_ms);
   Key(w, "rebalances_in_window");

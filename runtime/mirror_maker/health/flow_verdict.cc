@@ -1002,6 +1002,7 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
   r.metric_record_age_ms = facts.metric_record_age_ms;
   r.skipped_offsets = facts.skipped_offsets;
   r.topic_recreations = facts.topic_recreations;
+  r.truncated_offsets = facts.truncated_offsets;
   r.producer_throttle_ms = facts.producer_throttle_ms;
   r.consumer_throttle_ms = facts.consumer_throttle_ms;
   r.latency_trend_ms_per_min =
@@ -1063,6 +1064,17 @@ FlowReport Evaluate(const FlowFacts& facts, int64_t now_ms) {
           static_cast<int64_t>(r.skipped_offsets), " offset(s) were deleted on ", facts.source,
           " (retention) before they were replicated (skipped-offset-count; the tasks' logs name "
           "the partitions and offsets)"));
+    }
+    if (r.truncated_offsets > 0) {
+      r.evidence.push_back(absl::StrCat(
+          static_cast<int64_t>(r.truncated_offsets), " offset(s) copied to ", facts.target,
+          " are not on ", facts.source,
+          " any more: an unclean leader election truncated the source partition's log below "
+          "them (source-truncated-offset-count; the tasks' logs name the partitions and "
+          "offsets); ",
+          facts.target,
+          " keeps those records, the source's new records at the same offsets "
+          "follow them"));
     }
     if (r.topic_recreations > 0) {
       r.evidence.push_back(absl::StrCat(

@@ -211,6 +211,7 @@ struct FlowFacts {
   std::optional<double> metric_record_age_ms;  // record-age-ms-max
   double skipped_offsets = 0;                  // skipped-offset-count, summed
   double topic_recreations = 0;                // source-topic-recreated-count, summed
+  double truncated_offsets = 0;                // source-truncated-offset-count, summed
   // The longest a broker throttled a MirrorSource task's producer lately (produce-throttle-time-
   // max) and that producer's client id; unset when none was throttled.
   std::optional<double> producer_throttle_ms;
@@ -264,6 +265,9 @@ struct FlowReport {
   std::optional<double> metric_record_age_ms;
   double skipped_offsets = 0;    // offsets lost to retention on the source, since the tasks started
   double topic_recreations = 0;  // partitions found re-created (copied from their new beginning)
+  // Offsets copied to the target that the source lost afterwards (an unclean leader election
+  // truncated its log): the target holds records the source does not.
+  double truncated_offsets = 0;
   std::optional<double> producer_throttle_ms;  // FlowFacts::producer_throttle_ms
   std::optional<double> consumer_throttle_ms;  // FlowFacts::consumer_throttle_ms
   int rebalances_in_window = 0;

@@ -32,7 +32,7 @@ std::string Tag(const metrics::Tags& tags, const std::string& key) {
 
 namespace {
 
-constexpr std::array<std::string_view, 15> kPartitionMetrics = {"fetch-error-code",
+constexpr std::array<std::string_view, 16> kPartitionMetrics = {"fetch-error-code",
                                                                 "fetch-error-count",
                                                                 "fetch-error-first-ms",
                                                                 "fetch-error-last-ms",
@@ -46,7 +46,8 @@ constexpr std::array<std::string_view, 15> kPartitionMetrics = {"fetch-error-cod
                                                                 "skipped-offset-count",
                                                                 "source-end-offset",
                                                                 "source-position",
-                                                                "source-topic-recreated-count"};
+                                                                "source-topic-recreated-count",
+                                                                "source-truncated-offset-count"};
 static_assert(std::is_sorted(kPartitionMetrics.begin(), kPartitionMetrics.end()));
 
 // The slot of `name` in kPartitionMetrics; kPartitionMetrics.size() when it has none.

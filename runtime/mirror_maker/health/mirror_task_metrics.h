@@ -45,7 +45,7 @@ class PartitionMetricValues {
   friend bool operator==(const PartitionMetricValues& a, const PartitionMetricValues& b);
 
  private:
-  static constexpr size_t kSlots = 15;
+  static constexpr size_t kSlots = 16;
   std::array<double, kSlots> values_{};
   uint32_t kept_ = 0;  // bit i: values_[i] was set
 };

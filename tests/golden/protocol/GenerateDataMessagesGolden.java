@@ -85,7 +85,7 @@ public class GenerateDataMessagesGolden {
         .setMaxBytes(52428800).setIsolationLevel((byte) 1).setSessionId(0).setSessionEpoch(-1)
         .setTopics(List.of(new FetchRequestData.FetchTopic().setTopic("orders").setPartitions(List.of(
             new FetchRequestData.FetchPartition().setPartition(0).setCurrentLeaderEpoch(7).setFetchOffset(5000)
-                .setLastFetchedEpoch(-1).setLogStartOffset(-1).setPartitionMaxBytes(1048576),
+                .setLastFetchedEpoch(6).setLogStartOffset(-1).setPartitionMaxBytes(1048576),
             new FetchRequestData.FetchPartition().setPartition(3).setCurrentLeaderEpoch(-1).setFetchOffset(0)
                 .setLastFetchedEpoch(-1).setLogStartOffset(-1).setPartitionMaxBytes(65536)))))
         .setForgottenTopicsData(List.of()).setRackId(""));
@@ -95,6 +95,7 @@ public class GenerateDataMessagesGolden {
                 .setHighWatermark(5003).setLastStableOffset(5002).setLogStartOffset(100)
                 .setAbortedTransactions(List.of(new FetchResponseData.AbortedTransaction().setProducerId(42).setFirstOffset(4990)))
                 .setPreferredReadReplica(-1).setRecords(fetched(5000, "a", "bb", "ccc"))
+                .setDivergingEpoch(new FetchResponseData.EpochEndOffset().setEpoch(6).setEndOffset(4998))
                 .setCurrentLeader(new FetchResponseData.LeaderIdAndEpoch().setLeaderId(2).setLeaderEpoch(9)),
             new FetchResponseData.PartitionData().setPartitionIndex(3).setErrorCode((short) 6)
                 .setHighWatermark(-1).setLastStableOffset(-1).setLogStartOffset(-1)

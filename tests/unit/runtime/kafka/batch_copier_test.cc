@@ -418,6 +418,38 @@ TEST_F(BatchCopierTest, ATargetLeaderThatIsDownIsTheTargetsAndItsSuccessorTakesO
   ExpectExactCopy(0, 0);
 }
 
+TEST_F(BatchCopierTest, AFetchWithAnOldLeaderEpochIsFencedAndGoesOnAfterMetadata) {
+  Produce(0, 2);
+  Start();
+  ASSERT_TRUE(WaitFor([&] { return CaughtUp(0, 0); }));
+  a_.SetLeader("orders", 0, 1);  // the same broker leads again, in a new epoch
+  Produce(0, 3);
+  ASSERT_TRUE(WaitFor([&] { return CaughtUp(0, 0); }));
+  ExpectExactCopy(0, 0);
+  EXPECT_GE(a_.fetch_errors(Code(Error::kFencedLeaderEpoch)), 1)
+      << "the copier's fetches name the leader epoch Metadata gave";
+  EXPECT_FALSE(Returned(0));
+}
+
+TEST_F(BatchCopierTest, ASourceTruncatedByAnUncleanElectionIsNamedAndItsNewRecordsFollow) {
+  Produce(0, 6);  // offsets 0..29 in leader epoch 0
+  Start();
+  ASSERT_TRUE(WaitFor([&] { return CaughtUp(0, 0); }));
+  a_.Truncate("orders", 0, 20);  // the new leader had only 0..19
+  a_.SetLeader("orders", 0, 2);
+  Produce(0, 2, 5, 40);  // new records at 20..29, in the new leader's epoch
+  ASSERT_TRUE(WaitFor([&] { return Returned(0).has_value(); }));
+  const BatchCopyEvent returned = *Returned(0);
+  EXPECT_EQ(returned.position, 20) << "the record path copies the new records from 20";
+  EXPECT_EQ(returned.copy_again_at, 21);
+  EXPECT_EQ(returned.truncated_offsets, 10) << "B holds 20..29 of the old leader";
+  EXPECT_NE(returned.reason.find("the source truncated orders-0 at offset 20"), std::string::npos)
+      << returned.reason;
+  EXPECT_NE(returned.reason.find("offsets [20, 30) were fetched before"), std::string::npos)
+      << returned.reason;
+  EXPECT_EQ(b_.EndOffset("a.orders", 0), 30) << "nothing of the new records went as batches";
+}
+
 TEST_F(BatchCopierTest, AFetchErrorOfTheSourceLeaderIsRetriedAsTheSources) {
   Produce(0, 4);
   a_.FailFetches("orders", 0, Code(Error::kNotLeaderOrFollower), 3);

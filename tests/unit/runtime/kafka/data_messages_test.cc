@@ -89,7 +89,7 @@ TEST_F(DataMessagesTest, Metadata) {
 
 TEST_F(DataMessagesTest, FetchAndItsRecordsAsBatches) {
   FetchRequest request;
-  request.topics = {{"orders", {{0, 7, 5000, 1048576}, {3, -1, 0, 65536}}}};
+  request.topics = {{"orders", {{0, 7, 5000, 1048576, 6}, {3, -1, 0, 65536}}}};
   EXPECT_EQ(Hex(request.Encode()), Hex(Golden("FetchRequest v12")));
 
   const std::string& body = Golden("FetchResponse v12");
@@ -105,6 +105,12 @@ TEST_F(DataMessagesTest, FetchAndItsRecordsAsBatches) {
   ASSERT_EQ(p0.aborted_transactions->size(), 1u);
   EXPECT_EQ((*p0.aborted_transactions)[0].producer_id, 42);
   EXPECT_EQ((*p0.aborted_transactions)[0].first_offset, 4990);
+  ASSERT_TRUE(p0.diverging_epoch.has_value());
+  EXPECT_EQ(p0.diverging_epoch->epoch, 6);
+  EXPECT_EQ(p0.diverging_epoch->end_offset, 4998);
+  ASSERT_TRUE(p0.current_leader.has_value());
+  EXPECT_EQ(p0.current_leader->leader_id, 2);
+  EXPECT_EQ(p0.current_leader->leader_epoch, 9);
   ASSERT_TRUE(p0.records.has_value());
   // A view into the body, not a copy.
   EXPECT_GE(p0.records->data(), body.data());
@@ -120,6 +126,7 @@ TEST_F(DataMessagesTest, FetchAndItsRecordsAsBatches) {
   EXPECT_EQ(p3.partition, 3);
   EXPECT_EQ(p3.error_code, 6);
   EXPECT_EQ(p3.aborted_transactions, std::nullopt);
+  EXPECT_FALSE(p3.diverging_epoch.has_value());
   ASSERT_TRUE(p3.records.has_value());
   EXPECT_TRUE(p3.records->empty());
 

@@ -80,15 +80,18 @@ TEST(FlowVerdictTest, HealthyWhenBothLegsAreFresh) {
   EXPECT_EQ(r.next_step, "Nothing to do");
 }
 
-// Records lost to retention on the source and re-created topics are told, never silent.
-TEST(FlowVerdictTest, RetentionGapsAndRecreatedTopicsAreEvidence) {
+// Records lost to retention on the source, records the source lost after they were copied and
+// re-created topics are told, never silent.
+TEST(FlowVerdictTest, RetentionGapsTruncationsAndRecreatedTopicsAreEvidence) {
   FlowFacts f = Healthy();
   f.skipped_offsets = 30;
   f.topic_recreations = 2;
+  f.truncated_offsets = 10;
   FlowReport r = Evaluate(f, kNow);
   EXPECT_EQ(r.verdict, Verdict::kHealthy);
   EXPECT_EQ(r.skipped_offsets, 30);
   EXPECT_EQ(r.topic_recreations, 2);
+  EXPECT_EQ(r.truncated_offsets, 10);
   auto has = [&](const std::string& text) {
     return std::any_of(r.evidence.begin(), r.evidence.end(),
                        [&](const std::string& e) { return e.find(text) != std::string::npos; });
@@ -97,6 +100,7 @@ TEST(FlowVerdictTest, RetentionGapsAndRecreatedTopicsAreEvidence) {
   EXPECT_TRUE(
       has("2 partition(s) of re-created source topics copied from the new topic's "
           "beginning"));
+  EXPECT_TRUE(has("10 offset(s) copied to B are not on A any more: an unclean leader election"));
   EXPECT_NE(r.next_step.find("records were lost to retention on A"), std::string::npos)
       << r.next_step;
   // A re-created topic alone loses nothing: nothing to do.
