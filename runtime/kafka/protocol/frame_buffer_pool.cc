@@ -23,7 +23,7 @@ std::shared_ptr<char[]> FrameBufferPool::Get(size_t size) {
   std::weak_ptr<FrameBufferPool> pool = weak_from_this();
   if (size < min_pooled_bytes_) {
     {
-      std::lock_guard lock(mu_);
+      absl::MutexLock lock(&mu_);
       held_bytes_ += size;
     }
     return std::shared_ptr<char[]>(new char[size], [pool, size](char* p) {
@@ -34,7 +34,7 @@ std::shared_ptr<char[]> FrameBufferPool::Get(size_t size) {
   std::unique_ptr<char[]> buffer;
   size_t capacity = 0;
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (auto it = free_.lower_bound(size); it != free_.end()) {
       capacity = it->first;
       buffer = std::move(it->second);
@@ -47,7 +47,7 @@ std::shared_ptr<char[]> FrameBufferPool::Get(size_t size) {
     buffer.reset(new char[capacity]);
   }
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     held_bytes_ += capacity;
   }
   return std::shared_ptr<char[]>(buffer.release(), [pool, capacity](char* p) {
@@ -59,7 +59,7 @@ std::shared_ptr<char[]> FrameBufferPool::Get(size_t size) {
 void FrameBufferPool::Release(char* buffer, size_t capacity) {
   std::unique_ptr<char[]> owned(buffer);
   std::vector<std::unique_ptr<char[]>> evicted;  // freed outside the lock
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   held_bytes_ -= capacity;
   if (capacity > max_cached_bytes_) return;  // freed
   cached_bytes_ += capacity;
@@ -73,12 +73,12 @@ void FrameBufferPool::Release(char* buffer, size_t capacity) {
 }
 
 void FrameBufferPool::Unhold(size_t capacity) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   held_bytes_ -= capacity;
 }
 
 size_t FrameBufferPool::Reserve(const void* who, size_t wanted, size_t at_least) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (max_held_bytes_ == 0) {
     held_bytes_ += wanted;
     return wanted;
@@ -108,7 +108,7 @@ size_t FrameBufferPool::Reserve(const void* who, size_t wanted, size_t at_least)
 }
 
 void FrameBufferPool::Forget(const void* who) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   waiters_.erase(std::remove_if(waiters_.begin(), waiters_.end(),
                                 [who](const Waiter& w) { return w.who == who; }),
                  waiters_.end());
@@ -117,12 +117,12 @@ void FrameBufferPool::Forget(const void* who) {
 void FrameBufferPool::Unreserve(size_t bytes) { Unhold(bytes); }
 
 size_t FrameBufferPool::held_bytes() const {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   return held_bytes_;
 }
 
 size_t FrameBufferPool::cached_bytes() const {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   return cached_bytes_;
 }
 

@@ -30,6 +30,8 @@
 #include <memory>
 #include <mutex>
 
+#include "absl/synchronization/mutex.h"
+
 namespace connectd::kafka::protocol {
 
 class FrameBufferPool : public std::enable_shared_from_this<FrameBufferPool> {
@@ -73,15 +75,17 @@ class FrameBufferPool : public std::enable_shared_from_this<FrameBufferPool> {
   const size_t max_cached_bytes_;
   const size_t min_pooled_bytes_;
   const size_t max_held_bytes_;
-  size_t held_bytes_ = 0;  // guarded by mu_
+  // Between the threads that take, release and reserve buffers (clang's -Wthread-safety checks
+  // it: scripts/check-thread-safety).
+  mutable absl::Mutex mu_;
+  size_t held_bytes_ ABSL_GUARDED_BY(mu_) = 0;
   struct Waiter {
     const void* who;
     std::chrono::steady_clock::time_point asked;
   };
-  std::deque<Waiter> waiters_;  // refused callers, first come first; guarded by mu_
-  mutable std::mutex mu_;
-  std::multimap<size_t, std::unique_ptr<char[]>> free_;  // by capacity; guarded by mu_
-  size_t cached_bytes_ = 0;                              // guarded by mu_
+  std::deque<Waiter> waiters_ ABSL_GUARDED_BY(mu_);  // refused callers, first come first
+  std::multimap<size_t, std::unique_ptr<char[]>> free_ ABSL_GUARDED_BY(mu_);  // by capacity
+  size_t cached_bytes_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace connectd::kafka::protocol
