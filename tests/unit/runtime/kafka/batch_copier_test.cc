@@ -105,6 +105,13 @@ class BatchCopierTest : public ::testing::Test {
     return false;
   }
 
+  // Whether a kProgress event named exactly these errors (0: that side copies).
+  bool ProgressNamed(int32_t source_error, int32_t target_error) const {
+    return Progress([=](const BatchCopyEvent& e) {
+      return e.source_error_code == source_error && e.target_error_code == target_error;
+    });
+  }
+
   // B's a.orders-`partition` holds A's orders-`partition` records (key, value, timestamp) from
   // `from` to `to` (-1: A's end), each once and in order, and every kAcked event of `index`
   // pairs each of its upstream offsets with the downstream offset of the same record.
@@ -194,11 +201,7 @@ TEST_F(BatchCopierTest, NotEnoughReplicasIsRetriedAndNamedAsTheTargets) {
   Produce(0, 10);
   b_.FailProduces("a.orders", 0, Code(Error::kNotEnoughReplicas), 1000000);
   Start();
-  ASSERT_TRUE(WaitFor([&] {
-    return Progress([](const BatchCopyEvent& e) {
-      return e.target_error_code == Code(Error::kNotEnoughReplicas) && e.source_error_code == 0;
-    });
-  }));
+  ASSERT_TRUE(WaitFor([&] { return ProgressNamed(0, Code(Error::kNotEnoughReplicas)); }));
   EXPECT_EQ(Position(0), 0) << "nothing is acknowledged while the target refuses";
   b_.ClearFaults("a.orders", 0);  // min.insync.replicas met again
   ASSERT_TRUE(WaitFor([&] { return CaughtUp(0, 0); }));
@@ -378,11 +381,7 @@ TEST_F(BatchCopierTest, ASourcePartitionWithoutALeaderIsTheSourcesError) {
   Produce(0, 2);
   a_.SetLeader("orders", 0, -1);
   Start();
-  ASSERT_TRUE(WaitFor([&] {
-    return Progress([](const BatchCopyEvent& e) {
-      return e.source_error_code == Code(Error::kLeaderNotAvailable) && e.target_error_code == 0;
-    });
-  }));
+  ASSERT_TRUE(WaitFor([&] { return ProgressNamed(Code(Error::kLeaderNotAvailable), 0); }));
   a_.SetLeader("orders", 0, 3);
   ASSERT_TRUE(WaitFor([&] { return CaughtUp(0, 0); }));
   ExpectExactCopy(0, 0);
@@ -392,11 +391,7 @@ TEST_F(BatchCopierTest, ATargetPartitionWithoutALeaderIsTheTargetsError) {
   Produce(0, 2);
   b_.SetLeader("a.orders", 0, -1);
   Start();
-  ASSERT_TRUE(WaitFor([&] {
-    return Progress([](const BatchCopyEvent& e) {
-      return e.target_error_code == Code(Error::kLeaderNotAvailable) && e.source_error_code == 0;
-    });
-  }));
+  ASSERT_TRUE(WaitFor([&] { return ProgressNamed(0, Code(Error::kLeaderNotAvailable)); }));
   b_.SetLeader("a.orders", 0, 2);
   ASSERT_TRUE(WaitFor([&] { return CaughtUp(0, 0); }));
   ExpectExactCopy(0, 0);
@@ -408,11 +403,7 @@ TEST_F(BatchCopierTest, ATargetLeaderThatIsDownIsTheTargetsAndItsSuccessorTakesO
   ASSERT_TRUE(WaitFor([&] { return CaughtUp(0, 0); }));
   b_.SetDown(1, true);
   Produce(0, 2);
-  ASSERT_TRUE(WaitFor([&] {
-    return Progress([](const BatchCopyEvent& e) {
-      return e.target_error_code == -195 && e.source_error_code == 0;
-    });
-  }));
+  ASSERT_TRUE(WaitFor([&] { return ProgressNamed(0, -195); }));
   b_.SetLeader("a.orders", 0, 2);  // the controller elects another replica
   ASSERT_TRUE(WaitFor([&] { return CaughtUp(0, 0); }));
   ExpectExactCopy(0, 0);
