@@ -1,5 +1,7 @@
 #include "runtime/worker/worker.h"
 
+#include <malloc.h>
+
 #include "runtime/kafka/client_metrics.h"
 #include "runtime/kafka/protocol/frame_buffer_pool.h"
 
@@ -361,6 +363,14 @@ void Worker::StopAndAwaitTasks(const std::vector<herder::ConnectorTaskId>& ids) 
       task.release();
     }
   }
+  if (stopping.empty()) return;
+  stopping.clear();
+  // What the stopped tasks freed goes back to the system. glibc keeps freed memory in the arena
+  // of the thread that freed it (one per task and client thread, up to 8 per core), so a worker
+  // whose tasks come and go (rebalances, connectors deleted, pass-through copies handed over)
+  // otherwise keeps the peak of every task it ever ran: 100 MiB after six 3.6M-record copies,
+  // 41 MiB after the first (issue 49; 87 MiB with one arena).
+  malloc_trim(0);
 }
 
 std::vector<herder::ConnectorTaskId> Worker::TaskIds(const std::string& connector) const {
