@@ -6,7 +6,6 @@
 #include <set>
 #include <span>
 #include <utility>
-
 #include <variant>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -80,12 +79,11 @@ std::string Get(const std::map<std::string, std::string>& p, const std::string& 
   return it == p.end() ? "" : it->second;
 }
 
-// The cluster's bootstrap servers (Create() refused a list that does not parse).
-std::vector<BrokerAddress> Bootstrap(const std::map<std::string, std::string>& properties) {
-  absl::StatusOr<std::vector<BrokerAddress>> servers =
-      client::ParseBootstrapServers(Get(properties, "bootstrap.servers"));
-  return servers.ok() ? *std::move(servers) : std::vector<BrokerAddress>{};
-}
+// How to reach one cluster, read from its properties by Create().
+struct ClusterAccess {
+  std::vector<BrokerAddress> bootstrap;
+  kp::SecurityConfig security;
+};
 
 constexpr const char* kCodecNames[] = {"none", "gzip", "snappy", "lz4", "zstd"};
 
@@ -106,22 +104,20 @@ std::optional<int> WantedCodec(const std::map<std::string, std::string>& target)
 // it through `completions_`.
 class BatchCopier::Loop {
  public:
-  Loop(const BatchCopierOptions& options, kp::SecurityConfig source, kp::SecurityConfig target,
+  Loop(const BatchCopierOptions& options, ClusterAccess source, ClusterAccess target,
        std::atomic<int64_t>* acked, std::atomic<int64_t>* resets)
       : options_(options), acked_counter_(acked), resets_counter_(resets) {
     clusters_[kSource].name = "source";
-    clusters_[kSource].security = std::move(source);
-    clusters_[kSource].bootstrap = Bootstrap(options.source);
     clusters_[kTarget].name = "target";
-    clusters_[kTarget].security = std::move(target);
-    clusters_[kTarget].bootstrap = Bootstrap(options.target);
     for (int side : {kSource, kTarget}) {
       Cluster& c = clusters_[side];
+      ClusterAccess& access = side == kSource ? source : target;
+      c.bootstrap = std::move(access.bootstrap);
       c.links = side == kSource ? options.source_links : options.target_links;
       if (c.links) continue;
       std::string client_id = Get(side == kSource ? options.source : options.target, "client.id");
       c.links = client::MakeBrokerConnectionLinks(
-          io_, {c.security, client_id.empty() ? "connectd-batch-copier" : client_id,
+          io_, {std::move(access.security), client_id.empty() ? "connectd-batch-copier" : client_id,
                 options.request_timeout, side == kSource ? fetch_buffers_ : nullptr});
     }
     read_committed_ = Get(options.source, "isolation.level") == "read_committed";
@@ -162,7 +158,6 @@ class BatchCopier::Loop {
   };
   struct Cluster {
     std::string name;
-    kp::SecurityConfig security;
     std::vector<BrokerAddress> bootstrap;
     size_t next_bootstrap = 0;
     client::BrokerLinkFactory links;
@@ -663,17 +658,16 @@ void BatchCopier::Loop::RequestProducerId() {
   link->InitProducerId(kp::InitProducerIdRequest{}, std::move(done));
 }
 
-void BatchCopier::Loop::OnProducerId(const kp::InitProducerIdResponse& id_response) {
-  const kp::InitProducerIdResponse* id = &id_response;
+void BatchCopier::Loop::OnProducerId(const kp::InitProducerIdResponse& id) {
   producer_id_not_before_ = Clock::now() + kRetryBackoff;
-  if (id->error_code == Error::kClusterAuthorizationFailed) {
-    ReturnAll(id->error_code, "the target refuses the batch copier an idempotent producer id: " +
-                                  Named(id->error_code));
+  if (id.error_code == Error::kClusterAuthorizationFailed) {
+    ReturnAll(id.error_code, "the target refuses the batch copier an idempotent producer id: " +
+                                 Named(id.error_code));
     return;
   }
-  if (id->error_code != 0) return;  // the coordinator is loading or moving: asked again
-  producer_id_ = id->producer_id;
-  producer_epoch_ = id->producer_epoch;
+  if (id.error_code != 0) return;  // the coordinator is loading or moving: asked again
+  producer_id_ = id.producer_id;
+  producer_epoch_ = id.producer_epoch;
 }
 
 // ---- Fetch -----------------------------------------------------------------------------------
@@ -781,21 +775,21 @@ void BatchCopier::Loop::OnFetch(Completion& c) {
   if (!c.status.ok()) return FailIfCurrent(c, c.status);
   if (c.generation != generation_ || resetting_) return;  // refetched from the acked offsets
   client::FetchedData& fetched_data = std::get<client::FetchedData>(c.response);
-  const kp::FetchResponse* response = &fetched_data.response;
-  if (response->throttle_time_ms > 0) {
-    cluster.nodes[c.node].not_before = Clock::now() + milliseconds(response->throttle_time_ms);
+  const kp::FetchResponse& response = fetched_data.response;
+  if (response.throttle_time_ms > 0) {
+    cluster.nodes[c.node].not_before = Clock::now() + milliseconds(response.throttle_time_ms);
     for (size_t i : c.partitions) {
       partitions_[i].fetch_throttle_ms =
-          std::max(partitions_[i].fetch_throttle_ms, response->throttle_time_ms);
+          std::max(partitions_[i].fetch_throttle_ms, response.throttle_time_ms);
     }
   }
-  for (const auto& topic : response->topics) {
+  for (const auto& topic : response.topics) {
     for (const auto& fetched : topic.partitions) {
       const size_t index = IndexOf(topic.name, fetched.partition);
       if (index >= partitions_.size()) continue;
       Partition& p = partitions_[index];
       if (p.state != State::kCopying) continue;
-      const int16_t code = fetched.error_code != 0 ? fetched.error_code : response->error_code;
+      const int16_t code = fetched.error_code != 0 ? fetched.error_code : response.error_code;
       if (code == Error::kOffsetOutOfRange) {
         Return(index, p.fetch_offset, code,
                "offset " + std::to_string(p.fetch_offset) + " is out of range on the source", -1);
@@ -975,13 +969,13 @@ void BatchCopier::Loop::OnProduce(Completion& c) {
     }
     return;
   }
-  const kp::ProduceResponse* response = &std::get<kp::ProduceResponse>(c.response);
-  if (response->throttle_time_ms > 0) {
-    cluster.nodes[c.node].not_before = Clock::now() + milliseconds(response->throttle_time_ms);
-    if (options_.on_produce_throttle) options_.on_produce_throttle(response->throttle_time_ms);
+  const kp::ProduceResponse& response = std::get<kp::ProduceResponse>(c.response);
+  if (response.throttle_time_ms > 0) {
+    cluster.nodes[c.node].not_before = Clock::now() + milliseconds(response.throttle_time_ms);
+    if (options_.on_produce_throttle) options_.on_produce_throttle(response.throttle_time_ms);
   }
   std::map<std::pair<std::string, int32_t>, const kp::ProduceResponse::Partition*> answers;
-  for (const auto& topic : response->topics) {
+  for (const auto& topic : response.topics) {
     for (const auto& partition : topic.partitions) {
       answers[{topic.name, partition.partition}] = &partition;
     }
@@ -1238,26 +1232,26 @@ absl::Status TakeSourceFetchSettings(BatchCopierOptions& options) {
 
 absl::StatusOr<std::unique_ptr<BatchCopier>> BatchCopier::Create(BatchCopierOptions options) {
   if (absl::Status fetch = TakeSourceFetchSettings(options); !fetch.ok()) return fetch;
+  ClusterAccess access[2];
   for (const auto* side : {&options.source, &options.target}) {
-    const char* name = side == &options.source ? "source" : "target";
+    const std::string name = side == &options.source ? "source" : "target";
+    ClusterAccess& cluster = access[side == &options.source ? 0 : 1];
     absl::StatusOr<std::vector<BrokerAddress>> bootstrap =
         client::ParseBootstrapServers(Get(*side, "bootstrap.servers"));
     if (!bootstrap.ok()) {
-      return absl::InvalidArgumentError(std::string("the ") + name +
+      return absl::InvalidArgumentError("the " + name +
                                         " cluster: " + std::string(bootstrap.status().message()));
     }
-  }
-  absl::StatusOr<kp::SecurityConfig> source = kp::SecurityConfig::FromProperties(options.source);
-  if (!source.ok()) {
-    return absl::InvalidArgumentError("source: " + std::string(source.status().message()));
-  }
-  absl::StatusOr<kp::SecurityConfig> target = kp::SecurityConfig::FromProperties(options.target);
-  if (!target.ok()) {
-    return absl::InvalidArgumentError("target: " + std::string(target.status().message()));
+    absl::StatusOr<kp::SecurityConfig> security = kp::SecurityConfig::FromProperties(*side);
+    if (!security.ok()) {
+      return absl::InvalidArgumentError(name + ": " + std::string(security.status().message()));
+    }
+    cluster = {*std::move(bootstrap), *std::move(security)};
   }
   std::unique_ptr<BatchCopier> copier(new BatchCopier(std::move(options)));
-  copier->loop_ = std::make_unique<Loop>(copier->options_, *std::move(source), *std::move(target),
-                                         &copier->batches_acked_, &copier->producer_resets_);
+  copier->loop_ =
+      std::make_unique<Loop>(copier->options_, std::move(access[0]), std::move(access[1]),
+                             &copier->batches_acked_, &copier->producer_resets_);
   return copier;
 }
 

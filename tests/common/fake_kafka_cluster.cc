@@ -80,7 +80,7 @@ class FakeKafkaCluster::Impl : public std::enable_shared_from_this<Impl> {
       : name_(std::move(name)), nodes_(std::move(nodes)) {}
 
   void Start() {
-    thread_ = std::thread([self = this] { self->DeliverLoop(); });
+    thread_ = std::thread([this] { DeliverLoop(); });
   }
   void Stop() {
     {
