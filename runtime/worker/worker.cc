@@ -368,8 +368,8 @@ void Worker::StopAndAwaitTasks(const std::vector<herder::ConnectorTaskId>& ids) 
   // What the stopped tasks freed goes back to the system. glibc keeps freed memory in the arena
   // of the thread that freed it (one per task and client thread, up to 8 per core), so a worker
   // whose tasks come and go (rebalances, connectors deleted, pass-through copies handed over)
-  // otherwise keeps the peak of every task it ever ran: 100 MiB after six 3.6M-record copies,
-  // 41 MiB after the first (issue 49; 87 MiB with one arena).
+  // otherwise keeps much of what every task it ever ran held: RSS 98 MiB after six 3.6M-record
+  // pass-through copies, 40 MiB after the first (issue 49, README's memory table).
   malloc_trim(0);
 }
 
